@@ -1,0 +1,12 @@
+import type { Migration } from 'kysely';
+import * as m001 from './001-foundation';
+import * as m002 from './002-loyalty-core';
+
+/**
+ * Every migration, in order. Forward-only: a shipped migration is never edited; add the next one.
+ * Names sort in order, and Kysely refuses to run if an applied migration disappears.
+ */
+export const migrations: Record<string, Migration> = {
+  '001-foundation': m001,
+  '002-loyalty-core': m002,
+};

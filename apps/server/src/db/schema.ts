@@ -1,0 +1,137 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/**
+ * Table types for Kysely. Keep in step with `migrations/`. Numeric columns are strings (exact decimals),
+ * timestamps are Date on read and accept Date or ISO strings on write.
+ */
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+type Json = ColumnType<unknown, string | null | undefined, string | null>;
+
+export interface UsersTable {
+  id: Generated<string>;
+  username: string;
+  password_hash: string;
+  email: string | null;
+  full_name: string | null;
+  role: 'ADMIN' | 'MANAGER' | 'VIEWER';
+  created_at: Timestamp;
+  last_login: NullableTimestamp;
+}
+
+export interface AuditLogTable {
+  id: Generated<string>;
+  username: string | null;
+  executed_at: Timestamp;
+  message: string;
+  target_type: string;
+  target_id: string | null;
+  source: Json;
+  dest: Json;
+}
+
+export interface LoginAttemptsTable {
+  id: Generated<string>;
+  username: string;
+  address: string;
+  attempted_at: Timestamp;
+  succeeded: boolean;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: number | null;
+  updated_at: Timestamp;
+}
+
+export interface RulesetsTable {
+  id: Generated<string>;
+  version: ColumnType<number, number | bigint, number>;
+  percent: ColumnType<string, string | number, string | number>;
+  active_from: NullableTimestamp;
+  created_by: string;
+  created_at: Timestamp;
+}
+
+export interface ExcludedSkusTable {
+  ruleset_id: string;
+  sku: string;
+  description: string | null;
+  category: string | null;
+  created_at: Timestamp;
+}
+
+type Points = ColumnType<string, string | number | undefined, string | number>;
+
+export interface AccountsTable {
+  id: Generated<string>;
+  client_id: string;
+  balance: Points;
+  held_balance: Points;
+  created_at: Timestamp;
+}
+
+export type CardStatus = 'active' | 'blocked' | 'pending';
+
+export interface CardsTable {
+  id: Generated<string>;
+  number: string;
+  account_id: string;
+  status: CardStatus;
+  issued_at: NullableTimestamp;
+  created_at: Timestamp;
+  blocked_at: NullableTimestamp;
+  blocked_reason: string | null;
+  replaced_by: string | null;
+}
+
+export interface PosKeysTable {
+  id: Generated<string>;
+  name: string;
+  address: string | null;
+  /** HMAC-SHA256 of the key under POS_KEY_SECRET: lookup without storing the key. */
+  key_hash: string;
+  /** AES-256-GCM of the key under POS_KEY_SECRET: for reveal only. */
+  key_cipher: string;
+  status: 'active' | 'inactive';
+  created_at: Timestamp;
+  last_used_at: NullableTimestamp;
+}
+
+export type OperationType = 'accrual' | 'redemption' | 'hold' | 'adjustment';
+export type OperationStatus = 'completed' | 'active' | 'pending' | 'failed' | 'applied' | 'voided';
+
+export interface OperationsTable {
+  id: Generated<string>;
+  /** The POS's idempotency key (unique across all POS); null for admin operations. */
+  operation_id: string | null;
+  type: OperationType;
+  status: OperationStatus;
+  /** Signed: credits positive, debits (redemptions, holds, reversals) negative. */
+  points: Points;
+  account_id: string | null;
+  card_id: string | null;
+  card_number: string | null;
+  pos_id: string | null;
+  ruleset_version: ColumnType<number | null, number | bigint | null | undefined, number | null>;
+  /** A redemption's hold, a return's accrual. */
+  related_id: string | null;
+  /** Holds only: when the hold lapses. */
+  expires_at: NullableTimestamp;
+  meta: ColumnType<Record<string, unknown>, string | undefined, string>;
+  created_by: string | null;
+  created_at: Timestamp;
+}
+
+export interface Database {
+  users: UsersTable;
+  audit_log: AuditLogTable;
+  login_attempts: LoginAttemptsTable;
+  settings: SettingsTable;
+  rulesets: RulesetsTable;
+  excluded_skus: ExcludedSkusTable;
+  accounts: AccountsTable;
+  cards: CardsTable;
+  pos_keys: PosKeysTable;
+  operations: OperationsTable;
+}

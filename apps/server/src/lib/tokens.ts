@@ -1,0 +1,39 @@
+import type { Role, SessionClaims } from '@loyalty/contracts';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { AppError } from './app-error';
+
+export interface TokenService {
+  issue(user: {
+    id: string;
+    username: string;
+    role: Role;
+  }): Promise<{ token: string; expiresInSeconds: number }>;
+  verify(token: string): Promise<SessionClaims>;
+}
+
+const ISSUER = 'loyalty-admin';
+
+export function createTokenService(secret: string, ttlSeconds: number): TokenService {
+  const key = new TextEncoder().encode(secret);
+  return {
+    async issue(user) {
+      const token = await new SignJWT({ username: user.username, role: user.role })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(user.id)
+        .setIssuer(ISSUER)
+        .setIssuedAt()
+        .setExpirationTime(`${ttlSeconds}s`)
+        .sign(key);
+      return { token, expiresInSeconds: ttlSeconds };
+    },
+    async verify(token) {
+      try {
+        const { payload } = await jwtVerify(token, key, { issuer: ISSUER, algorithms: ['HS256'] });
+        return payload as unknown as SessionClaims;
+      } catch (error) {
+        if (error instanceof joseErrors.JWTExpired) throw new AppError('TOKEN_EXPIRED');
+        throw new AppError('UNAUTHORIZED');
+      }
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import type { AuditEntry, AuditTargetType } from '@loyalty/contracts';
+import { sql } from 'kysely';
+import type { Db } from '../../db/connection';
+import type { Tx } from '../../db/transaction';
+import { likeContains, toIso } from '../../lib/paging';
+import { redactSecrets } from './redact';
+
+export interface AuditRecord {
+  /** Who did it; null for actions without a signed-in user. */
+  username: string | null;
+  message: string;
+  targetType: AuditTargetType;
+  targetId?: string | null;
+  source?: unknown;
+  dest?: unknown;
+}
+
+/** Written inside the transaction of the mutation it describes, so both land or neither does. */
+export async function insertAudit(trx: Tx, record: AuditRecord): Promise<void> {
+  await trx
+    .insertInto('audit_log')
+    .values({
+      username: record.username,
+      message: record.message,
+      target_type: record.targetType,
+      target_id: record.targetId ?? null,
+      source: record.source === undefined ? null : JSON.stringify(redactSecrets(record.source)),
+      dest: record.dest === undefined ? null : JSON.stringify(redactSecrets(record.dest)),
+    })
+    .execute();
+}
+
+export interface AuditFilter {
+  page: number;
+  size: number;
+  search?: string;
+  username?: string;
+  targetType?: AuditTargetType;
+  targetId?: string;
+  sort?: { field: 'executedAt' | 'username' | 'targetType'; direction: 'asc' | 'desc' };
+}
+
+const sortColumns = { executedAt: 'executed_at', username: 'username', targetType: 'target_type' } as const;
+
+export async function listAudit(db: Db, filter: AuditFilter): Promise<{ rows: AuditEntry[]; total: number }> {
+  let query = db.selectFrom('audit_log');
+  if (filter.username) query = query.where(sql`lower(username)`, '=', filter.username.toLowerCase());
+  if (filter.targetType) query = query.where('target_type', '=', filter.targetType);
+  if (filter.targetId) query = query.where('target_id', '=', filter.targetId);
+  if (filter.search) {
+    const pattern = likeContains(filter.search);
+    query = query.where((eb) => eb.or([eb('message', 'ilike', pattern), eb('username', 'ilike', pattern)]));
+  }
+  const sort = filter.sort ?? { field: 'executedAt', direction: 'desc' };
+  const [rows, count] = await Promise.all([
+    query
+      .selectAll()
+      .orderBy(sortColumns[sort.field], sort.direction)
+      .orderBy('id', sort.direction)
+      .limit(filter.size)
+      .offset(filter.page * filter.size)
+      .execute(),
+    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    total: count.total,
+    rows: rows.map((r) => ({
+      id: r.id,
+      username: r.username,
+      executedAt: toIso(r.executed_at) as string,
+      message: r.message,
+      targetType: r.target_type as AuditTargetType,
+      targetId: r.target_id,
+      source: r.source ?? null,
+      dest: r.dest ?? null,
+    })),
+  };
+}

@@ -1,0 +1,178 @@
+import { SignJWT } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { bearer, createTestContext, PASSWORD } from '../../../test/helper';
+
+const ctx = await createTestContext({ LOGIN_MAX_FAILURES_PER_USERNAME: '3' });
+const { app } = ctx;
+
+describe('POST /auth/api/v1/login', () => {
+  it('returns a token and its lifetime, and records lastLogin', async () => {
+    const res = await ctx.login('admin');
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.expiresInSeconds).toBe(28800);
+    expect(body.token.split('.')).toHaveLength(3);
+
+    const users = await app.inject({ url: '/auth/api/v1/users?search=admin', headers: bearer(body.token) });
+    expect(users.json().content[0].lastLogin).toMatch(/^\d{4}-\d\d-\d\dT/);
+  });
+
+  it('accepts the username in any letter case', async () => {
+    expect((await ctx.login('ADMIN')).statusCode).toBe(200);
+  });
+
+  it('gives the same 401 for a wrong password and an unknown user', async () => {
+    const wrong = await ctx.login('viewer', 'not-the-password');
+    const unknown = await ctx.login('nobody-here', 'whatever-password');
+    for (const res of [wrong, unknown]) {
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toMatchObject({
+        status: 401,
+        code: 'INVALID_CREDENTIALS',
+        message: 'Invalid username or password',
+      });
+    }
+  });
+
+  it('takes similar time whether or not the user exists', async () => {
+    const time = async (username: string) => {
+      const start = performance.now();
+      await ctx.login(username, 'bad-password-x');
+      return performance.now() - start;
+    };
+    // Warm both paths, then compare medians of a few tries (the dummy hash costs the same as a real one).
+    await time('manager');
+    await time('ghost-user');
+    const known: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < 2; i++) {
+      known.push(await time('manager'));
+      unknown.push(await time(`ghost-${i}`));
+    }
+    const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    expect(median(unknown)).toBeGreaterThan(median(known) * 0.4);
+    expect(median(unknown)).toBeLessThan(median(known) * 2.5);
+  });
+
+  it('rejects blank fields with a 400 envelope naming the field', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/auth/api/v1/login',
+      payload: { username: '  ', password: '' },
+    });
+    expect(res.statusCode).toBe(400);
+    const body = res.json();
+    expect(body.code).toBe('VALIDATION_ERROR');
+    expect(body.details.map((d: { field: string }) => d.field)).toEqual(
+      expect.arrayContaining(['username', 'password']),
+    );
+  });
+
+  it('limits failed attempts per username with a 429 and a clear message', async () => {
+    await ctx.database.db.deleteFrom('login_attempts').execute();
+    for (let i = 0; i < 3; i++)
+      expect((await ctx.login('limited-user', 'wrong-password')).statusCode).toBe(401);
+    const blocked = await ctx.login('limited-user', 'wrong-password');
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json()).toMatchObject({ code: 'TOO_MANY_REQUESTS' });
+    expect(blocked.json().message).toMatch(/Too many failed sign-in attempts/);
+  });
+
+  it('limits a real user too, even with the right password, until the window passes', async () => {
+    await ctx.database.db.deleteFrom('login_attempts').execute();
+    for (let i = 0; i < 3; i++) await ctx.login('manager', 'wrong-password');
+    expect((await ctx.login('manager', PASSWORD)).statusCode).toBe(429);
+    await ctx.database.db
+      .updateTable('login_attempts')
+      .set({ attempted_at: new Date(Date.now() - 3_600_000) })
+      .execute();
+    expect((await ctx.login('manager', PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('audits success and failure without the password', async () => {
+    await ctx.login('viewer', 'a-secret-guess');
+    const res = await app.inject({
+      url: '/api/v1/audit?targetType=auth&size=200',
+      headers: bearer(ctx.tokens.ADMIN),
+    });
+    const entries = res.json().content as {
+      message: string;
+      username: string;
+      source: unknown;
+      dest: unknown;
+    }[];
+    expect(entries.some((e) => e.message.startsWith("Failed sign-in for 'viewer'"))).toBe(true);
+    expect(entries.some((e) => e.message.startsWith('Signed in') && e.username === 'admin')).toBe(true);
+    expect(JSON.stringify(entries)).not.toContain('a-secret-guess');
+    expect(JSON.stringify(entries)).not.toContain(PASSWORD);
+  });
+});
+
+describe('session tokens', () => {
+  const secret = new TextEncoder().encode('test-secret-that-is-long-enough-0123456789');
+
+  it('without a token: 401 NO_TOKEN', async () => {
+    const res = await app.inject({ url: '/auth/api/v1/users' });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({ code: 'NO_TOKEN', message: 'Authentication required' });
+  });
+
+  it('the strings null and undefined count as no token', async () => {
+    for (const token of ['null', 'undefined']) {
+      expect((await app.inject({ url: '/api/v1/audit', headers: bearer(token) })).json().code).toBe(
+        'NO_TOKEN',
+      );
+    }
+  });
+
+  it('a tampered token: 401 UNAUTHORIZED', async () => {
+    const [h, p, s] = ctx.tokens.ADMIN.split('.');
+    const payload = JSON.parse(Buffer.from(p!, 'base64url').toString());
+    const forged = Buffer.from(JSON.stringify({ ...payload, role: 'ADMIN', sub: ctx.users.VIEWER })).toString(
+      'base64url',
+    );
+    const res = await app.inject({ url: '/auth/api/v1/users', headers: bearer(`${h}.${forged}.${s}`) });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().code).toBe('UNAUTHORIZED');
+  });
+
+  it('garbage: 401 UNAUTHORIZED', async () => {
+    expect((await app.inject({ url: '/api/v1/audit', headers: bearer('abc.def') })).json().code).toBe(
+      'UNAUTHORIZED',
+    );
+  });
+
+  it('an expired token: 401 TOKEN_EXPIRED', async () => {
+    const expired = await new SignJWT({ username: 'admin', role: 'ADMIN' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(ctx.users.ADMIN)
+      .setIssuer('loyalty-admin')
+      .setIssuedAt(Math.floor(Date.now() / 1000) - 7200)
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 3600)
+      .sign(secret);
+    const res = await app.inject({ url: '/api/v1/audit', headers: bearer(expired) });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({
+      code: 'TOKEN_EXPIRED',
+      message: 'Token expired. Please log in again.',
+    });
+  });
+
+  it("a deleted user's token stops working at once", async () => {
+    const created = await app.inject({
+      method: 'POST',
+      url: '/auth/api/v1/users',
+      headers: bearer(ctx.tokens.ADMIN),
+      payload: { username: 'short-lived', password: PASSWORD, role: 'ADMIN' },
+    });
+    const token = (await ctx.login('short-lived')).json().token;
+    await app.inject({
+      method: 'DELETE',
+      url: `/auth/api/v1/users/${created.json().id}`,
+      headers: bearer(ctx.tokens.ADMIN),
+    });
+    expect((await app.inject({ url: '/api/v1/audit', headers: bearer(token) })).json().code).toBe(
+      'UNAUTHORIZED',
+    );
+  });
+});

@@ -1,0 +1,144 @@
+import type { Role, User } from '@loyalty/contracts';
+import { sql } from 'kysely';
+import type { Db } from '../../db/connection';
+import type { Tx } from '../../db/transaction';
+import { likeContains, toIso } from '../../lib/paging';
+
+type Executor = Db | Tx;
+
+interface UserRow {
+  id: string;
+  username: string;
+  email: string | null;
+  full_name: string | null;
+  role: Role;
+  created_at: Date;
+  last_login: Date | null;
+}
+
+const publicColumns = ['id', 'username', 'email', 'full_name', 'role', 'created_at', 'last_login'] as const;
+
+export function toUser(row: UserRow): User {
+  return {
+    id: row.id,
+    username: row.username,
+    email: row.email,
+    fullName: row.full_name,
+    role: row.role,
+    createdAt: toIso(row.created_at) as string,
+    lastLogin: toIso(row.last_login),
+  };
+}
+
+export async function findUserById(db: Executor, id: string): Promise<User | undefined> {
+  // A malformed id cannot match; checking here avoids a cast error from PostgreSQL.
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+  const row = await db.selectFrom('users').select(publicColumns).where('id', '=', id).executeTakeFirst();
+  return row ? toUser(row) : undefined;
+}
+
+export async function findCredentialsByUsername(db: Executor, username: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'username', 'role', 'password_hash'])
+    .where(sql`lower(username)`, '=', username.toLowerCase())
+    .executeTakeFirst();
+}
+
+export async function usernameExists(db: Executor, username: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where(sql`lower(username)`, '=', username.toLowerCase())
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function insertUser(
+  trx: Tx,
+  values: {
+    username: string;
+    passwordHash: string;
+    email: string | null;
+    fullName: string | null;
+    role: Role;
+  },
+): Promise<User> {
+  const row = await trx
+    .insertInto('users')
+    .values({
+      username: values.username,
+      password_hash: values.passwordHash,
+      email: values.email,
+      full_name: values.fullName,
+      role: values.role,
+    })
+    .returning(publicColumns)
+    .executeTakeFirstOrThrow();
+  return toUser(row);
+}
+
+export async function deleteUser(trx: Tx, id: string): Promise<void> {
+  await trx.deleteFrom('users').where('id', '=', id).execute();
+}
+
+export async function touchLastLogin(trx: Tx, id: string): Promise<void> {
+  await trx.updateTable('users').set({ last_login: sql`now()` }).where('id', '=', id).execute();
+}
+
+export async function countUsers(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return row.n;
+}
+
+/** Locks every ADMIN row, so two concurrent deletions cannot remove the last two admins together. */
+export async function lockAdminIds(trx: Tx): Promise<string[]> {
+  const rows = await trx.selectFrom('users').select('id').where('role', '=', 'ADMIN').forUpdate().execute();
+  return rows.map((r) => r.id);
+}
+
+export interface UserFilter {
+  page: number;
+  size: number;
+  search?: string;
+  role?: Role;
+  sort?: {
+    field: 'username' | 'fullName' | 'email' | 'role' | 'createdAt' | 'lastLogin';
+    direction: 'asc' | 'desc';
+  };
+}
+
+const sortColumns = {
+  username: 'username',
+  fullName: 'full_name',
+  email: 'email',
+  role: 'role',
+  createdAt: 'created_at',
+  lastLogin: 'last_login',
+} as const;
+
+export async function listUsers(db: Db, filter: UserFilter): Promise<{ rows: User[]; total: number }> {
+  let query = db.selectFrom('users');
+  if (filter.role) query = query.where('role', '=', filter.role);
+  if (filter.search) {
+    const pattern = likeContains(filter.search);
+    query = query.where((eb) => eb.or([eb('username', 'ilike', pattern), eb('email', 'ilike', pattern)]));
+  }
+  const sort = filter.sort ?? { field: 'createdAt', direction: 'desc' };
+  const [rows, count] = await Promise.all([
+    query
+      .select(publicColumns)
+      .orderBy(sortColumns[sort.field], (ob) =>
+        sort.direction === 'asc' ? ob.asc().nullsFirst() : ob.desc().nullsLast(),
+      )
+      .orderBy('id')
+      .limit(filter.size)
+      .offset(filter.page * filter.size)
+      .execute(),
+    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows.map(toUser), total: count.total };
+}

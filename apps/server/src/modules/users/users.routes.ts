@@ -1,0 +1,57 @@
+import { createUserRequest, idParam, pagedResponse, user, userListQuery } from '@loyalty/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ADMINS } from '../../plugins/auth';
+import { createUser, listUsersPage, removeUser } from './users.service';
+
+export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
+  const adminOnly = app.requireRole(...ADMINS);
+
+  app.get(
+    '/auth/api/v1/users',
+    {
+      preHandler: adminOnly,
+      schema: {
+        tags: ['Users'],
+        summary: 'List users',
+        querystring: userListQuery,
+        response: { 200: pagedResponse(user) },
+      },
+    },
+    async (request) => listUsersPage(app.db, request.query),
+  );
+
+  app.post(
+    '/auth/api/v1/users',
+    {
+      preHandler: adminOnly,
+      schema: {
+        tags: ['Users'],
+        summary: 'Create a user; they can sign in at once',
+        body: createUserRequest,
+        response: { 201: user },
+      },
+    },
+    async (request, reply) => {
+      const created = await createUser(app.db, request.user ?? null, request.body);
+      return reply.code(201).send(created);
+    },
+  );
+
+  app.delete(
+    '/auth/api/v1/users/:id',
+    {
+      preHandler: adminOnly,
+      schema: {
+        tags: ['Users'],
+        summary: 'Delete a user (not yourself, not the last administrator)',
+        params: idParam,
+        response: { 204: z.null() },
+      },
+    },
+    async (request, reply) => {
+      await removeUser(app.db, request.user!, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+};

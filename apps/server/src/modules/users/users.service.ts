@@ -1,0 +1,79 @@
+import type { Paged, Role, User } from '@loyalty/contracts';
+import type { Db } from '../../db/connection';
+import { inTransaction } from '../../db/transaction';
+import { AppError } from '../../lib/app-error';
+import { toPage } from '../../lib/paging';
+import { hashPassword } from '../../lib/password';
+import type { AuthUser } from '../../plugins/auth';
+import { insertAudit } from '../audit/audit.repository';
+import {
+  deleteUser,
+  findUserById,
+  insertUser,
+  listUsers,
+  lockAdminIds,
+  type UserFilter,
+  usernameExists,
+} from './users.repository';
+
+export async function listUsersPage(db: Db, filter: UserFilter): Promise<Paged<User>> {
+  const { rows, total } = await listUsers(db, filter);
+  return toPage(rows, total, filter.page, filter.size);
+}
+
+interface NewUser {
+  username: string;
+  password: string;
+  email: string | null;
+  fullName: string | null;
+  role: Role;
+}
+
+export async function createUser(db: Db, actor: AuthUser | null, input: NewUser): Promise<User> {
+  // Hash before the transaction: it takes ~40 ms and must not hold the database.
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return await inTransaction(db, async (trx) => {
+      if (await usernameExists(trx, input.username)) throw usernameTaken(input.username);
+      const user = await insertUser(trx, { ...input, passwordHash });
+      await insertAudit(trx, {
+        username: actor?.username ?? null,
+        message: `Created user '${user.username}' with role ${user.role}`,
+        targetType: 'user',
+        targetId: user.id,
+        source: null,
+        dest: user,
+      });
+      return user;
+    });
+  } catch (error) {
+    // Two concurrent creates of one name: the unique index decides; the loser gets the same 409.
+    if ((error as { code?: string }).code === '23505') throw usernameTaken(input.username);
+    throw error;
+  }
+}
+
+function usernameTaken(username: string) {
+  return new AppError('USERNAME_TAKEN', `Username '${username}' already exists`);
+}
+
+export async function removeUser(db: Db, actor: AuthUser, id: string): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    const user = await findUserById(trx, id);
+    if (!user) throw new AppError('USER_NOT_FOUND');
+    if (user.id === actor.id) throw new AppError('CANNOT_DELETE_SELF');
+    if (user.role === 'ADMIN') {
+      const admins = await lockAdminIds(trx);
+      if (admins.length <= 1) throw new AppError('LAST_ADMIN');
+    }
+    await deleteUser(trx, id);
+    await insertAudit(trx, {
+      username: actor.username,
+      message: `Deleted user '${user.username}'`,
+      targetType: 'user',
+      targetId: user.id,
+      source: user,
+      dest: null,
+    });
+  });
+}

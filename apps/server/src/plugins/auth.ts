@@ -1,0 +1,65 @@
+import type { Role } from '@loyalty/contracts';
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError } from '../lib/app-error';
+import type { TokenService } from '../lib/tokens';
+import { findUserById } from '../modules/users/users.repository';
+
+export interface AuthUser {
+  id: string;
+  username: string;
+  role: Role;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    tokens: TokenService;
+    /** onRequest hook: requires a valid session token and loads its user. */
+    authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    /** preHandler: the signed-in user must have one of these roles (403 FORBIDDEN otherwise). */
+    requireRole(...roles: Role[]): preHandlerAsyncHookHandler;
+  }
+  interface FastifyRequest {
+    user?: AuthUser;
+  }
+}
+
+/** Reads `Authorization: Bearer …`. "null"/"undefined" count as no token, as the console may send them. */
+function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const [scheme, token] = header.split(' ');
+  if (scheme?.toLowerCase() !== 'bearer' || !token || token === 'null' || token === 'undefined')
+    return undefined;
+  return token;
+}
+
+export const authPlugin = fp(
+  async (app, options: { tokens: TokenService }) => {
+    app.decorate('tokens', options.tokens);
+    app.decorateRequest('user', undefined);
+
+    app.decorate('authenticate', async (request: FastifyRequest) => {
+      const token = bearerToken(request);
+      if (!token) throw new AppError('NO_TOKEN');
+      const claims = await options.tokens.verify(token);
+      // The user is loaded on every request, so a deleted user loses access at once.
+      const user = await findUserById(app.db, claims.sub);
+      if (!user) throw new AppError('UNAUTHORIZED');
+      request.user = { id: user.id, username: user.username, role: user.role };
+    });
+
+    app.decorate('requireRole', (...roles: Role[]): preHandlerAsyncHookHandler => {
+      return async (request) => {
+        if (!request.user) throw new AppError('NO_TOKEN');
+        if (!roles.includes(request.user.role)) throw new AppError('FORBIDDEN');
+      };
+    });
+  },
+  { name: 'auth', dependencies: ['database'] },
+);
+
+/** Role groups of ADMIN-API.md "Roles". */
+export const ANY_ROLE: Role[] = ['ADMIN', 'MANAGER', 'VIEWER'];
+export const MANAGERS: Role[] = ['ADMIN', 'MANAGER'];
+export const ADMINS: Role[] = ['ADMIN'];

@@ -1,0 +1,141 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { bearer, createTestContext } from './helper';
+
+// A tiny stand-in for the built console, so the history fallback can be tested without a web build.
+const webDist = mkdtempSync(join(tmpdir(), 'web-dist-'));
+writeFileSync(join(webDist, 'index.html'), '<!doctype html><title>Loyalty Admin</title>');
+writeFileSync(join(webDist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+
+const ctx = await createTestContext({ WEB_DIST: webDist });
+const { app } = ctx;
+
+describe('error model', () => {
+  it('answers unknown API routes with the 404 envelope and a request id', async () => {
+    for (const url of ['/api/v1/nope', '/auth/api/v1/nope', '/pos/api/v1/nope', '/api']) {
+      const res = await app.inject({ url });
+      expect(res.statusCode).toBe(404);
+      const body = res.json();
+      expect(body).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+      expect(body.requestId).toBe(res.headers['x-request-id']);
+    }
+  });
+
+  it('turns a malformed JSON body into a 400, never a 500', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/auth/api/v1/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"username": "admin", ',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ status: 400, code: 'BAD_REQUEST', message: 'Malformed JSON body' });
+  });
+
+  it('rejects a non-JSON content type with 415 and an empty JSON body with 400', async () => {
+    const text = await app.inject({
+      method: 'POST',
+      url: '/auth/api/v1/login',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'hello',
+    });
+    expect(text.statusCode).toBe(415);
+    expect(text.json().code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    const empty = await app.inject({
+      method: 'POST',
+      url: '/auth/api/v1/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '',
+    });
+    expect(empty.statusCode).toBe(400);
+  });
+
+  it('keeps a request id the caller sends, and makes one otherwise', async () => {
+    const mine = await app.inject({ url: '/healthz', headers: { 'x-request-id': 'trace-123' } });
+    expect(mine.headers['x-request-id']).toBe('trace-123');
+    const made = await app.inject({ url: '/healthz' });
+    expect(made.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('sets security headers', async () => {
+    const res = await app.inject({ url: '/healthz' });
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'self'");
+  });
+});
+
+describe('health and docs', () => {
+  it('healthz and readyz', async () => {
+    expect((await app.inject({ url: '/healthz' })).json()).toEqual({ status: 'ok' });
+    const ready = await app.inject({ url: '/readyz' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json().status).toBe('ready');
+  });
+
+  it('serves OpenAPI 3 built from the route schemas, and Swagger UI at /swagger.html', async () => {
+    const spec = (await app.inject({ url: '/openapi.json' })).json();
+    expect(spec.openapi).toMatch(/^3\./);
+    expect(spec.paths['/auth/api/v1/login'].post).toBeDefined();
+    expect(spec.paths['/auth/api/v1/users/{id}'].delete).toBeDefined();
+    expect(spec.paths['/api/v1/audit'].get.parameters.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(['page', 'size', 'username', 'targetType', 'targetId', 'search']),
+    );
+    expect(spec.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', name: 'X-API-Key' });
+    const page = await app.inject({ url: '/swagger.html' });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('swagger-ui-bundle.js');
+    expect((await app.inject({ url: '/docs/static/swagger-ui-bundle.js' })).statusCode).toBe(200);
+  });
+});
+
+describe('console hosting', () => {
+  it('serves files, and index.html for any other console path', async () => {
+    expect((await app.inject({ url: '/favicon.svg' })).statusCode).toBe(200);
+    for (const url of ['/', '/users', '/some/unknown/path?x=1']) {
+      const res = await app.inject({ url });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toContain('text/html');
+      expect(res.body).toContain('<title>Loyalty Admin</title>');
+    }
+  });
+
+  it('never answers an API path with the console', async () => {
+    const res = await app.inject({ url: '/api/v1/unknown', headers: bearer(ctx.tokens.ADMIN) });
+    expect(res.headers['content-type']).toContain('application/json');
+  });
+});
+
+describe('configuration', () => {
+  it('names the variable of a bad value', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL: must start with postgres/);
+    expect(() => loadConfig({ POS_KEY_SECRET: 'short' })).toThrow(/POS_KEY_SECRET/);
+  });
+
+  it('treats empty values as unset and applies the documented defaults', () => {
+    const config = loadConfig({ PORT: '', DATA_DIR: '' });
+    expect(config).toMatchObject({
+      PORT: 3000,
+      HOST: '127.0.0.1',
+      DATA_DIR: './data',
+      ADMIN_USERNAME: 'admin',
+      SESSION_TTL_SECONDS: 28800,
+    });
+  });
+
+  it('builds without a console and answers non-API paths with a 404 envelope', async () => {
+    const bare = await buildApp({
+      config: loadConfig({ LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent' }),
+      database: ctx.database,
+      secrets: { jwtSecret: 'x'.repeat(40), posKeySecret: '0'.repeat(64) },
+    });
+    const res = await bare.inject({ url: '/users' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().code).toBe('NOT_FOUND');
+    await bare.close();
+  });
+});

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+
+/** Default and maximum page sizes of every list (ADMIN-API.md "Lists"). */
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 200;
+
+export const pageQuery = z.object({
+  page: z.coerce.number().int().min(0).default(0),
+  size: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+  search: z.string().trim().max(200).optional(),
+});
+
+/**
+ * `sort=field,asc|desc` restricted to the given fields; an unknown field is a 400, never ignored.
+ */
+export function sortParam<const F extends readonly [string, ...string[]]>(fields: F) {
+  const pattern = new RegExp(`^(${fields.join('|')})(,(asc|desc))?$`, 'i');
+  return z
+    .string()
+    .regex(pattern, `sort must be one of ${fields.join(', ')} with optional ,asc or ,desc`)
+    .transform((value) => {
+      const [field, direction] = value.split(',');
+      return {
+        field: fields.find((f) => f.toLowerCase() === field?.toLowerCase()) as F[number],
+        direction: (direction?.toLowerCase() === 'asc' ? 'asc' : 'desc') as 'asc' | 'desc',
+      };
+    })
+    .optional();
+}
+
+export function pagedResponse<T extends z.ZodType>(item: T) {
+  return z.object({
+    content: z.array(item),
+    totalElements: z.number().int(),
+    totalPages: z.number().int(),
+    page: z.number().int(),
+    size: z.number().int(),
+  });
+}
+
+export interface Paged<T> {
+  content: T[];
+  totalElements: number;
+  totalPages: number;
+  page: number;
+  size: number;
+}
+
+/** ISO-8601 UTC timestamp as sent over the wire. */
+export const isoTimestamp = z.string().describe('ISO-8601 UTC timestamp');
+
+/** Points and money: exact decimals with at most 2 places, as numbers on the wire. */
+export const decimal2 = z
+  .number()
+  .finite()
+  .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, 'must have at most 2 decimal places');
+
+export const uuid = z.uuid();
+
+export const idParam = z.object({ id: z.uuid() });
+
+export const errorBody = z.object({
+  status: z.number().int(),
+  message: z.string(),
+  code: z.string().optional(),
+  requestId: z.string().optional(),
+  details: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+});

@@ -1,0 +1,72 @@
+/**
+ * The error catalogue. Every error response is `{status, message, code}` (plus optional `requestId`
+ * and `details`). Codes of the spec's section 8 come first; codes this product adds follow, each with
+ * the HTTP status the server answers and the default message. The console maps codes to toasts.
+ */
+export const errorCatalogue = {
+  // spec section 8
+  ACCOUNT_NOT_FOUND: { status: 404, message: 'Account not found' },
+  CARD_BLOCKED: { status: 409, message: 'Card is blocked' },
+  CARD_NOT_FOUND: { status: 404, message: 'Card not found' },
+  INSUFFICIENT_FUNDS: { status: 409, message: 'Insufficient funds' },
+  CARD_LIMIT_EXCEEDED: { status: 409, message: 'Card limit exceeded for this client' },
+  HOLD_NOT_FOUND: { status: 404, message: 'Hold not found' },
+  HOLD_EXPIRED: { status: 409, message: 'Hold expired' },
+  ALREADY_CAPTURED_OR_CLOSED: { status: 409, message: 'Hold already captured or closed' },
+  NO_ACTIVE_HOLD_FOR_POS: { status: 404, message: 'No active hold for POS' },
+  OPERATION_ID_ALREADY_USED: { status: 409, message: 'Operation ID already used' },
+  OPERATION_ID_USED_BY_OTHER_POS: { status: 409, message: 'Operation ID used by other POS' },
+  INVALID_CREDENTIALS: { status: 401, message: 'Invalid username or password' },
+  UNAUTHORIZED: { status: 401, message: 'Session expired. Please log in again.' },
+  TOKEN_EXPIRED: { status: 401, message: 'Token expired. Please log in again.' },
+  NO_TOKEN: { status: 401, message: 'Authentication required' },
+  FORBIDDEN: { status: 403, message: 'You do not have permission to perform this action' },
+  VALIDATION_ERROR: { status: 400, message: 'Invalid input data' },
+  BAD_REQUEST: { status: 400, message: 'Bad request' },
+  // added by this product
+  NOT_FOUND: { status: 404, message: 'Resource not found' },
+  CONFLICT: { status: 409, message: 'Conflict' },
+  TOO_MANY_REQUESTS: { status: 429, message: 'Too many attempts. Please wait and try again.' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body is too large' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Content type must be application/json' },
+  INTERNAL_ERROR: { status: 500, message: 'Internal server error' },
+  SERVICE_UNAVAILABLE: { status: 503, message: 'Service unavailable' },
+  USER_NOT_FOUND: { status: 404, message: 'User not found' },
+  USERNAME_TAKEN: { status: 409, message: 'Username already exists' },
+  CANNOT_DELETE_SELF: { status: 409, message: 'You cannot delete your own account' },
+  LAST_ADMIN: { status: 409, message: 'The last administrator cannot be deleted' },
+  RULESET_NOT_FOUND: { status: 404, message: 'Ruleset not found' },
+  RULESET_VERSION_TAKEN: { status: 409, message: 'A ruleset with this version already exists' },
+  SKU_ALREADY_EXCLUDED: { status: 409, message: 'SKU is already excluded in this ruleset' },
+  SKU_NOT_EXCLUDED: { status: 404, message: 'SKU is not excluded in this ruleset' },
+  CLIENT_ID_TAKEN: { status: 409, message: 'An account with this client ID already exists' },
+  CARD_NOT_ACTIVE: { status: 409, message: 'Only an active card can be blocked' },
+  CARD_NOT_BLOCKED: { status: 409, message: 'Only a blocked card can be reissued' },
+  OPERATION_NOT_FOUND: { status: 404, message: 'Operation not found' },
+  RECEIPT_NOT_FOUND: { status: 404, message: 'Receipt not found' },
+  NO_ACTIVE_RULESET: { status: 409, message: 'No ruleset is in force' },
+  POS_KEY_NOT_FOUND: { status: 404, message: 'POS key not found' },
+  POS_KEY_TAKEN: { status: 409, message: 'This API key is already in use' },
+  RETURN_NOT_ALLOWED: { status: 409, message: 'Nothing left to return for this operation' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+
+export const errorCodes = Object.keys(errorCatalogue) as ErrorCode[];
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export interface ApiErrorBody {
+  status: number;
+  message: string;
+  code?: string;
+  requestId?: string;
+  details?: FieldError[];
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && value in errorCatalogue;
+}
