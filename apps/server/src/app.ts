@@ -7,9 +7,19 @@ import type { Config } from './config';
 import type { DatabaseHandle } from './db/connection';
 import type { Secrets } from './lib/secrets';
 import { createTokenService } from './lib/tokens';
+import { accountsRoutes } from './modules/accounts/accounts.routes';
+import { analyticsRoutes } from './modules/analytics/analytics.routes';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
+import { cardsRoutes } from './modules/cards/cards.routes';
+import { clientsRoutes } from './modules/clients/clients.routes';
 import { healthRoutes } from './modules/health/health.routes';
+import { operationsRoutes } from './modules/operations/operations.routes';
+import { posRoutes } from './modules/pos/pos.routes';
+import { posKeysRoutes } from './modules/pos-keys/pos-keys.routes';
+import { receiptsRoutes } from './modules/receipts/receipts.routes';
+import { rulesetsRoutes } from './modules/rulesets/rulesets.routes';
+import { settingsRoutes } from './modules/settings/settings.routes';
 import { usersRoutes } from './modules/users/users.routes';
 import { authPlugin } from './plugins/auth';
 import { registerConsole } from './plugins/console';
@@ -61,12 +71,23 @@ export async function buildApp({ config, database, secrets, logger }: AppDeps) {
 
   await app.register(healthRoutes);
   await app.register(authRoutes, { config });
+  // The POS API authenticates tills by X-API-Key, so it lives outside the session scope.
+  await app.register(posRoutes, { config });
 
   // Everything in this scope needs a valid session token.
   await app.register(async (secured) => {
     secured.addHook('onRequest', secured.authenticate);
     await secured.register(usersRoutes);
     await secured.register(auditRoutes);
+    await secured.register(settingsRoutes);
+    await secured.register(rulesetsRoutes);
+    await secured.register(accountsRoutes);
+    await secured.register(cardsRoutes);
+    await secured.register(operationsRoutes);
+    await secured.register(clientsRoutes);
+    await secured.register(posKeysRoutes, { config, secrets });
+    await secured.register(receiptsRoutes);
+    await secured.register(analyticsRoutes);
   });
 
   await registerConsole(app, config.WEB_DIST ?? defaultWebDist);

@@ -1,12 +1,18 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { AnalyticsTables } from './schema-analytics';
+import type { PosTables } from './schema-pos';
 
 /**
  * Table types for Kysely. Keep in step with `migrations/`. Numeric columns are strings (exact decimals),
  * timestamps are Date on read and accept Date or ISO strings on write.
  */
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-type Json = ColumnType<unknown, string | null | undefined, string | null>;
+export type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+export type NullableTimestamp = ColumnType<
+  Date | null,
+  Date | string | null | undefined,
+  Date | string | null
+>;
+export type Json = ColumnType<unknown, string | null | undefined, string | null>;
 
 export interface UsersTable {
   id: Generated<string>;
@@ -61,7 +67,7 @@ export interface ExcludedSkusTable {
   created_at: Timestamp;
 }
 
-type Points = ColumnType<string, string | number | undefined, string | number>;
+export type Points = ColumnType<string, string | number | undefined, string | number>;
 
 export interface AccountsTable {
   id: Generated<string>;
@@ -123,7 +129,7 @@ export interface OperationsTable {
   created_at: Timestamp;
 }
 
-export interface Database {
+export interface Database extends PosTables, AnalyticsTables {
   users: UsersTable;
   audit_log: AuditLogTable;
   login_attempts: LoginAttemptsTable;

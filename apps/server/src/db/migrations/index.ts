@@ -1,6 +1,8 @@
 import type { Migration } from 'kysely';
 import * as m001 from './001-foundation';
 import * as m002 from './002-loyalty-core';
+import * as m003 from './003-pos';
+import * as m004 from './004-analytics';
 
 /**
  * Every migration, in order. Forward-only: a shipped migration is never edited; add the next one.
@@ -9,4 +11,6 @@ import * as m002 from './002-loyalty-core';
 export const migrations: Record<string, Migration> = {
   '001-foundation': m001,
   '002-loyalty-core': m002,
+  '003-pos': m003,
+  '004-analytics': m004,
 };

@@ -1,0 +1,2 @@
+// Filled in by the issue that owns this domain.
+export {};
