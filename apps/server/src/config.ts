@@ -29,6 +29,8 @@ const envSchema = z.object({
   LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
   LOGIN_MAX_FAILURES_PER_USERNAME: z.coerce.number().int().min(1).default(5),
   LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(30),
+  /** How often the hold sweeper voids expired holds; 0 turns it off (tests drive it by hand). */
+  HOLD_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).default(30_000),
   WEB_DIST: z.string().optional(),
 });
 
