@@ -1,0 +1,25 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** The server the browser tests drive: the real built product on a throwaway embedded database. */
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3210);
+export const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
+export const ADMIN = { username: 'admin', password: 'e2e-admin-password' };
+
+// The config file is evaluated by the runner and by every worker; the first evaluation picks the folder
+// and the environment carries it to the others, so they all talk about the same database.
+process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'loyalty-e2e-'));
+export const DATA_DIR = process.env.E2E_DATA_DIR;
+
+export const serverEnv: Record<string, string> = {
+  PORT: String(E2E_PORT),
+  HOST: '127.0.0.1',
+  DATA_DIR,
+  ADMIN_USERNAME: ADMIN.username,
+  ADMIN_PASSWORD: ADMIN.password,
+  LOG_LEVEL: 'warn',
+  // Tests sign in with wrong passwords on purpose; keep the limiter out of their way.
+  LOGIN_MAX_FAILURES_PER_USERNAME: '1000',
+  LOGIN_MAX_FAILURES_PER_ADDRESS: '10000',
+};
