@@ -1,0 +1,47 @@
+import type { Table } from '@tanstack/react-table';
+import { Settings2Icon } from 'lucide-react';
+import { Button } from '@/components/ui/button';
+import {
+  DropdownMenu,
+  DropdownMenuCheckboxItem,
+  DropdownMenuContent,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '@/components/ui/dropdown-menu';
+
+export function columnLabel<TData>(table: Table<TData>, id: string): string {
+  const column = table.getColumn(id);
+  const def = column?.columnDef;
+  if (def?.meta?.label) return def.meta.label;
+  return typeof def?.header === 'string' ? def.header : id;
+}
+
+/** The column visibility menu. */
+export function DataTableViewOptions<TData>({ table }: { table: Table<TData> }) {
+  const columns = table.getAllLeafColumns().filter((column) => column.getCanHide());
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button variant="outline" size="sm">
+          <Settings2Icon />
+          Columns
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end" className="w-44">
+        <DropdownMenuLabel>Toggle columns</DropdownMenuLabel>
+        <DropdownMenuSeparator />
+        {columns.map((column) => (
+          <DropdownMenuCheckboxItem
+            key={column.id}
+            checked={column.getIsVisible()}
+            onCheckedChange={(value) => column.toggleVisibility(value)}
+            onSelect={(event) => event.preventDefault()}
+          >
+            {columnLabel(table, column.id)}
+          </DropdownMenuCheckboxItem>
+        ))}
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}

@@ -1,0 +1,165 @@
+import type { Paged } from '@loyalty/contracts';
+import {
+  type ColumnDef,
+  flexRender,
+  getCoreRowModel,
+  type RowSelectionState,
+  useReactTable,
+  type VisibilityState,
+} from '@tanstack/react-table';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
+import { Table, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { cn } from '@/lib/utils';
+import './column-meta';
+import { DataTableBody } from './data-table-body';
+import { DataTableColumnHeader } from './data-table-column-header';
+import { DataTablePagination } from './data-table-pagination';
+import { DataTableToolbar } from './data-table-toolbar';
+import { selectionColumn } from './selection-column';
+import type { ServerTableControls } from './use-server-table';
+
+export interface DataTableProps<TData> {
+  /** Accessible name of the table, e.g. 'Users'. */
+  label: string;
+  columns: ColumnDef<TData>[];
+  /** The current page from the server: `{content, totalElements, totalPages}`. */
+  page: Pick<Paged<TData>, 'content' | 'totalElements' | 'totalPages'> | undefined;
+  /** Page, sort and search state from `useServerTable`. */
+  controls: ServerTableControls;
+  getRowId: (row: TData) => string;
+  /** First load, nothing to show yet: skeleton rows. */
+  isLoading?: boolean;
+  /** A refetch is running while the previous page stays visible. */
+  isFetching?: boolean;
+  /** Shown instead of the empty text when there are no rows. */
+  error?: unknown;
+  errorText?: string;
+  onRefresh?: () => void;
+  searchable?: boolean;
+  searchLabel?: string;
+  searchPlaceholder?: string;
+  /** Filters (selects, inputs) placed after the search box. */
+  filters?: ReactNode;
+  emptyText?: string;
+  enableRowSelection?: boolean;
+  pageSizeOptions?: number[];
+}
+
+/** A server-side table: paging, sorting and search are reported to `controls`, rows come from the server. */
+export function DataTable<TData>({
+  label,
+  columns,
+  page,
+  controls,
+  getRowId,
+  isLoading,
+  isFetching,
+  error,
+  errorText = 'Could not load the data.',
+  onRefresh,
+  searchable,
+  searchLabel,
+  searchPlaceholder,
+  filters,
+  emptyText = 'No results.',
+  enableRowSelection = true,
+  pageSizeOptions,
+}: DataTableProps<TData>) {
+  const [columnVisibility, setColumnVisibility] = useState<VisibilityState>({});
+  const [rowSelection, setRowSelection] = useState<RowSelectionState>({});
+  const allColumns = useMemo(
+    () => (enableRowSelection ? [selectionColumn<TData>(), ...columns] : columns),
+    [columns, enableRowSelection],
+  );
+  const rows = page?.content;
+
+  const table = useReactTable({
+    data: rows ?? [],
+    columns: allColumns,
+    getRowId: (row) => getRowId(row),
+    getCoreRowModel: getCoreRowModel(),
+    manualPagination: true,
+    manualSorting: true,
+    manualFiltering: true,
+    sortDescFirst: false,
+    defaultColumn: { enableSorting: false },
+    pageCount: page?.totalPages ?? 0,
+    rowCount: page?.totalElements,
+    enableRowSelection,
+    state: { pagination: controls.pagination, sorting: controls.sorting, columnVisibility, rowSelection },
+    onPaginationChange: controls.setPagination,
+    onSortingChange: controls.setSorting,
+    onColumnVisibilityChange: setColumnVisibility,
+    onRowSelectionChange: setRowSelection,
+  });
+
+  // Selection belongs to the rows on screen: a new page, sort or search starts without one.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset exactly when the rows change.
+  useEffect(() => setRowSelection({}), [rows]);
+
+  // A page that no longer exists (the last row of the last page was deleted) falls back to the last one.
+  const { pageIndex } = controls.pagination;
+  const totalPages = page?.totalPages ?? 0;
+  useEffect(() => {
+    if (totalPages > 0 && pageIndex >= totalPages) {
+      controls.setPagination((p) => ({ ...p, pageIndex: totalPages - 1 }));
+    }
+  }, [pageIndex, totalPages, controls]);
+
+  return (
+    <div className="flex min-w-0 flex-col gap-3">
+      <DataTableToolbar
+        table={table}
+        controls={controls}
+        searchable={searchable}
+        searchLabel={searchLabel}
+        searchPlaceholder={searchPlaceholder}
+        filters={filters}
+        onRefresh={onRefresh}
+        isFetching={isFetching}
+      />
+      <div className="overflow-hidden rounded-md border">
+        <Table aria-label={label} aria-busy={isLoading || isFetching ? true : undefined}>
+          <TableHeader>
+            {table.getHeaderGroups().map((headerGroup) => (
+              <TableRow key={headerGroup.id} className="hover:bg-transparent">
+                {headerGroup.headers.map((header) => {
+                  const sorted = header.column.getIsSorted();
+                  const def = header.column.columnDef;
+                  return (
+                    <TableHead
+                      key={header.id}
+                      className={cn(def.meta?.className)}
+                      aria-sort={sorted ? (sorted === 'asc' ? 'ascending' : 'descending') : undefined}
+                    >
+                      {header.isPlaceholder ? null : typeof def.header === 'string' ? (
+                        <DataTableColumnHeader column={header.column} title={def.header} />
+                      ) : (
+                        flexRender(def.header, header.getContext())
+                      )}
+                    </TableHead>
+                  );
+                })}
+              </TableRow>
+            ))}
+          </TableHeader>
+          <DataTableBody
+            table={table}
+            isLoading={isLoading}
+            isFetching={isFetching}
+            error={error}
+            errorText={errorText}
+            emptyText={emptyText}
+            onRetry={onRefresh}
+          />
+        </Table>
+      </div>
+      <DataTablePagination
+        table={table}
+        totalElements={page?.totalElements ?? 0}
+        pageSizeOptions={pageSizeOptions}
+        disabled={isLoading}
+      />
+    </div>
+  );
+}

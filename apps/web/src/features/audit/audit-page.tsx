@@ -1,0 +1,66 @@
+import type { AuditEntry } from '@loyalty/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useMemo, useState } from 'react';
+import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
+import { ForbiddenState } from '@/components/feedback/forbidden-state';
+import { PageHeader } from '@/components/layout/page-header';
+import { isApiError } from '@/lib/api-client';
+import { AUDIT_PAGE_SIZE, type AuditFilters, auditListQuery } from './audit-api';
+import { auditColumns } from './audit-columns';
+import { AuditDetailsDialog } from './audit-details-dialog';
+import { AuditTypeFilter, AuditUserFilter } from './audit-filters';
+import { sampleAuditPage } from './sample-audit';
+import { SampleDataBanner } from './sample-data-banner';
+
+/** Spec section 2 "Audit Log" (ADMIN only on the server). */
+export function AuditPage() {
+  const table = useServerTable<AuditFilters>({
+    pageSize: AUDIT_PAGE_SIZE,
+    initialFilters: { username: undefined, targetType: undefined },
+  });
+  const query = useQuery(auditListQuery(table.params));
+  const [viewing, setViewing] = useState<AuditEntry | null>(null);
+  const columns = useMemo(() => auditColumns(setViewing), []);
+  const sample = useMemo(() => sampleAuditPage(), []);
+  const { setFilter } = table;
+  const onUser = useCallback((username: string | undefined) => setFilter('username', username), [setFilter]);
+
+  const forbidden = isApiError(query.error) && query.error.status === 403;
+  const failed = query.isError && !forbidden;
+  const state = fromQuery(query);
+
+  return (
+    <>
+      <PageHeader title="Audit Logs" description="Who changed what, and when." />
+      {forbidden ? (
+        <ForbiddenState message="You do not have permission to view audit logs." />
+      ) : (
+        <>
+          {failed && <SampleDataBanner error={query.error} onRetry={state.onRefresh} />}
+          <DataTable
+            label="Audit logs"
+            columns={columns}
+            controls={table}
+            getRowId={(entry) => entry.id}
+            {...state}
+            page={failed ? sample : state.page}
+            enableRowSelection
+            searchable
+            searchLabel="Search audit logs"
+            searchPlaceholder="Search message or user..."
+            filters={
+              <>
+                <AuditUserFilter onChange={onUser} />
+                <AuditTypeFilter
+                  value={table.filters.targetType}
+                  onChange={(type) => table.setFilter('targetType', type)}
+                />
+              </>
+            }
+          />
+        </>
+      )}
+      <AuditDetailsDialog entry={viewing} onClose={() => setViewing(null)} />
+    </>
+  );
+}

@@ -1,0 +1,5 @@
+import { PlaceholderPage } from '@/components/layout/placeholder-page';
+
+export function PosKeysPage() {
+  return <PlaceholderPage title="POS Keys" />;
+}

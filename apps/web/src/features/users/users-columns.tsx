@@ -1,0 +1,68 @@
+import type { Role, User } from '@loyalty/contracts';
+import type { ColumnDef } from '@tanstack/react-table';
+import { Badge } from '@/components/ui/badge';
+import { formatDate, formatDateTime } from '@/lib/format';
+import { roleLabel } from './role-labels';
+import { UserRowActions } from './user-row-actions';
+
+const roleVariant: Record<Role, 'default' | 'secondary' | 'outline'> = {
+  ADMIN: 'default',
+  MANAGER: 'secondary',
+  VIEWER: 'outline',
+};
+
+function NotSet() {
+  return <span className="text-muted-foreground">Not set</span>;
+}
+
+/** Column ids are the server's sort fields (username, fullName, email, role, createdAt, lastLogin). */
+export function userColumns(onDelete: (user: User) => void): ColumnDef<User>[] {
+  return [
+    {
+      accessorKey: 'username',
+      header: 'Username',
+      enableSorting: true,
+      enableHiding: false,
+      cell: ({ row }) => <span className="font-medium">{row.original.username}</span>,
+    },
+    {
+      accessorKey: 'fullName',
+      header: 'Full Name',
+      enableSorting: true,
+      cell: ({ row }) => row.original.fullName || <NotSet />,
+    },
+    {
+      accessorKey: 'email',
+      header: 'Email',
+      enableSorting: true,
+      cell: ({ row }) => row.original.email || <NotSet />,
+    },
+    {
+      accessorKey: 'role',
+      header: 'Role',
+      enableSorting: true,
+      cell: ({ row }) => (
+        <Badge variant={roleVariant[row.original.role]}>{roleLabel[row.original.role]}</Badge>
+      ),
+    },
+    {
+      accessorKey: 'createdAt',
+      header: 'Created',
+      enableSorting: true,
+      cell: ({ row }) => formatDate(row.original.createdAt),
+    },
+    {
+      accessorKey: 'lastLogin',
+      header: 'Last Login',
+      enableSorting: true,
+      cell: ({ row }) => formatDateTime(row.original.lastLogin, 'Never'),
+    },
+    {
+      id: 'actions',
+      header: () => <span className="sr-only">Actions</span>,
+      enableHiding: false,
+      meta: { className: 'w-12 text-right' },
+      cell: ({ row }) => <UserRowActions user={row.original} onDelete={onDelete} />,
+    },
+  ];
+}

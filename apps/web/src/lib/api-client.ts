@@ -1,0 +1,115 @@
+import type { ApiErrorBody, FieldError } from '@loyalty/contracts';
+import { endSession, getToken } from './session';
+
+export type QueryValue = string | number | boolean | null | undefined;
+export type QueryParams = Record<string, QueryValue>;
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  query?: QueryParams;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Send the session token (default). Off for the login call, whose 401 is a wrong password. */
+  auth?: boolean;
+  /** The caller reports the error itself: the global handler shows no toast. */
+  silent?: boolean;
+  signal?: AbortSignal;
+}
+
+export const NETWORK_ERROR_MESSAGE = 'Network error. Please check your connection.';
+
+/** Every failed call: `status` 0 means the server was not reached. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code?: string;
+  readonly details?: FieldError[];
+  readonly requestId?: string;
+  readonly silent: boolean;
+
+  constructor(body: ApiErrorBody, silent = false) {
+    super(body.message);
+    this.name = 'ApiError';
+    this.status = body.status;
+    this.code = body.code;
+    this.details = body.details;
+    this.requestId = body.requestId;
+    this.silent = silent;
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+/** Empty values are left out, so optional filters never reach the server as "undefined". */
+export function buildUrl(path: string, query?: QueryParams): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value === undefined || value === null || value === '') continue;
+    params.append(key, String(value));
+  }
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+async function readErrorBody(response: Response): Promise<ApiErrorBody> {
+  const fallback = { status: response.status, message: response.statusText || `HTTP ${response.status}` };
+  try {
+    const body = (await response.json()) as Partial<ApiErrorBody>;
+    return {
+      ...fallback,
+      message: typeof body.message === 'string' && body.message ? body.message : fallback.message,
+      code: typeof body.code === 'string' ? body.code : undefined,
+      requestId: body.requestId,
+      details: Array.isArray(body.details) ? body.details : undefined,
+    };
+  } catch {
+    return fallback;
+  }
+}
+
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const { method = 'GET', query, body, auth = true, silent = false, signal } = options;
+  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const token = auth ? getToken() : null;
+  if (token) headers.Authorization = `Bearer ${token}`;
+
+  let response: Response;
+  try {
+    response = await fetch(buildUrl(path, query), {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError({ status: 0, message: NETWORK_ERROR_MESSAGE, code: 'NETWORK_ERROR' }, silent);
+  }
+
+  if (!response.ok) {
+    const error = new ApiError(await readErrorBody(response), silent);
+    // Any 401 on an authenticated call means the session is gone; the login call's 401 is a wrong password.
+    if (response.status === 401 && auth) endSession();
+    throw error;
+  }
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+type BodyOptions = Omit<RequestOptions, 'method' | 'body'>;
+
+export const apiClient = {
+  get: <T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) =>
+    apiRequest<T>(path, { ...options, method: 'GET' }),
+  post: <T>(path: string, body?: unknown, options?: BodyOptions) =>
+    apiRequest<T>(path, { ...options, method: 'POST', body }),
+  put: <T>(path: string, body?: unknown, options?: BodyOptions) =>
+    apiRequest<T>(path, { ...options, method: 'PUT', body }),
+  patch: <T>(path: string, body?: unknown, options?: BodyOptions) =>
+    apiRequest<T>(path, { ...options, method: 'PATCH', body }),
+  delete: <T = void>(path: string, options?: BodyOptions) =>
+    apiRequest<T>(path, { ...options, method: 'DELETE' }),
+};

@@ -1,0 +1,58 @@
+const numberFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+const dateFormat = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+const dateTimeFormat = new Intl.DateTimeFormat('en-US', {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+});
+const timeFormat = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' });
+
+/** Points and amounts arrive as numbers or numeric strings; both count, anything else is 0. */
+export function toNumber(value: number | string | null | undefined): number {
+  if (value === null || value === undefined || value === '') return 0;
+  const n = typeof value === 'number' ? value : Number(value);
+  return Number.isFinite(n) ? n : 0;
+}
+
+/** en-US grouping with up to 2 decimals: 1234.5 → "1,234.5". */
+export function formatNumber(value: number | string | null | undefined): string {
+  return numberFormat.format(toNumber(value));
+}
+
+function toDate(value: string | number | Date | null | undefined): Date | null {
+  if (value === null || value === undefined || value === '') return null;
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+export function formatDate(value: string | number | Date | null | undefined, empty = 'N/A'): string {
+  const date = toDate(value);
+  return date ? dateFormat.format(date) : empty;
+}
+
+export function formatDateTime(value: string | number | Date | null | undefined, empty = 'N/A'): string {
+  const date = toDate(value);
+  return date ? dateTimeFormat.format(date) : empty;
+}
+
+export function formatTime(value: string | number | Date | null | undefined, empty = 'N/A'): string {
+  const date = toDate(value);
+  return date ? timeFormat.format(date) : empty;
+}
+
+const timestampFormat = new Intl.DateTimeFormat('en-US', {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  second: '2-digit',
+});
+
+/** Date and time to the second, for logs. */
+export function formatTimestamp(value: string | number | Date | null | undefined, empty = 'N/A'): string {
+  const date = toDate(value);
+  return date ? timestampFormat.format(date) : empty;
+}

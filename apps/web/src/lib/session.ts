@@ -1,0 +1,63 @@
+/** Local storage keys of the session (spec section 9). */
+export const TOKEN_KEY = 'token';
+export const EXPIRY_KEY = 'tokenExpiry';
+/** Reserved for the POS API key a later screen stores for selected calls. */
+export const POS_API_KEY_KEY = 'posApiKey';
+
+type ExpiryHandler = () => void;
+let expiryHandler: ExpiryHandler | null = null;
+
+function read(key: string): string | null {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+/** '', 'null' and 'undefined' are what careless writes leave behind: they are no token. */
+export function getToken(): string | null {
+  const token = read(TOKEN_KEY);
+  if (!token || token === 'null' || token === 'undefined') return null;
+  return token;
+}
+
+export function getExpiry(): number | null {
+  const raw = read(EXPIRY_KEY);
+  if (!raw) return null;
+  const value = Number(raw);
+  return Number.isFinite(value) ? value : null;
+}
+
+export function storeSession(token: string, expiresInSeconds: number, now = Date.now()): void {
+  localStorage.setItem(TOKEN_KEY, token);
+  localStorage.setItem(EXPIRY_KEY, String(now + expiresInSeconds * 1000));
+}
+
+/** Valid = a token exists and either no expiry is set or it lies in the future. */
+export function isSessionValid(now = Date.now()): boolean {
+  if (!getToken()) return false;
+  const expiry = getExpiry();
+  return expiry === null || expiry > now;
+}
+
+export function clearSession(): void {
+  try {
+    localStorage.removeItem(TOKEN_KEY);
+    localStorage.removeItem(EXPIRY_KEY);
+  } catch {
+    // Nothing to clear when storage is unavailable.
+  }
+}
+
+/** The app registers a router-aware redirect; without one, expiry falls back to a hard redirect. */
+export function setSessionExpiryHandler(handler: ExpiryHandler | null): void {
+  expiryHandler = handler;
+}
+
+/** Clears the session and sends the user to /login, replacing history. */
+export function endSession(): void {
+  clearSession();
+  if (expiryHandler) expiryHandler();
+  else if (window.location.pathname !== '/login') window.location.replace('/login');
+}

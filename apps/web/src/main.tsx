@@ -1,0 +1,21 @@
+import './index.css';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router';
+import { Providers } from '@/app/providers';
+import { router } from '@/app/router';
+import { applyTheme, getInitialTheme } from '@/lib/theme';
+
+// theme-init.js already did this before paint; repeating it keeps the app right if that file failed to load.
+applyTheme(getInitialTheme());
+
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root element');
+
+createRoot(root).render(
+  <StrictMode>
+    <Providers>
+      <RouterProvider router={router} />
+    </Providers>
+  </StrictMode>,
+);
