@@ -1,5 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-import { BASE_URL, serverEnv } from './support/env';
+import { BASE_URL, E2E_PORT, serverEnv } from './support/env';
 
 export const chromiumArgs = [
   '--no-sandbox',
@@ -20,7 +20,20 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   timeout: 30_000,
   expect: { timeout: 7_000 },
-  reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
+  // Runs on different ports (several people at once) keep their artifacts apart: each run empties its own.
+  outputDir: process.env.E2E_PORT ? `test-results/${E2E_PORT}` : 'test-results',
+  reporter: process.env.CI
+    ? [['list']]
+    : [
+        ['list'],
+        [
+          'html',
+          {
+            open: 'never',
+            outputFolder: process.env.E2E_PORT ? `playwright-report/${E2E_PORT}` : 'playwright-report',
+          },
+        ],
+      ],
   use: {
     baseURL: BASE_URL,
     ...devices['Desktop Chrome'],

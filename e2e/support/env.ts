@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { snapshotConsole } from './console-dist';
 
 /** The server the browser tests drive: the real built product on a throwaway embedded database. */
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3210);
@@ -12,6 +13,9 @@ export const ADMIN = { username: 'admin', password: 'e2e-admin-password' };
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'loyalty-e2e-'));
 export const DATA_DIR = process.env.E2E_DATA_DIR;
 
+// A copy of the built console taken once per run (see snapshotConsole).
+process.env.E2E_WEB_DIST ??= snapshotConsole('loyalty-e2e-web-') ?? '';
+
 export const serverEnv: Record<string, string> = {
   PORT: String(E2E_PORT),
   HOST: '127.0.0.1',
@@ -19,6 +23,8 @@ export const serverEnv: Record<string, string> = {
   ADMIN_USERNAME: ADMIN.username,
   ADMIN_PASSWORD: ADMIN.password,
   LOG_LEVEL: 'warn',
+  // Empty means unset to the server: it then serves apps/web/dist itself.
+  WEB_DIST: process.env.E2E_WEB_DIST,
   // Tests sign in with wrong passwords on purpose; keep the limiter out of their way.
   LOGIN_MAX_FAILURES_PER_USERNAME: '1000',
   LOGIN_MAX_FAILURES_PER_ADDRESS: '10000',

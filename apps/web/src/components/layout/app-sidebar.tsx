@@ -13,6 +13,11 @@ import { SidebarMenu, SidebarMenuButton, SidebarMenuItem } from '@/components/ui
 import { isNavItemActive, navGroups } from './nav-config';
 import { NavUser } from './nav-user';
 
+/** aria-labelledby takes a space-separated list of ids, so the id must not contain spaces. */
+function groupLabelId(title: string) {
+  return `nav-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+}
+
 export function AppSidebar() {
   const { pathname } = useLocation();
   const { isMobile, setOpenMobile } = useSidebar();
@@ -36,8 +41,8 @@ export function AppSidebar() {
       <SidebarContent>
         <nav aria-label="Main">
           {navGroups.map((group) => (
-            <SidebarGroup key={group.title} role="group" aria-labelledby={`nav-${group.title}`}>
-              <SidebarGroupLabel id={`nav-${group.title}`}>{group.title}</SidebarGroupLabel>
+            <SidebarGroup key={group.title} role="group" aria-labelledby={groupLabelId(group.title)}>
+              <SidebarGroupLabel id={groupLabelId(group.title)}>{group.title}</SidebarGroupLabel>
               <SidebarMenu>
                 {group.items.map((item) => {
                   const active = isNavItemActive(item, pathname);

@@ -1,0 +1,255 @@
+import type { BrowserContext, Page } from '@playwright/test';
+import { expect, test, toast } from './support/fixtures';
+
+// Spec section 2 "Route rules" and "Shell", section 4 "Session", "Sidebar", "Theme", section 9.
+test.describe.configure({ mode: 'parallel' });
+
+const groups = [
+  {
+    name: 'General',
+    links: [
+      ['Dashboard', '/'],
+      ['Users', '/users'],
+      ['Settings', '/settings'],
+      ['Audit Logs', '/audit'],
+    ],
+  },
+  {
+    name: 'Loyalty Program',
+    links: [
+      ['Rulesets', '/rulesets'],
+      ['SKU Exclusions', '/sku-exclusions'],
+      ['Accounts', '/accounts'],
+      ['Cards', '/cards'],
+      ['Client Lookup', '/clients'],
+      ['Operations', '/operations'],
+    ],
+  },
+  {
+    name: 'Point of Sale',
+    links: [
+      ['POS Keys', '/pos-keys'],
+      ['POS API', '/pos-api'],
+    ],
+  },
+] as const;
+
+const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
+const session = (page: Page) =>
+  page.evaluate(() => ({
+    token: localStorage.getItem('token'),
+    expiry: localStorage.getItem('tokenExpiry'),
+  }));
+const sidebarCookie = async (context: BrowserContext) =>
+  (await context.cookies()).find((c) => c.name === 'sidebar_state');
+
+test('the sidebar lists every group and entry in order, and each one navigates', async ({ page, signIn }) => {
+  await signIn(page);
+  await page.goto('/users');
+  const nav = mainNav(page);
+  await expect(nav.getByRole('group')).toHaveCount(groups.length);
+  await expect(nav.locator('[data-slot="sidebar-group-label"]')).toHaveText(groups.map((g) => g.name));
+  for (const [index, group] of groups.entries()) {
+    await expect(nav.getByRole('group').nth(index).getByRole('link')).toHaveText(
+      group.links.map(([title]) => title),
+    );
+  }
+  await expect(page.getByRole('banner').getByText('Admin', { exact: true })).toBeVisible();
+
+  for (const group of groups) {
+    for (const [title, url] of group.links) {
+      const link = nav.getByRole('link', { name: title, exact: true });
+      await expect(link).toHaveAttribute('href', url);
+      await link.click();
+      await expect(page).toHaveURL(url);
+      await expect(link).toHaveAttribute('aria-current', 'page');
+      await expect(nav.locator('[aria-current="page"]')).toHaveCount(1);
+    }
+  }
+
+  await page.goto('/dashboard');
+  await expect(nav.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page');
+});
+
+test('each navigation group is named by its label', async ({ page, signIn }) => {
+  await signIn(page);
+  await page.goto('/');
+  for (const group of groups) {
+    await expect(mainNav(page).getByRole('group', { name: group.name, exact: true })).toBeVisible();
+  }
+});
+
+test('an unknown path goes to /', async ({ page, signIn }) => {
+  await signIn(page);
+  await page.goto('/no-such-screen');
+  await expect(page).toHaveURL('/');
+  await page.goto('/users/nested/deeper');
+  await expect(page).toHaveURL('/');
+  await expect(mainNav(page).getByRole('link', { name: 'Dashboard' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
+});
+
+test('logout clears the session, lands on /login, and back/forward do not re-enter', async ({
+  page,
+  signIn,
+}) => {
+  await signIn(page);
+  await page.goto('/users');
+  await mainNav(page).getByRole('link', { name: 'Audit Logs' }).click();
+  await expect(page).toHaveURL('/audit');
+
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await expect(page).toHaveURL('/login');
+  expect(await session(page)).toEqual({ token: null, expiry: null });
+
+  await page.goBack();
+  await expect(page).toHaveURL('/login');
+  await expect(page.getByRole('heading', { name: 'Sign in', exact: true })).toBeVisible();
+  await page.goForward();
+  await expect(page).toHaveURL('/login');
+  await page.reload();
+  await expect(page).toHaveURL('/login');
+  await expect(mainNav(page)).toBeHidden();
+});
+
+test('the session running out sends the user to /login, replacing history', async ({ page, signIn }) => {
+  await page.clock.install();
+  const { expiresInSeconds } = await signIn(page);
+  await page.goto('/');
+  await mainNav(page).getByRole('link', { name: 'Users' }).click();
+  await expect(page.getByRole('heading', { name: 'User Management' })).toBeVisible();
+  const historyLength = await page.evaluate(() => history.length);
+
+  await page.clock.fastForward(expiresInSeconds * 1000 + 1000);
+  await expect(page).toHaveURL('/login');
+  await expect(toast(page, 'Session expired. Please log in again.')).toBeVisible();
+  expect(await session(page)).toEqual({ token: null, expiry: null });
+  expect(await page.evaluate(() => history.length)).toBe(historyLength);
+});
+
+test('an expiry already in the past ends the session on the next navigation', async ({ page, signIn }) => {
+  await signIn(page);
+  await page.goto('/users');
+  await expect(page.getByRole('heading', { name: 'User Management' })).toBeVisible();
+  await page.evaluate(() => localStorage.setItem('tokenExpiry', String(Date.now() - 1000)));
+  await mainNav(page).getByRole('link', { name: 'Audit Logs' }).click();
+  await expect(page).toHaveURL('/login');
+  expect((await session(page)).token).toBeNull();
+});
+
+test('any 401 clears the session and goes to /login', async ({ page, signIn }) => {
+  await signIn(page);
+  await page.goto('/');
+  await expect(mainNav(page)).toBeVisible();
+  await page.evaluate(() => localStorage.setItem('token', 'garbage.not.a-token'));
+  await mainNav(page).getByRole('link', { name: 'Users' }).click();
+
+  await expect(page).toHaveURL('/login');
+  await expect(toast(page, 'Session expired. Please log in again.')).toBeVisible();
+  expect(await session(page)).toEqual({ token: null, expiry: null });
+});
+
+test.describe('theme', () => {
+  const html = (page: Page) => page.locator('html');
+
+  test('the toggle switches and the choice survives a reload', async ({ page, signIn }) => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await signIn(page);
+    await page.goto('/');
+    await expect(html(page)).not.toHaveClass(/\bdark\b/);
+
+    await page.getByRole('button', { name: 'Toggle theme' }).click();
+    await expect(html(page)).toHaveClass(/\bdark\b/);
+    expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('dark');
+    await page.reload();
+    await expect(html(page)).toHaveClass(/\bdark\b/);
+
+    await page.getByRole('button', { name: 'Toggle theme' }).click();
+    await expect(html(page)).not.toHaveClass(/\bdark\b/);
+    await page.reload();
+    await expect(html(page)).not.toHaveClass(/\bdark\b/);
+    expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('light');
+  });
+
+  test('with nothing stored it follows the system, and a stored choice wins over it', async ({ page }) => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto('/login');
+    await expect(html(page)).toHaveClass(/\bdark\b/);
+    expect(await page.evaluate(() => localStorage.getItem('theme'))).toBeNull();
+
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.reload();
+    await expect(html(page)).not.toHaveClass(/\bdark\b/);
+
+    await page.evaluate(() => localStorage.setItem('theme', 'dark'));
+    await page.reload();
+    await expect(html(page)).toHaveClass(/\bdark\b/);
+  });
+});
+
+test.describe('sidebar', () => {
+  const sidebar = (page: Page) => page.locator('[data-slot="sidebar"]');
+  const width = (page: Page) => page.getByRole('complementary', { name: 'Navigation' });
+
+  test('collapses to icons with the button and Ctrl+B, and the cookie keeps it across reloads', async ({
+    page,
+    context,
+    signIn,
+  }) => {
+    await signIn(page);
+    await page.goto('/');
+    await expect(sidebar(page)).toHaveAttribute('data-state', 'expanded');
+    await expect.poll(async () => (await width(page).boundingBox())?.width).toBe(256);
+
+    await page.getByRole('button', { name: 'Toggle sidebar' }).click();
+    await expect(sidebar(page)).toHaveAttribute('data-state', 'collapsed');
+    await expect.poll(async () => (await width(page).boundingBox())?.width).toBe(48);
+    const cookie = await sidebarCookie(context);
+    expect(cookie).toMatchObject({ value: 'false', path: '/' });
+    // max-age 7 days.
+    expect(Math.abs((cookie?.expires ?? 0) - (Date.now() / 1000 + 604800))).toBeLessThan(120);
+
+    await page.reload();
+    await expect(sidebar(page)).toHaveAttribute('data-state', 'collapsed');
+    // Collapsed to icons: the entries are still there to click.
+    await mainNav(page).getByRole('link', { name: 'Users' }).click();
+    await expect(page).toHaveURL('/users');
+
+    await page.keyboard.press('Control+b');
+    await expect(sidebar(page)).toHaveAttribute('data-state', 'expanded');
+    expect((await sidebarCookie(context))?.value).toBe('true');
+    await page.reload();
+    await expect(sidebar(page)).toHaveAttribute('data-state', 'expanded');
+
+    await page.keyboard.press('Meta+b');
+    await expect(sidebar(page)).toHaveAttribute('data-state', 'collapsed');
+  });
+
+  test('under 768 px the sidebar is an off-canvas sheet', async ({ page, context, signIn }) => {
+    await page.setViewportSize({ width: 767, height: 844 });
+    await signIn(page);
+    await page.goto('/');
+    await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
+    await expect(mainNav(page)).toBeHidden();
+
+    await page.getByRole('button', { name: 'Toggle sidebar' }).click();
+    const sheet = page.getByRole('dialog', { name: 'Navigation' });
+    await expect(sheet).toBeVisible();
+    await sheet.getByRole('link', { name: 'Users' }).click();
+    await expect(page).toHaveURL('/users');
+    await expect(sheet).toBeHidden();
+
+    await page.keyboard.press('Control+b');
+    await expect(sheet).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(sheet).toBeHidden();
+    // The mobile open state is its own: the desktop cookie is untouched.
+    expect(await sidebarCookie(context)).toBeUndefined();
+
+    await page.setViewportSize({ width: 768, height: 844 });
+    await expect(mainNav(page)).toBeVisible();
+    await expect(sheet).toBeHidden();
+  });
+});

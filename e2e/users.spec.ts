@@ -1,0 +1,255 @@
+import type { Page } from '@playwright/test';
+import {
+  apiLogin,
+  chooseOption,
+  DEFAULT_PASSWORD,
+  expect,
+  expectJson,
+  test,
+  toast,
+  USERS_PATH,
+  uniqueName,
+} from './support/fixtures';
+
+// Spec section 2 "User Management" and "Generic data table", 5 "Create user", 8 screen toasts.
+test.describe.configure({ mode: 'parallel' });
+
+const table = (page: Page) => page.getByRole('table', { name: 'Users' });
+const dataRows = (page: Page) =>
+  table(page)
+    .getByRole('row')
+    .filter({ has: page.getByRole('checkbox', { name: 'Select row' }) });
+const rowFor = (page: Page, username: string) =>
+  dataRows(page).filter({ has: page.getByRole('cell', { name: username, exact: true }) });
+const search = (page: Page, text: string) => page.getByLabel('Search users').fill(text);
+const DATE = /^[A-Z][a-z]{2} \d{1,2}, \d{4}$/;
+
+async function openAddUser(page: Page) {
+  await page.getByRole('button', { name: 'Add User' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add User' });
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
+test.beforeEach(async ({ page, signIn }) => {
+  // Tests that need another user sign in again themselves; the last seeded session wins.
+  await signIn(page);
+});
+
+test('lists users with the spec columns, the admin, and Not set / Never for empty values', async ({
+  page,
+  createUser,
+}) => {
+  const user = await createUser('VIEWER');
+  await page.goto('/users');
+  await expect(page.getByRole('heading', { level: 1, name: 'User Management' })).toBeVisible();
+  await expect(table(page).getByRole('columnheader')).toHaveText([
+    '',
+    'Username',
+    'Full Name',
+    'Email',
+    'Role',
+    'Created',
+    'Last Login',
+    'Actions',
+  ]);
+
+  await search(page, 'admin');
+  await expect(rowFor(page, 'admin')).toContainText('Administrator');
+
+  await search(page, user.username);
+  await expect(dataRows(page)).toHaveCount(1);
+  await expect(rowFor(page, user.username).getByRole('cell')).toHaveText([
+    '',
+    user.username,
+    'Not set',
+    'Not set',
+    'Viewer',
+    DATE,
+    'Never',
+    '',
+  ]);
+  await expect(page.getByText('0 of 1 row(s) selected.')).toBeVisible();
+});
+
+test('Add User creates a user who can sign in at once', async ({ page, request }) => {
+  const username = uniqueName('new');
+  await page.goto('/users');
+  const dialog = await openAddUser(page);
+  await expect(dialog.getByLabel('Role')).toHaveText('Viewer'); // the default role
+  await dialog.getByLabel('Username').fill(username);
+  await dialog.getByLabel('Password').fill(DEFAULT_PASSWORD);
+  await dialog.getByLabel('Email').fill(`${username}@example.com`);
+  await dialog.getByLabel('Full Name').fill('Ada Lovelace');
+  await chooseOption(page, dialog.getByLabel('Role'), 'Manager');
+  await dialog.getByRole('button', { name: 'Create User' }).click();
+
+  await expect(toast(page, 'User created successfully')).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await search(page, username);
+  await expect(rowFor(page, username).getByRole('cell')).toHaveText([
+    '',
+    username,
+    'Ada Lovelace',
+    `${username}@example.com`,
+    'Manager',
+    DATE,
+    'Never',
+    '',
+  ]);
+  const session = await apiLogin(request, { username, password: DEFAULT_PASSWORD });
+  expect(session.token).toBeTruthy();
+});
+
+test('blank username or password is refused before anything is sent', async ({ page }) => {
+  const posts: string[] = [];
+  page.on('request', (r) => r.method() === 'POST' && r.url().endsWith(USERS_PATH) && posts.push(r.url()));
+  await page.goto('/users');
+  const dialog = await openAddUser(page);
+  const message = dialog.getByText('Username and password are required', { exact: true });
+
+  await dialog.getByRole('button', { name: 'Create User' }).click();
+  await expect(message).toBeVisible();
+
+  await dialog.getByLabel('Username').fill(uniqueName('blank'));
+  await dialog.getByLabel('Password').fill('     ');
+  await dialog.getByRole('button', { name: 'Create User' }).click();
+  await expect(message).toBeVisible();
+
+  await dialog.getByLabel('Username').fill('   ');
+  await dialog.getByLabel('Password').fill(DEFAULT_PASSWORD);
+  await dialog.getByRole('button', { name: 'Create User' }).click();
+  await expect(message).toBeVisible();
+  await expect(dialog).toBeVisible();
+  expect(posts).toEqual([]);
+});
+
+test('an invalid email is refused with the generic e-mail message', async ({ page }) => {
+  await page.goto('/users');
+  const dialog = await openAddUser(page);
+  await dialog.getByLabel('Username').fill(uniqueName('mail'));
+  await dialog.getByLabel('Password').fill(DEFAULT_PASSWORD);
+  await dialog.getByLabel('Email').fill('not-an-email');
+  await dialog.getByRole('button', { name: 'Create User' }).click();
+  await expect(dialog.getByText('Please enter a valid email address', { exact: true })).toBeVisible();
+  await expect(dialog.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true');
+});
+
+test('a server validation error shows under the field and in the failure toast', async ({ page }) => {
+  await page.goto('/users');
+  const dialog = await openAddUser(page);
+  await dialog.getByLabel('Username').fill(uniqueName('short'));
+  await dialog.getByLabel('Password').fill('short');
+  await dialog.getByRole('button', { name: 'Create User' }).click();
+
+  const failure = toast(page, 'Failed to create user');
+  await expect(failure).toBeVisible();
+  await expect(failure.locator('[data-description]')).toContainText('Password must be at least 8 characters');
+  await expect(dialog.getByText('Password must be at least 8 characters', { exact: true })).toBeVisible();
+  await expect(dialog).toBeVisible();
+});
+
+test('a duplicate username fails with the server message', async ({ page, createUser }) => {
+  const existing = await createUser('VIEWER');
+  await page.goto('/users');
+  const dialog = await openAddUser(page);
+  await dialog.getByLabel('Username').fill(existing.username);
+  await dialog.getByLabel('Password').fill(DEFAULT_PASSWORD);
+  await dialog.getByRole('button', { name: 'Create User' }).click();
+
+  const failure = toast(page, 'Failed to create user');
+  await expect(failure).toBeVisible();
+  await expect(failure.locator('[data-description]')).toHaveText(
+    `Username '${existing.username}' already exists`,
+  );
+  await expect(dialog).toBeVisible();
+});
+
+test('the role filter and the search narrow the list on the server', async ({ page, createUser }) => {
+  const team = uniqueName('team');
+  const boss = await createUser('MANAGER', { username: `${team}-boss` });
+  const clerk = await createUser('VIEWER', { username: `${team}-clerk`, email: `clerk-${team}@example.org` });
+  await page.goto('/users');
+
+  await search(page, team);
+  await expect(dataRows(page)).toHaveCount(2);
+  const roleFilter = page.getByLabel('Filter by role');
+  await chooseOption(page, roleFilter, 'Manager');
+  await expect(dataRows(page)).toHaveCount(1);
+  await expect(rowFor(page, boss.username)).toBeVisible();
+  await chooseOption(page, roleFilter, 'Viewer');
+  await expect(dataRows(page)).toHaveCount(1);
+  await expect(rowFor(page, clerk.username)).toBeVisible();
+  await chooseOption(page, roleFilter, 'Administrator');
+  await expect(page.getByText('No results.', { exact: true })).toBeVisible();
+  await chooseOption(page, roleFilter, 'All roles');
+  await expect(dataRows(page)).toHaveCount(2);
+
+  // Search covers the email as well as the username.
+  await search(page, `clerk-${team}@example`);
+  await expect(dataRows(page)).toHaveCount(1);
+  await expect(rowFor(page, clerk.username)).toBeVisible();
+});
+
+test('deleting a user asks first, then removes the row', async ({ page, api, createUser }) => {
+  const user = await createUser('MANAGER');
+  await page.goto('/users');
+  await search(page, user.username);
+  await page.getByRole('button', { name: `Actions for ${user.username}` }).click();
+  await page.getByRole('menuitem', { name: 'Delete' }).click();
+
+  const confirm = page.getByRole('alertdialog', { name: 'Delete user' });
+  await expect(confirm).toContainText('Are you sure you want to delete this user?');
+  await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
+
+  await expect(toast(page, 'User deleted successfully')).toBeVisible();
+  await expect(confirm).toBeHidden();
+  await expect(rowFor(page, user.username)).toHaveCount(0);
+  await expect(page.getByText('No results.', { exact: true })).toBeVisible();
+  const left = await expectJson<{ totalElements: number }>(
+    await api.get(USERS_PATH, { params: { search: user.username } }),
+  );
+  expect(left.totalElements).toBe(0);
+});
+
+test('deleting yourself fails and the row stays', async ({ page, signIn, createUser }) => {
+  const me = await createUser('ADMIN');
+  await signIn(page, me);
+  await page.goto('/users');
+  await search(page, me.username);
+  await page.getByRole('button', { name: `Actions for ${me.username}` }).click();
+  await page.getByRole('menuitem', { name: 'Delete' }).click();
+  await page
+    .getByRole('alertdialog', { name: 'Delete user' })
+    .getByRole('button', { name: 'Delete', exact: true })
+    .click();
+
+  const failure = toast(page, 'Failed to delete user');
+  await expect(failure).toBeVisible();
+  await expect(failure.locator('[data-description]')).toHaveText('You cannot delete your own account');
+  await expect(rowFor(page, me.username)).toBeVisible();
+});
+
+test('Escape closes the Add User dialog and discards what was typed', async ({ page }) => {
+  await page.goto('/users');
+  let dialog = await openAddUser(page);
+  await dialog.getByLabel('Username').fill('typed-then-dropped');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+
+  dialog = await openAddUser(page);
+  await expect(dialog.getByLabel('Username')).toHaveValue('');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+});
+
+test('a viewer sees the permission state and no Add User', async ({ page, signIn, createUser }) => {
+  const viewer = await createUser('VIEWER');
+  await signIn(page, viewer);
+  await page.goto('/users');
+  await expect(page.getByRole('heading', { level: 1, name: 'User Management' })).toBeVisible();
+  await expect(page.getByText('You do not have permission to view users.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Add User' })).toHaveCount(0);
+  await expect(table(page)).toHaveCount(0);
+  await expect(page.locator('[data-sonner-toast]')).toHaveCount(0);
+});
