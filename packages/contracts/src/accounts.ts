@@ -1,2 +1,26 @@
-// Filled in by the issue that owns this domain.
-export {};
+import { z } from 'zod';
+import { isoTimestamp, pageQuery, sortParam } from './common';
+
+export const account = z.object({
+  id: z.uuid(),
+  clientId: z.string(),
+  /** Number of the newest active card, or null ('No card'). */
+  activeCardNumber: z.string().nullable(),
+  balance: z.number(),
+  heldBalance: z.number(),
+  createdAt: isoTimestamp,
+});
+export type Account = z.infer<typeof account>;
+
+export const createAccountRequest = z.object({
+  clientId: z.string('Client ID is required').trim().min(1, 'Client ID is required').max(100),
+});
+export type CreateAccountRequest = z.input<typeof createAccountRequest>;
+
+export const accountSortFields = ['createdAt', 'clientId', 'balance'] as const;
+
+/** `search`: client ID contains the text (case-insensitive). */
+export const accountListQuery = pageQuery.extend({
+  sort: sortParam(accountSortFields),
+});
+export type AccountListQuery = z.input<typeof accountListQuery>;

@@ -42,6 +42,7 @@ export const errorCatalogue = {
   CLIENT_ID_TAKEN: { status: 409, message: 'An account with this client ID already exists' },
   CARD_NOT_ACTIVE: { status: 409, message: 'Only an active card can be blocked' },
   CARD_NOT_BLOCKED: { status: 409, message: 'Only a blocked card can be reissued' },
+  CARD_NOT_REISSUABLE: { status: 409, message: 'Only an active or blocked card can be reissued' },
   OPERATION_NOT_FOUND: { status: 404, message: 'Operation not found' },
   RECEIPT_NOT_FOUND: { status: 404, message: 'Receipt not found' },
   NO_ACTIVE_RULESET: { status: 409, message: 'No ruleset is in force' },

@@ -1,2 +1,74 @@
-// Filled in by the issue that owns this domain.
-export {};
+import { z } from 'zod';
+import { decimal2, isoTimestamp, pageQuery, sortParam } from './common';
+
+export const operationTypes = ['accrual', 'redemption', 'hold', 'adjustment'] as const;
+export const operationType = z.enum(operationTypes);
+export type OperationType = z.infer<typeof operationType>;
+
+export const operationStatuses = ['completed', 'active', 'pending', 'failed', 'applied', 'voided'] as const;
+export const operationStatus = z.enum(operationStatuses);
+export type OperationStatus = z.infer<typeof operationStatus>;
+
+const metaValue = z.union([z.string(), z.number(), z.boolean()]).optional();
+
+/** The parts of an operation's meta the console shows as Details; other keys stay server-side. */
+export const operationMeta = z.object({
+  store: metaValue,
+  transactionId: metaValue,
+  receipt: metaValue,
+  reward: metaValue,
+  reason: metaValue,
+  error: metaValue,
+});
+export type OperationMeta = z.infer<typeof operationMeta>;
+
+export const operation = z.object({
+  id: z.uuid(),
+  /** The POS's idempotency key; null for operations made in the console. */
+  operationId: z.string().nullable(),
+  type: operationType,
+  /** Signed numeric string with 2 decimals: "12.50", "-3.00". */
+  points: z.string(),
+  status: operationStatus,
+  accountId: z.uuid().nullable(),
+  cardNumber: z.string().nullable(),
+  posId: z.uuid().nullable(),
+  posName: z.string().nullable(),
+  posAddress: z.string().nullable(),
+  createdAt: isoTimestamp,
+  meta: operationMeta,
+});
+export type Operation = z.infer<typeof operation>;
+
+export const operationSortFields = ['createdAt'] as const;
+
+/** `search`: a card-number prefix or an operation-id prefix (or an operation's exact UUID). */
+export const operationListQuery = pageQuery.extend({
+  type: operationType.optional(),
+  status: operationStatus.optional(),
+  accountId: z.uuid().optional(),
+  cardNumber: z.string().trim().min(1).max(32).optional(),
+  sort: sortParam(operationSortFields),
+});
+export type OperationListQuery = z.input<typeof operationListQuery>;
+
+export const manualAccrualRequest = z.object({
+  accountId: z.uuid(),
+  points: decimal2
+    .positive('Please enter a valid points amount')
+    .max(1_000_000_000, 'must be at most 1000000000'),
+  reason: z
+    .string()
+    .trim()
+    .max(500)
+    .nullish()
+    .transform((v) => (v ? v : null)),
+});
+export type ManualAccrualRequest = z.input<typeof manualAccrualRequest>;
+
+export const manualAccrualResponse = z.object({
+  operation,
+  /** The account's balance after the accrual. */
+  balance: z.number(),
+});
+export type ManualAccrualResponse = z.infer<typeof manualAccrualResponse>;

@@ -1,2 +1,96 @@
-// Filled in by the issue that owns this domain.
-export {};
+import { z } from 'zod';
+import { decimal2, isoTimestamp, pageQuery, sortParam } from './common';
+
+/** Derived from activeFrom: none → Draft, not in the future → Active, in the future → Scheduled. */
+export const rulesetStatuses = ['Active', 'Draft', 'Scheduled'] as const;
+export const rulesetStatus = z.enum(rulesetStatuses);
+export type RulesetStatus = z.infer<typeof rulesetStatus>;
+
+export const ruleset = z.object({
+  id: z.uuid(),
+  version: z.number().int(),
+  status: rulesetStatus,
+  config: z.object({ percent: z.number() }),
+  activeFrom: isoTimestamp.nullable(),
+  createdBy: z.string(),
+  createdAt: isoTimestamp,
+  /** The one the POS uses: highest version among those whose activeFrom is set and not in the future. */
+  inForce: z.boolean(),
+});
+export type Ruleset = z.infer<typeof ruleset>;
+
+export const createRulesetRequest = z.object({
+  /** Absent, null or '' → the current time in seconds. */
+  version: z.preprocess(
+    (v) => (v === '' ? null : v),
+    z
+      .number('Version must be a number')
+      .int('Version must be a whole number')
+      .min(1, 'Version must be at least 1')
+      .max(Number.MAX_SAFE_INTEGER)
+      .nullish()
+      .transform((v) => v ?? null),
+  ),
+  config: z.object({
+    percent: decimal2
+      .min(0, 'Percent must be between 0 and 100')
+      .max(100, 'Percent must be between 0 and 100'),
+  }),
+  /** ISO-8601 with a zone (Z or ±hh:mm); absent, null or '' → Draft. */
+  activeFrom: z
+    .union([
+      z.literal(''),
+      z.iso.datetime({ offset: true, message: 'activeFrom must be an ISO-8601 date-time with a time zone' }),
+    ])
+    .nullish()
+    .transform((v) => (v ? v : null)),
+});
+export type CreateRulesetRequest = z.input<typeof createRulesetRequest>;
+
+export const rulesetSortFields = ['version', 'activeFrom', 'createdAt', 'percent'] as const;
+
+export const rulesetListQuery = pageQuery.extend({
+  /** Case-insensitive: `active` and `Active` both work. */
+  status: z.preprocess(
+    (v) => (typeof v === 'string' && v ? v[0]!.toUpperCase() + v.slice(1).toLowerCase() : v),
+    rulesetStatus.optional(),
+  ),
+  sort: sortParam(rulesetSortFields),
+});
+export type RulesetListQuery = z.input<typeof rulesetListQuery>;
+
+export const excludedSku = z.object({
+  sku: z.string(),
+  description: z.string().nullable(),
+  category: z.string().nullable(),
+  createdAt: isoTimestamp,
+});
+export type ExcludedSku = z.infer<typeof excludedSku>;
+
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .nullish()
+    .transform((v) => (v ? v : null));
+
+export const createExcludedSkuRequest = z.object({
+  sku: z.string('SKU is required').trim().min(1, 'SKU is required').max(100),
+  description: optionalText(500),
+  category: optionalText(100),
+});
+export type CreateExcludedSkuRequest = z.input<typeof createExcludedSkuRequest>;
+
+export const excludedSkuSortFields = ['sku', 'description', 'category', 'createdAt'] as const;
+
+export const excludedSkuListQuery = pageQuery.extend({
+  /** Absent: every category. Present but empty (`category=`): the SKUs without a category. */
+  category: z.string().trim().max(100).optional(),
+  sort: sortParam(excludedSkuSortFields),
+});
+export type ExcludedSkuListQuery = z.input<typeof excludedSkuListQuery>;
+
+export const rulesetSkuParams = z.object({ id: z.uuid(), sku: z.string().min(1).max(100) });
+
+export const skuCategories = z.array(z.string());

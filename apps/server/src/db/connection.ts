@@ -32,6 +32,11 @@ pg.types.setTypeParser(NUMERIC, (v) => v);
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    // An idle client can lose its connection (server restart, a forced drop in tests); pg reports that as
+    // an 'error' event, which would crash the process if nobody listened. The pool replaces the client.
+    pool.on('error', (error) => {
+      process.emitWarning(`PostgreSQL idle client error: ${error.message}`);
+    });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }

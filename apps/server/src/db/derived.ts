@@ -1,3 +1,5 @@
+import { rebuildRollups } from '../modules/analytics/rollups.repository';
+import { rebuildRowCounts } from '../modules/operations/row-counts.repository';
 import type { Db } from './connection';
 
 /**
@@ -5,7 +7,10 @@ import type { Db } from './connection';
  * change them. Bulk loads (bench dataset builder, restores) bypass that, then call this to recompute
  * every derived table from the raw tables. Each module adds its own rebuild step here.
  */
-const steps: Array<{ name: string; run: (db: Db) => Promise<void> }> = [];
+const steps: Array<{ name: string; run: (db: Db) => Promise<void> }> = [
+  { name: 'row counters (operations, cards, accounts)', run: rebuildRowCounts },
+  { name: 'analytics rollups', run: rebuildRollups },
+];
 
 export async function rebuildDerivedTables(db: Db, log: (line: string) => void = () => {}): Promise<void> {
   for (const step of steps) {

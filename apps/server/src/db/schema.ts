@@ -129,6 +129,42 @@ export interface OperationsTable {
   created_at: Timestamp;
 }
 
+/** Exact row counters per filter value, sharded; readers sum the shards (migration 002). */
+export interface OperationCountsTable {
+  type: OperationType;
+  status: OperationStatus;
+  shard: number;
+  n: ColumnType<number, number, number>;
+}
+
+export interface CardCountsTable {
+  status: CardStatus;
+  shard: number;
+  n: ColumnType<number, number, number>;
+}
+
+export interface AccountCountsTable {
+  shard: number;
+  n: ColumnType<number, number, number>;
+}
+
+/** Operations whose card number (kind c), operation id (o) or both (b) start with `ch`. */
+export interface OperationSearchCountsTable {
+  ch: string;
+  kind: 'c' | 'o' | 'b';
+  type: OperationType;
+  status: OperationStatus;
+  shard: number;
+  n: ColumnType<number, number, number>;
+}
+
+/** Accounts whose lower-cased client ID contains `gram` (one or two characters). */
+export interface AccountSearchCountsTable {
+  gram: string;
+  shard: number;
+  n: ColumnType<number, number, number>;
+}
+
 export interface Database extends PosTables, AnalyticsTables {
   users: UsersTable;
   audit_log: AuditLogTable;
@@ -140,4 +176,9 @@ export interface Database extends PosTables, AnalyticsTables {
   cards: CardsTable;
   pos_keys: PosKeysTable;
   operations: OperationsTable;
+  operation_counts: OperationCountsTable;
+  card_counts: CardCountsTable;
+  account_counts: AccountCountsTable;
+  operation_search_counts: OperationSearchCountsTable;
+  account_search_counts: AccountSearchCountsTable;
 }

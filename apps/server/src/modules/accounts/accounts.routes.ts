@@ -1,4 +1,81 @@
+import {
+  account,
+  accountListQuery,
+  createAccountRequest,
+  idParam,
+  manualAccrualRequest,
+  manualAccrualResponse,
+  pagedResponse,
+} from '@loyalty/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ANY_ROLE, MANAGERS } from '../../plugins/auth';
+import { createAccount, getAccount, listAccountsPage } from './accounts.service';
+import { manualAccrual } from './manual-accrual.service';
 
 /** Accounts and manual accrual. */
-export const accountsRoutes: FastifyPluginAsyncZod = async () => {};
+export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const anyRole = app.requireRole(...ANY_ROLE);
+  const managers = app.requireRole(...MANAGERS);
+
+  app.get(
+    '/api/v1/accounts',
+    {
+      preHandler: anyRole,
+      schema: {
+        tags: ['Accounts'],
+        summary: 'List accounts with balance, held balance and active card; search matches the client ID',
+        querystring: accountListQuery,
+        response: { 200: pagedResponse(account) },
+      },
+    },
+    async (request) => listAccountsPage(app.db, request.query),
+  );
+
+  app.get(
+    '/api/v1/accounts/:id',
+    {
+      preHandler: anyRole,
+      schema: {
+        tags: ['Accounts'],
+        summary: 'One account',
+        params: idParam,
+        response: { 200: account },
+      },
+    },
+    async (request) => getAccount(app.db, request.params.id),
+  );
+
+  app.post(
+    '/api/v1/accounts',
+    {
+      preHandler: managers,
+      schema: {
+        tags: ['Accounts'],
+        summary: 'Create an account; the client ID is unique in any case',
+        body: createAccountRequest,
+        response: { 201: account },
+      },
+    },
+    async (request, reply) => {
+      const created = await createAccount(app.db, request.user!, request.body.clientId);
+      return reply.code(201).send(created);
+    },
+  );
+
+  app.post(
+    '/api/v1/admin/operations/manual-accrual',
+    {
+      preHandler: managers,
+      schema: {
+        tags: ['Accounts'],
+        summary: 'Add points to an account (an adjustment operation); returns it and the new balance',
+        body: manualAccrualRequest,
+        response: { 201: manualAccrualResponse },
+      },
+    },
+    async (request, reply) => {
+      const result = await manualAccrual(app.db, request.user!, request.body);
+      return reply.code(201).send(result);
+    },
+  );
+};

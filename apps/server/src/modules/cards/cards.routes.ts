@@ -1,4 +1,79 @@
+import {
+  accountIdParam,
+  blockCardRequest,
+  card,
+  cardListQuery,
+  idParam,
+  pagedResponse,
+} from '@loyalty/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ANY_ROLE, MANAGERS } from '../../plugins/auth';
+import { blockCard, issueCard, listCardsPage, reissueCard } from './cards.service';
 
 /** Cards: list, issue, block, reissue. */
-export const cardsRoutes: FastifyPluginAsyncZod = async () => {};
+export const cardsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const managers = app.requireRole(...MANAGERS);
+
+  app.get(
+    '/api/v1/cards',
+    {
+      preHandler: app.requireRole(...ANY_ROLE),
+      schema: {
+        tags: ['Cards'],
+        summary: 'List cards; search is a card-number prefix or an exact account id',
+        querystring: cardListQuery,
+        response: { 200: pagedResponse(card) },
+      },
+    },
+    async (request) => listCardsPage(app.db, request.query),
+  );
+
+  app.post(
+    '/api/v1/cards/issue/:accountId',
+    {
+      preHandler: managers,
+      schema: {
+        tags: ['Cards'],
+        summary: 'Issue a new active card (random 16-digit Luhn number) for an account',
+        params: accountIdParam,
+        response: { 201: card },
+      },
+    },
+    async (request, reply) => {
+      const issued = await issueCard(app.db, request.user!, request.params.accountId);
+      return reply.code(201).send(issued);
+    },
+  );
+
+  app.post(
+    '/api/v1/cards/:id/block',
+    {
+      preHandler: managers,
+      schema: {
+        tags: ['Cards'],
+        summary: "Block an active card (reason optional, default 'Blocked by admin')",
+        params: idParam,
+        body: blockCardRequest,
+        response: { 200: card },
+      },
+    },
+    async (request) => blockCard(app.db, request.user!, request.params.id, request.body?.reason ?? null),
+  );
+
+  app.post(
+    '/api/v1/cards/:id/reissue',
+    {
+      preHandler: managers,
+      schema: {
+        tags: ['Cards'],
+        summary: 'Replace an active or blocked card with a new number; returns the new card',
+        params: idParam,
+        response: { 201: card },
+      },
+    },
+    async (request, reply) => {
+      const issued = await reissueCard(app.db, request.user!, request.params.id);
+      return reply.code(201).send(issued);
+    },
+  );
+};

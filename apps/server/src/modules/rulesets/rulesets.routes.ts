@@ -1,4 +1,41 @@
+import { createRulesetRequest, pagedResponse, ruleset, rulesetListQuery } from '@loyalty/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ANY_ROLE, MANAGERS } from '../../plugins/auth';
+import { excludedSkusRoutes } from './excluded-skus.routes';
+import { createRuleset, listRulesetsPage } from './rulesets.service';
 
 /** Rulesets and their excluded SKUs. */
-export const rulesetsRoutes: FastifyPluginAsyncZod = async () => {};
+export const rulesetsRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/api/v1/rulesets',
+    {
+      preHandler: app.requireRole(...ANY_ROLE),
+      schema: {
+        tags: ['Rulesets'],
+        summary: 'List rulesets (status derived from activeFrom; search matches the version)',
+        querystring: rulesetListQuery,
+        response: { 200: pagedResponse(ruleset) },
+      },
+    },
+    async (request) => listRulesetsPage(app.db, request.query),
+  );
+
+  app.post(
+    '/api/v1/rulesets',
+    {
+      preHandler: app.requireRole(...MANAGERS),
+      schema: {
+        tags: ['Rulesets'],
+        summary: 'Create a ruleset; an absent version is the current time in seconds',
+        body: createRulesetRequest,
+        response: { 201: ruleset },
+      },
+    },
+    async (request, reply) => {
+      const created = await createRuleset(app.db, request.user!, request.body);
+      return reply.code(201).send(created);
+    },
+  );
+
+  await app.register(excludedSkusRoutes);
+};

@@ -1,0 +1,166 @@
+import type { Account } from '@loyalty/contracts';
+import { type SelectQueryBuilder, sql } from 'kysely';
+import type { Db } from '../../db/connection';
+import type { Database } from '../../db/schema';
+import type { Tx } from '../../db/transaction';
+import { likeContains, toIso, toNumber } from '../../lib/paging';
+
+type Executor = Db | Tx;
+
+/** The newest active card of the account (cards_account_idx), for the Active Card column. */
+const activeCardNumber = sql<string | null>`(select c.number from cards c
+  where c.account_id = accounts.id and c.status = 'active'
+  order by c.created_at desc, c.id desc limit 1)`;
+
+function accountQuery(db: Executor) {
+  return db
+    .selectFrom('accounts')
+    .select([
+      'accounts.id',
+      'accounts.client_id',
+      'accounts.balance',
+      'accounts.held_balance',
+      'accounts.created_at',
+      activeCardNumber.as('active_card_number'),
+    ]);
+}
+
+type AccountRow = Awaited<ReturnType<ReturnType<typeof accountQuery>['executeTakeFirstOrThrow']>>;
+
+function toAccount(row: AccountRow): Account {
+  return {
+    id: row.id,
+    clientId: row.client_id,
+    activeCardNumber: row.active_card_number,
+    balance: toNumber(row.balance),
+    heldBalance: toNumber(row.held_balance),
+    createdAt: toIso(row.created_at) as string,
+  };
+}
+
+export async function findAccountById(db: Executor, id: string): Promise<Account | undefined> {
+  const row = await accountQuery(db).where('accounts.id', '=', id).executeTakeFirst();
+  return row ? toAccount(row) : undefined;
+}
+
+/** Locks the account row: card issues and balance changes of one account queue here, one at a time. */
+export async function lockAccount(trx: Tx, id: string): Promise<{ id: string; balance: string } | undefined> {
+  return trx
+    .selectFrom('accounts')
+    .select(['id', 'balance'])
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** undefined when the client ID (in any case) is taken. */
+export async function insertAccount(trx: Tx, clientId: string): Promise<Account | undefined> {
+  const row = await trx
+    .insertInto('accounts')
+    .values({ client_id: clientId })
+    .onConflict((oc) => oc.doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row ? findAccountById(trx, row.id) : undefined;
+}
+
+/** `points` is an exact decimal string; returns the new balance. */
+export async function addToBalance(trx: Tx, id: string, points: string): Promise<string> {
+  const row = await trx
+    .updateTable('accounts')
+    .set({ balance: sql`balance + ${points}::numeric` })
+    .where('id', '=', id)
+    .returning('balance')
+    .executeTakeFirstOrThrow();
+  return row.balance;
+}
+
+export interface AccountFilter {
+  page: number;
+  size: number;
+  search?: string;
+  sort?: { field: 'createdAt' | 'clientId' | 'balance'; direction: 'asc' | 'desc' };
+  /** Client lookup: only these accounts. */
+  ids?: string[];
+}
+
+export async function listAccounts(
+  db: Db,
+  filter: AccountFilter,
+): Promise<{ rows: Account[]; total: number }> {
+  if (filter.ids?.length === 0) return { rows: [], total: 0 };
+  const sort = filter.sort ?? { field: 'createdAt', direction: 'desc' };
+  let base = db.selectFrom('accounts');
+  if (filter.ids) base = base.where('accounts.id', 'in', filter.ids);
+  if (filter.search) base = base.where('accounts.client_id', 'ilike', likeContains(filter.search));
+
+  // Pick the page's ids from the sort index alone (a deep page skips index entries, not rows), then load
+  // those rows with their active card and order them the same way.
+  const pageIds = orderAccounts(base.select('accounts.id'), sort)
+    .limit(filter.size)
+    .offset(filter.page * filter.size);
+  const total = await (filter.ids || (filter.search && filter.search.length > 2)
+    ? base
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+        .then((r) => r.n)
+    : filter.search
+      ? countShortSearch(db, filter.search)
+      : countAllAccounts(db));
+  // With nothing to find, the page query would walk the whole sort index looking for it.
+  const rows =
+    total === 0
+      ? []
+      : await orderAccounts(accountQuery(db).where('accounts.id', 'in', pageIds), sort).execute();
+  return { rows: rows.map(toAccount), total };
+}
+
+function orderAccounts<O>(
+  query: SelectQueryBuilder<Database, 'accounts', O>,
+  sort: NonNullable<AccountFilter['sort']>,
+): SelectQueryBuilder<Database, 'accounts', O> {
+  const dir = sort.direction;
+  if (sort.field === 'createdAt')
+    return query.orderBy('accounts.created_at', dir).orderBy('accounts.id', dir);
+  if (sort.field === 'balance') return query.orderBy('accounts.balance', dir).orderBy('accounts.id', dir);
+  // client_id is unique: no tie-break, so the unique index serves the order.
+  return query.orderBy('accounts.client_id', dir);
+}
+
+/**
+ * Trigrams cannot serve a search of one or two characters: its exact total comes from
+ * account_search_counts (accounts whose client ID contains that text, in any case).
+ */
+async function countShortSearch(db: Db, text: string): Promise<number> {
+  const row = await db
+    .selectFrom('account_search_counts')
+    .select(sql<number>`coalesce(sum(n), 0)::bigint`.as('n'))
+    .where('gram', '=', text.toLowerCase())
+    .executeTakeFirstOrThrow();
+  return row.n;
+}
+
+/** Exact, from the counter rows the accounts triggers keep (migration 002). */
+async function countAllAccounts(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('account_counts')
+    .select(sql<number>`coalesce(sum(n), 0)::bigint`.as('n'))
+    .executeTakeFirstOrThrow();
+  return row.n;
+}
+
+/** The account's newest active card, which a manual accrual is booked against. */
+export async function findActiveCard(
+  db: Executor,
+  accountId: string,
+): Promise<{ id: string; number: string } | undefined> {
+  return db
+    .selectFrom('cards')
+    .select(['id', 'number'])
+    .where('account_id', '=', accountId)
+    .where('status', '=', 'active')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}

@@ -1,0 +1,123 @@
+import { type Card, DEFAULT_BLOCK_REASON, type Paged } from '@loyalty/contracts';
+import type { Db } from '../../db/connection';
+import { inTransaction, type Tx } from '../../db/transaction';
+import { AppError } from '../../lib/app-error';
+import { toPage } from '../../lib/paging';
+import type { AuthUser } from '../../plugins/auth';
+import { lockAccount } from '../accounts/accounts.repository';
+import { insertAudit } from '../audit/audit.repository';
+import { getSetting } from '../settings/settings.repository';
+import { generateCardNumber } from './card-number';
+import {
+  type CardFilter,
+  countNonBlockedCards,
+  findCardById,
+  insertActiveCard,
+  listCards,
+  lockCard,
+  updateCard,
+} from './cards.repository';
+
+export async function listCardsPage(db: Db, filter: CardFilter): Promise<Paged<Card>> {
+  const { rows, total } = await listCards(db, filter);
+  return toPage(rows, total, filter.page, filter.size);
+}
+
+/**
+ * `leaving`: non-blocked cards this change blocks (a reissued active card). The account row must already
+ * be locked by the caller: concurrent issues for one account then see
+ * each other's cards, so at the limit exactly one of them wins.
+ */
+async function ensureBelowLimit(trx: Tx, accountId: string, leaving = 0): Promise<void> {
+  const limit = await getSetting(trx, 'cards.limit_per_account');
+  if (limit === null) return;
+  if ((await countNonBlockedCards(trx, accountId)) - leaving >= limit) {
+    throw new AppError('CARD_LIMIT_EXCEEDED', `Card limit exceeded for this client (at most ${limit} cards)`);
+  }
+}
+
+/** A new active card with a fresh random number; a collision with an existing number draws again. */
+async function insertNewCard(trx: Tx, accountId: string): Promise<Card> {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const card = await insertActiveCard(trx, accountId, generateCardNumber());
+    if (card) return card;
+  }
+  throw new Error('could not draw a free card number in 10 attempts');
+}
+
+export async function issueCard(db: Db, actor: AuthUser, accountId: string): Promise<Card> {
+  return inTransaction(db, async (trx) => {
+    if (!(await lockAccount(trx, accountId))) throw new AppError('ACCOUNT_NOT_FOUND');
+    await ensureBelowLimit(trx, accountId);
+    const card = await insertNewCard(trx, accountId);
+    await insertAudit(trx, {
+      username: actor.username,
+      message: `Issued card ${card.number}`,
+      targetType: 'card',
+      targetId: card.id,
+      source: null,
+      dest: card,
+    });
+    return card;
+  });
+}
+
+export async function blockCard(db: Db, actor: AuthUser, id: string, reason: string | null): Promise<Card> {
+  return inTransaction(db, async (trx) => {
+    const card = await lockCard(trx, id);
+    if (!card) throw new AppError('CARD_NOT_FOUND');
+    if (card.status === 'blocked') throw new AppError('CARD_NOT_ACTIVE', 'Card is already blocked');
+    if (card.status !== 'active') throw new AppError('CARD_NOT_ACTIVE', 'A pending card cannot be blocked');
+    const blocked = await updateCard(trx, id, { block: { reason: reason ?? DEFAULT_BLOCK_REASON } });
+    await insertAudit(trx, {
+      username: actor.username,
+      message: `Blocked card ${card.number}: ${blocked.blockedReason}`,
+      targetType: 'card',
+      targetId: id,
+      source: card,
+      dest: blocked,
+    });
+    return blocked;
+  });
+}
+
+/**
+ * A new number for the same account. An active card is blocked with a reason naming its successor; a
+ * blocked one keeps its reason. Either way it points at the new card (`replacedBy`). The new card counts
+ * against the limit once the old one is blocked.
+ */
+export async function reissueCard(db: Db, actor: AuthUser, id: string): Promise<Card> {
+  return inTransaction(db, async (trx) => {
+    const found = await findCardById(trx, id);
+    if (!found) throw new AppError('CARD_NOT_FOUND');
+    // Account first, then card: the same order as every other path that takes both locks.
+    await lockAccount(trx, found.accountId);
+    const card = (await lockCard(trx, id))!;
+    if (card.status === 'pending') {
+      throw new AppError('CARD_NOT_REISSUABLE', 'A pending card cannot be reissued');
+    }
+    await ensureBelowLimit(trx, card.accountId, card.status === 'active' ? 1 : 0);
+    const issued = await insertNewCard(trx, card.accountId);
+    const replaced = await updateCard(trx, id, {
+      replacedBy: issued.id,
+      ...(card.status === 'active' ? { block: { reason: `Reissued as card ${issued.number}` } } : {}),
+    });
+    await insertAudit(trx, {
+      username: actor.username,
+      message: `Reissued card ${card.number} as ${issued.number}`,
+      targetType: 'card',
+      targetId: id,
+      source: card,
+      dest: replaced,
+    });
+    await insertAudit(trx, {
+      username: actor.username,
+      message: `Issued card ${issued.number} (reissue of ${card.number})`,
+      targetType: 'card',
+      targetId: issued.id,
+      source: null,
+      dest: issued,
+    });
+    return issued;
+  });
+}

@@ -1,0 +1,205 @@
+import type { Operation, OperationMeta, OperationStatus, OperationType } from '@loyalty/contracts';
+import { type Expression, type SqlBool, sql } from 'kysely';
+import type { Db } from '../../db/connection';
+import type { Tx } from '../../db/transaction';
+import { likePrefix, toIso } from '../../lib/paging';
+
+type Executor = Db | Tx;
+
+const META_KEYS = ['store', 'transactionId', 'receipt', 'reward', 'reason', 'error'] as const;
+
+/** Only the Details keys leave the server; a structured value is shown as its JSON text. */
+function pickMeta(meta: unknown): OperationMeta {
+  const out: OperationMeta = {};
+  if (!meta || typeof meta !== 'object') return out;
+  for (const key of META_KEYS) {
+    const value = (meta as Record<string, unknown>)[key];
+    if (value === null || value === undefined) continue;
+    out[key] =
+      typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+        ? value
+        : JSON.stringify(value);
+  }
+  return out;
+}
+
+function operationQuery(db: Executor) {
+  return db
+    .selectFrom('operations as o')
+    .leftJoin('pos_keys as p', 'p.id', 'o.pos_id')
+    .select([
+      'o.id',
+      'o.operation_id',
+      'o.type',
+      'o.points',
+      'o.status',
+      'o.account_id',
+      'o.card_number',
+      'o.pos_id',
+      'p.name as pos_name',
+      'p.address as pos_address',
+      'o.created_at',
+      'o.meta',
+    ]);
+}
+
+type OperationRow = Awaited<ReturnType<ReturnType<typeof operationQuery>['executeTakeFirstOrThrow']>>;
+
+function toOperation(row: OperationRow): Operation {
+  return {
+    id: row.id,
+    operationId: row.operation_id,
+    type: row.type,
+    points: row.points,
+    status: row.status,
+    accountId: row.account_id,
+    cardNumber: row.card_number,
+    posId: row.pos_id,
+    posName: row.pos_name,
+    posAddress: row.pos_address,
+    createdAt: toIso(row.created_at) as string,
+    meta: pickMeta(row.meta),
+  };
+}
+
+export async function findOperationById(db: Executor, id: string): Promise<Operation | undefined> {
+  const row = await operationQuery(db).where('o.id', '=', id).executeTakeFirst();
+  return row ? toOperation(row) : undefined;
+}
+
+/** An operation made in the console (no POS, no idempotency key). `points` is an exact decimal string. */
+export async function insertAdminOperation(
+  trx: Tx,
+  values: {
+    type: OperationType;
+    status: OperationStatus;
+    points: string;
+    accountId: string;
+    card: { id: string; number: string } | null;
+    meta: Record<string, unknown>;
+    createdBy: string;
+  },
+): Promise<Operation> {
+  const { id } = await trx
+    .insertInto('operations')
+    .values({
+      type: values.type,
+      status: values.status,
+      points: values.points,
+      account_id: values.accountId,
+      card_id: values.card?.id ?? null,
+      card_number: values.card?.number ?? null,
+      meta: JSON.stringify(values.meta),
+      created_by: values.createdBy,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return (await findOperationById(trx, id))!;
+}
+
+export interface OperationFilter {
+  page: number;
+  size: number;
+  /** A card-number prefix, an operation-id prefix, or an operation's exact UUID. */
+  search?: string;
+  type?: OperationType;
+  status?: OperationStatus;
+  accountId?: string;
+  cardNumber?: string;
+  sort?: { field: 'createdAt'; direction: 'asc' | 'desc' };
+  /** Client lookup: operations of these accounts only. */
+  accountIds?: string[];
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function conditions(filter: OperationFilter): Expression<SqlBool>[] {
+  const where: Expression<SqlBool>[] = [];
+  if (filter.type) where.push(sql<SqlBool>`type = ${filter.type}`);
+  if (filter.status) where.push(sql<SqlBool>`status = ${filter.status}`);
+  if (filter.accountId) where.push(sql<SqlBool>`account_id = ${filter.accountId}`);
+  if (filter.accountIds) where.push(sql<SqlBool>`account_id in (${sql.join(filter.accountIds)})`);
+  if (filter.cardNumber) where.push(sql<SqlBool>`card_number = ${filter.cardNumber}`);
+  if (filter.search) {
+    const prefix = likePrefix(filter.search);
+    // Each alternative has its own index (card_number, operation_id: COLLATE "C" btrees; id: the key).
+    where.push(
+      UUID.test(filter.search)
+        ? sql<SqlBool>`(card_number like ${prefix} or operation_id like ${prefix} or id = ${filter.search.toLowerCase()}::uuid)`
+        : sql<SqlBool>`(card_number like ${prefix} or operation_id like ${prefix})`,
+    );
+  }
+  return where;
+}
+
+export async function listOperations(
+  db: Db,
+  filter: OperationFilter,
+): Promise<{ rows: Operation[]; total: number }> {
+  if (filter.accountIds?.length === 0) return { rows: [], total: 0 };
+  const where = conditions(filter);
+  const dir = filter.sort?.direction ?? 'desc';
+  // The page's ids come from an index in sort order (for a deep page the skipped entries are index
+  // entries, not rows); the rows and their POS are loaded for those ids only.
+  const pageIds = db
+    .selectFrom('operations')
+    .select('id')
+    .where((eb) => eb.and(where))
+    .orderBy('created_at', dir)
+    .orderBy('id', dir)
+    .limit(filter.size)
+    .offset(filter.page * filter.size);
+  const selective = filter.accountId || filter.accountIds || filter.cardNumber;
+  const total = await (selective || (filter.search && filter.search.length > SEARCH_COUNTER_MAX)
+    ? db
+        .selectFrom('operations')
+        .where((eb) => eb.and(where))
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+        .then((r) => r.n)
+    : filter.search
+      ? countShortSearch(db, filter.search, filter.type, filter.status)
+      : countFromCounters(db, filter.type, filter.status));
+  // With nothing to find, the page query would walk the whole sort index looking for it.
+  const rows =
+    total === 0
+      ? []
+      : await operationQuery(db)
+          .where('o.id', 'in', pageIds)
+          .orderBy('o.created_at', dir)
+          .orderBy('o.id', dir)
+          .execute();
+  return { rows: rows.map(toOperation), total };
+}
+
+/** Searches up to this length are counted from operation_search_counts (migration 002). */
+const SEARCH_COUNTER_MAX = 3;
+
+/**
+ * A short search matches a large share of all operations (one digit: a ninth of them), spread over the
+ * whole table: its exact total comes from operation_search_counts — card numbers starting with it, plus
+ * operation ids starting with it, minus the operations where both do. Longer ones count through the
+ * card-number and operation-id indexes.
+ */
+async function countShortSearch(
+  db: Db,
+  ch: string,
+  type?: OperationType,
+  status?: OperationStatus,
+): Promise<number> {
+  let query = db
+    .selectFrom('operation_search_counts')
+    .select(sql<number>`coalesce(sum(case when kind = 'b' then -n else n end), 0)::bigint`.as('n'))
+    .where('ch', '=', ch);
+  if (type) query = query.where('type', '=', type);
+  if (status) query = query.where('status', '=', status);
+  return (await query.executeTakeFirstOrThrow()).n;
+}
+
+/** Exact, from the counter rows the operations triggers keep (migration 002). */
+async function countFromCounters(db: Db, type?: OperationType, status?: OperationStatus): Promise<number> {
+  let query = db.selectFrom('operation_counts').select(sql<number>`coalesce(sum(n), 0)::bigint`.as('n'));
+  if (type) query = query.where('type', '=', type);
+  if (status) query = query.where('status', '=', status);
+  return (await query.executeTakeFirstOrThrow()).n;
+}

@@ -1,0 +1,73 @@
+import type { Paged, Ruleset } from '@loyalty/contracts';
+import type { Db } from '../../db/connection';
+import { inTransaction } from '../../db/transaction';
+import { AppError } from '../../lib/app-error';
+import { toPage } from '../../lib/paging';
+import type { AuthUser } from '../../plugins/auth';
+import { insertAudit } from '../audit/audit.repository';
+import {
+  findRulesetById,
+  insertRuleset,
+  listRulesets,
+  type RulesetFilter,
+  rulesetVersionExists,
+} from './rulesets.repository';
+
+export async function listRulesetsPage(db: Db, filter: RulesetFilter): Promise<Paged<Ruleset>> {
+  const { rows, total } = await listRulesets(db, filter);
+  return toPage(rows, total, filter.page, filter.size);
+}
+
+export async function getRuleset(db: Db, id: string): Promise<Ruleset> {
+  const ruleset = await findRulesetById(db, id);
+  if (!ruleset) throw new AppError('RULESET_NOT_FOUND');
+  return ruleset;
+}
+
+interface NewRuleset {
+  version: number | null;
+  config: { percent: number };
+  activeFrom: string | null;
+}
+
+/**
+ * An absent version is the current time in seconds (spec section 5); if another ruleset already took
+ * that second, the next free second is used, so an automatic version never fails as "taken".
+ */
+export async function createRuleset(db: Db, actor: AuthUser, input: NewRuleset): Promise<Ruleset> {
+  const auto = input.version === null;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await inTransaction(db, async (trx) => {
+        let version = input.version ?? Math.floor(Date.now() / 1000);
+        while (await rulesetVersionExists(trx, version)) {
+          if (!auto) throw versionTaken(version);
+          version++;
+        }
+        const ruleset = await insertRuleset(trx, {
+          version,
+          percent: input.config.percent,
+          activeFrom: input.activeFrom,
+          createdBy: actor.username,
+        });
+        await insertAudit(trx, {
+          username: actor.username,
+          message: `Created ruleset version ${version} (${ruleset.config.percent}%, ${ruleset.status})`,
+          targetType: 'ruleset',
+          targetId: ruleset.id,
+          source: null,
+          dest: ruleset,
+        });
+        return ruleset;
+      });
+    } catch (error) {
+      // Two concurrent creates of one version: the unique index decides.
+      if ((error as { code?: string }).code !== '23505') throw error;
+      if (!auto || attempt >= 3) throw versionTaken(input.version ?? Math.floor(Date.now() / 1000));
+    }
+  }
+}
+
+function versionTaken(version: number) {
+  return new AppError('RULESET_VERSION_TAKEN', `A ruleset with version ${version} already exists`);
+}

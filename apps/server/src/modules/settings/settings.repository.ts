@@ -1,0 +1,34 @@
+import type { SettingKey, Settings } from '@loyalty/contracts';
+import { sql } from 'kysely';
+import type { Db } from '../../db/connection';
+import type { Tx } from '../../db/transaction';
+
+type Executor = Db | Tx;
+
+/** One setting's value, or null when it was never set or was cleared. The POS API reads holds.ttl_minutes here. */
+export async function getSetting(db: Executor, key: SettingKey): Promise<number | null> {
+  const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
+  return row?.value ?? null;
+}
+
+export async function getSettings(db: Executor): Promise<Settings> {
+  const rows = await db.selectFrom('settings').select(['key', 'value']).execute();
+  const value = (key: SettingKey) => rows.find((r) => r.key === key)?.value ?? null;
+  return {
+    holds: { ttl_minutes: value('holds.ttl_minutes') },
+    cards: { limit_per_account: value('cards.limit_per_account') },
+  };
+}
+
+/** Locks the settings rows, so two concurrent saves audit a before/after that really follow each other. */
+export async function lockSettings(trx: Tx): Promise<void> {
+  await trx.selectFrom('settings').select('key').forUpdate().execute();
+}
+
+export async function putSetting(trx: Tx, key: SettingKey, value: number | null): Promise<void> {
+  await trx
+    .insertInto('settings')
+    .values({ key, value, updated_at: sql`now()` })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value, updated_at: sql`now()` }))
+    .execute();
+}

@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { bearer, createTestContext } from '../../../test/helper';
+import { getSetting } from './settings.repository';
+
+const ctx = await createTestContext();
+const { app } = ctx;
+
+const read = (token = ctx.tokens.VIEWER) => app.inject({ url: '/api/v1/settings', headers: bearer(token) });
+const save = (payload: unknown, token = ctx.tokens.ADMIN) =>
+  app.inject({ method: 'POST', url: '/api/v1/settings', headers: bearer(token), payload: payload as object });
+
+describe('settings API', () => {
+  it('starts with nothing configured, readable by every role', async () => {
+    for (const token of Object.values(ctx.tokens)) {
+      const res = await read(token);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ holds: { ttl_minutes: null }, cards: { limit_per_account: null } });
+    }
+  });
+
+  it('an ADMIN saves both values; getSetting reads them back', async () => {
+    const res = await save({ holds: { ttl_minutes: 60 }, cards: { limit_per_account: 3 } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ holds: { ttl_minutes: 60 }, cards: { limit_per_account: 3 } });
+    expect((await read()).json()).toEqual(res.json());
+    expect(await getSetting(ctx.database.db, 'holds.ttl_minutes')).toBe(60);
+    expect(await getSetting(ctx.database.db, 'cards.limit_per_account')).toBe(3);
+  });
+
+  it('changes only the values sent; 0 is a value and null clears one', async () => {
+    expect((await save({ holds: { ttl_minutes: 0 } })).json()).toEqual({
+      holds: { ttl_minutes: 0 },
+      cards: { limit_per_account: 3 },
+    });
+    expect((await save({ cards: {} })).json().cards.limit_per_account).toBe(3);
+    expect((await save({ cards: { limit_per_account: null } })).json()).toEqual({
+      holds: { ttl_minutes: 0 },
+      cards: { limit_per_account: null },
+    });
+    await save({ holds: { ttl_minutes: 15 } });
+  });
+
+  it.each([
+    [{ holds: { ttl_minutes: -1 } }, 'must be 0 or more'],
+    [{ holds: { ttl_minutes: 1.5 } }, 'must be a whole number'],
+    [{ cards: { limit_per_account: '3' } }, 'cards.limit_per_account'],
+    [{ cards: { limit_per_account: 2_000_000 } }, 'must be at most 1000000'],
+  ])('rejects %j with a 400', async (payload, message) => {
+    const res = await save(payload);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe('VALIDATION_ERROR');
+    expect(JSON.stringify(res.json())).toContain(message);
+  });
+
+  it('only an ADMIN may change settings', async () => {
+    for (const role of ['MANAGER', 'VIEWER'] as const) {
+      const res = await save({ holds: { ttl_minutes: 99 } }, ctx.tokens[role]);
+      expect(res.statusCode).toBe(403);
+      expect(res.json().code).toBe('FORBIDDEN');
+    }
+    expect((await read()).json().holds.ttl_minutes).toBe(15);
+  });
+
+  it('needs a session', async () => {
+    expect((await app.inject({ url: '/api/v1/settings' })).statusCode).toBe(401);
+  });
+
+  it('audits each change with the settings before and after', async () => {
+    await save({ cards: { limit_per_account: 5 } });
+    const res = await app.inject({
+      url: '/api/v1/audit?targetType=settings&size=1',
+      headers: bearer(ctx.tokens.ADMIN),
+    });
+    const [entry] = res.json().content;
+    expect(entry).toMatchObject({
+      username: 'admin',
+      targetType: 'settings',
+      message: 'Updated settings: cards.limit_per_account = 5',
+      source: { holds: { ttl_minutes: 15 }, cards: { limit_per_account: null } },
+      dest: { holds: { ttl_minutes: 15 }, cards: { limit_per_account: 5 } },
+    });
+  });
+
+  it('an empty change writes nothing', async () => {
+    const before = (
+      await app.inject({ url: '/api/v1/audit?targetType=settings', headers: bearer(ctx.tokens.ADMIN) })
+    ).json().totalElements;
+    expect((await save({})).statusCode).toBe(200);
+    const after = (
+      await app.inject({ url: '/api/v1/audit?targetType=settings', headers: bearer(ctx.tokens.ADMIN) })
+    ).json().totalElements;
+    expect(after).toBe(before);
+  });
+});
