@@ -1,5 +1,63 @@
-import { PlaceholderPage } from '@/components/layout/placeholder-page';
+import type { Account } from '@loyalty/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { PlusIcon } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
+import { PageHeader } from '@/components/layout/page-header';
+import { Button } from '@/components/ui/button';
+import { getCurrentUser } from '@/lib/current-user';
+import { AccountCardsDialog } from './account-cards-dialog';
+import { AccountOperationsDialog } from './account-operations-dialog';
+import type { AccountAction } from './account-row-actions';
+import { accountsListQuery } from './accounts-api';
+import { accountColumns } from './accounts-columns';
+import { AddPointsDialog } from './add-points-dialog';
+import { CreateAccountDialog } from './create-account-dialog';
+import { IssueCardDialog } from './issue-card-dialog';
 
+/** Spec section 2 "Accounts": one dialog at a time, opened from the row menu. */
 export function AccountsPage() {
-  return <PlaceholderPage title="Accounts" />;
+  const table = useServerTable();
+  const query = useQuery(accountsListQuery(table.params));
+  const { canManage } = getCurrentUser();
+  const [creating, setCreating] = useState(false);
+  const [open, setOpen] = useState<{ action: AccountAction; account: Account } | null>(null);
+  const columns = useMemo(
+    () => accountColumns((action, account) => setOpen({ action, account }), canManage),
+    [canManage],
+  );
+  const target = (action: AccountAction) => (open?.action === action ? open.account : null);
+  const close = () => setOpen(null);
+
+  return (
+    <>
+      <PageHeader
+        title="Accounts"
+        description="Client accounts, their balances and their loyalty cards."
+        actions={
+          canManage && (
+            <Button onClick={() => setCreating(true)}>
+              <PlusIcon />
+              Create Account
+            </Button>
+          )
+        }
+      />
+      <DataTable
+        label="Accounts"
+        columns={columns}
+        controls={table}
+        getRowId={(account) => account.id}
+        {...fromQuery(query)}
+        searchable
+        searchLabel="Search accounts"
+        searchPlaceholder="Search client ID..."
+      />
+      <CreateAccountDialog open={creating} onOpenChange={setCreating} />
+      <AccountCardsDialog account={target('cards')} canManage={canManage} onClose={close} />
+      <IssueCardDialog account={target('issue')} onClose={close} />
+      <AddPointsDialog account={target('points')} onClose={close} />
+      <AccountOperationsDialog account={target('operations')} onClose={close} />
+    </>
+  );
 }

@@ -1,5 +1,49 @@
-import { PlaceholderPage } from '@/components/layout/placeholder-page';
+import type { Card } from '@loyalty/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
+import { PageHeader } from '@/components/layout/page-header';
+import { getCurrentUser } from '@/lib/current-user';
+import { BlockCardDialog } from './block-card-dialog';
+import type { CardAction } from './card-row-actions';
+import { CardStatusFilter } from './card-status-filter';
+import { type CardFilters, cardsListQuery } from './cards-api';
+import { cardColumns } from './cards-columns';
+import { ReissueCardDialog } from './reissue-card-dialog';
 
+/** Spec section 2 "Loyalty Cards". */
 export function CardsPage() {
-  return <PlaceholderPage title="Loyalty Cards" />;
+  const table = useServerTable<CardFilters>({ initialFilters: { status: undefined } });
+  const query = useQuery(cardsListQuery(table.params));
+  const { canManage } = getCurrentUser();
+  const [open, setOpen] = useState<{ action: CardAction; card: Card } | null>(null);
+  const columns = useMemo(
+    () => cardColumns((action, card) => setOpen({ action, card }), canManage),
+    [canManage],
+  );
+  const close = () => setOpen(null);
+
+  return (
+    <>
+      <PageHeader title="Loyalty Cards" description="Every issued card, its status and its block history." />
+      <DataTable
+        label="Cards"
+        columns={columns}
+        controls={table}
+        getRowId={(card) => card.id}
+        {...fromQuery(query)}
+        searchable
+        searchLabel="Search cards"
+        searchPlaceholder="Search number or account ID..."
+        filters={
+          <CardStatusFilter
+            value={table.filters.status}
+            onChange={(status) => table.setFilter('status', status)}
+          />
+        }
+      />
+      <BlockCardDialog card={open?.action === 'block' ? open.card : null} onClose={close} />
+      <ReissueCardDialog card={open?.action === 'reissue' ? open.card : null} onClose={close} />
+    </>
+  );
 }

@@ -1,5 +1,113 @@
-import { PlaceholderPage } from '@/components/layout/placeholder-page';
+import { SearchIcon } from 'lucide-react';
+import { type FormEvent, useRef, useState } from 'react';
+import { FieldError } from '@/components/feedback/field-error';
+import { PageHeader } from '@/components/layout/page-header';
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { accountLookupColumns, cardLookupColumns, operationLookupColumns } from './lookup-columns';
+import { LookupSection } from './lookup-section';
+import { useClientLookup } from './use-client-lookup';
 
+const BLANK_MESSAGE = 'Please enter a client ID, card number, or account ID';
+
+/** Spec section 2 "Client Lookup". */
 export function ClientsPage() {
-  return <PlaceholderPage title="Client Lookup" />;
+  const lookup = useClientLookup();
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const inputRef = useRef<HTMLInputElement>(null);
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (lookup.isSearching) return;
+    const term = text.trim();
+    if (!term) {
+      setError(BLANK_MESSAGE);
+      inputRef.current?.focus();
+      return;
+    }
+    setError(null);
+    lookup.search(term);
+  };
+
+  const { result } = lookup;
+  return (
+    <>
+      <PageHeader
+        title="Client Lookup"
+        description="Find a client's accounts, cards and recent operations by card number, client ID or account ID."
+      />
+      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-2">
+        <div className="flex w-full max-w-2xl flex-col gap-2 sm:flex-row">
+          <div className="relative flex-1">
+            <SearchIcon
+              className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted-foreground"
+              aria-hidden="true"
+            />
+            <Input
+              ref={inputRef}
+              aria-label="Card number, client ID or account ID"
+              placeholder="Card number, client ID or account ID"
+              autoComplete="off"
+              spellCheck={false}
+              maxLength={200}
+              className="pl-8"
+              value={text}
+              onChange={(e) => {
+                setText(e.target.value);
+                if (error) setError(null);
+              }}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? 'client-lookup-error' : undefined}
+            />
+          </div>
+          <Button type="submit" disabled={lookup.isSearching}>
+            {lookup.isSearching ? 'Loading...' : 'Search'}
+          </Button>
+        </div>
+        <FieldError id="client-lookup-error" message={error} />
+      </form>
+      {result ? (
+        <div className="grid min-w-0 gap-6" aria-live="polite">
+          <LookupSection
+            title="Accounts"
+            rows={result.data.accounts.content}
+            total={result.data.accounts.total}
+            page={result.pages.accounts}
+            columns={accountLookupColumns}
+            getRowId={(a) => a.id}
+            emptyText="No accounts found"
+            loading={lookup.isPaging('accounts')}
+            onPageChange={(page) => lookup.goToPage('accounts', page)}
+          />
+          <LookupSection
+            title="Cards"
+            rows={result.data.cards.content}
+            total={result.data.cards.total}
+            page={result.pages.cards}
+            columns={cardLookupColumns}
+            getRowId={(c) => c.id}
+            emptyText="No cards found"
+            loading={lookup.isPaging('cards')}
+            onPageChange={(page) => lookup.goToPage('cards', page)}
+          />
+          <LookupSection
+            title="Recent Operations"
+            rows={result.data.operations.content}
+            total={result.data.operations.total}
+            page={result.pages.operations}
+            columns={operationLookupColumns}
+            getRowId={(o) => o.id}
+            emptyText="No operations found"
+            loading={lookup.isPaging('operations')}
+            onPageChange={(page) => lookup.goToPage('operations', page)}
+          />
+        </div>
+      ) : (
+        <p className="rounded-xl border border-dashed p-10 text-center text-muted-foreground">
+          Search for a client to see their accounts, cards and recent operations.
+        </p>
+      )}
+    </>
+  );
 }

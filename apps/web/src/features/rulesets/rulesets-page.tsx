@@ -1,5 +1,39 @@
-import { PlaceholderPage } from '@/components/layout/placeholder-page';
+import { useQuery } from '@tanstack/react-query';
+import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
+import { PageHeader } from '@/components/layout/page-header';
+import { getCurrentUser } from '@/lib/current-user';
+import { CreateRulesetForm } from './create-ruleset-form';
+import { RulesetStatusFilter } from './ruleset-status-filter';
+import { type RulesetFilters, rulesetsListQuery } from './rulesets-api';
+import { rulesetColumns } from './rulesets-columns';
 
+/** Spec section 2 "Rulesets": create (MANAGER, ADMIN) and list with a status filter. */
 export function RulesetsPage() {
-  return <PlaceholderPage title="Rulesets" />;
+  const table = useServerTable<RulesetFilters>({
+    initialFilters: { status: undefined },
+    defaultSort: [{ id: 'version', desc: true }],
+  });
+  const query = useQuery(rulesetsListQuery(table.params));
+  const canCreate = getCurrentUser().canManage;
+
+  return (
+    <>
+      <PageHeader title="Rulesets" description="How many points a purchase earns, and from when." />
+      {canCreate && <CreateRulesetForm />}
+      <DataTable
+        label="Rulesets"
+        columns={rulesetColumns}
+        controls={table}
+        getRowId={(ruleset) => ruleset.id}
+        {...fromQuery(query)}
+        errorText="Failed to load rulesets"
+        searchable
+        searchLabel="Search rulesets"
+        searchPlaceholder="Search version..."
+        filters={
+          <RulesetStatusFilter value={table.filters.status} onChange={(s) => table.setFilter('status', s)} />
+        }
+      />
+    </>
+  );
 }

@@ -3,15 +3,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { FieldError } from '@/components/feedback/field-error';
-import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { DialogFormFooter } from '@/components/ui/dialog-form-footer';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
@@ -152,14 +145,12 @@ export function AddUserDialog({
             </Select>
             <FieldError id="add-user-role-error" message={errors.role} />
           </div>
-          <DialogFooter>
-            <Button variant="outline" onClick={close} disabled={mutation.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={mutation.isPending}>
-              {mutation.isPending ? 'Creating...' : 'Create User'}
-            </Button>
-          </DialogFooter>
+          <DialogFormFooter
+            onCancel={close}
+            pending={mutation.isPending}
+            submitLabel="Create User"
+            pendingLabel="Creating..."
+          />
         </form>
       </DialogContent>
     </Dialog>

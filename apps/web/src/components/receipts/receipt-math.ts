@@ -1,0 +1,43 @@
+import type { ReceiptDetail } from '@loyalty/contracts';
+
+/** Cents, so sums of many 2-decimal amounts do not pick up binary fractions (0.1 + 0.2). */
+function sum2(values: number[]): number {
+  return values.reduce((total, value) => total + Math.round(value * 100), 0) / 100;
+}
+
+export interface ReceiptTotals {
+  /** Before discounts: Σ quantity × price (a line's total is after its discount, and never below 0). */
+  subtotal: number;
+  discount: number;
+  total: number;
+  bonusPoints: number;
+}
+
+export function receiptTotals({ receipt, items }: ReceiptDetail): ReceiptTotals {
+  return {
+    subtotal:
+      items.length > 0
+        ? sum2(items.map((item) => item.quantity * item.price))
+        : sum2([receipt.totalAmount, receipt.totalDiscount]),
+    discount: receipt.totalDiscount,
+    total: receipt.totalAmount,
+    bonusPoints: sum2(items.map((item) => item.bonusPoints)),
+  };
+}
+
+/**
+ * Spec section 2, the POS of an operation: name and address; else name; else address; else the first 8
+ * characters of the id plus an ellipsis; else a dash.
+ */
+export function posLabel(
+  posId: string | null | undefined,
+  name: string | null,
+  address: string | null,
+): string {
+  const n = name?.trim();
+  const a = address?.trim();
+  if (n && a) return `${n}, ${a}`;
+  if (n || a) return (n || a) as string;
+  if (posId) return `${posId.slice(0, 8)}…`;
+  return '—';
+}

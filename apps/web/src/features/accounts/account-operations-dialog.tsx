@@ -1,0 +1,99 @@
+import type { Account, Operation } from '@loyalty/contracts';
+import { useQuery } from '@tanstack/react-query';
+import type { ColumnDef } from '@tanstack/react-table';
+import { CardNumber } from '@/components/cards/card-number';
+import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
+import { OperationStatusBadge } from '@/components/operations/operation-status-badge';
+import { OperationType } from '@/components/operations/operation-type';
+import { SignedPoints } from '@/components/operations/signed-points';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { formatDateTime } from '@/lib/format';
+import { useReturnFocus } from '@/lib/use-return-focus';
+import { accountOperationsQuery } from './accounts-api';
+
+/** Spec section 9: the Operations dialog offers 10, 20, 50 or 100 rows, 10 by default. */
+const PAGE_SIZES = [10, 20, 50, 100];
+
+const columns: ColumnDef<Operation>[] = [
+  {
+    accessorKey: 'type',
+    header: 'Type',
+    cell: ({ row }) => <OperationType type={row.original.type} />,
+  },
+  {
+    accessorKey: 'points',
+    header: 'Points',
+    meta: { className: 'text-right' },
+    cell: ({ row }) => <SignedPoints value={row.original.points} />,
+  },
+  {
+    accessorKey: 'status',
+    header: 'Status',
+    cell: ({ row }) => <OperationStatusBadge status={row.original.status} />,
+  },
+  {
+    accessorKey: 'cardNumber',
+    header: 'Card',
+    cell: ({ row }) => <CardNumber number={row.original.cardNumber} masked empty="—" />,
+  },
+  {
+    accessorKey: 'createdAt',
+    header: 'Date',
+    cell: ({ row }) => formatDateTime(row.original.createdAt),
+  },
+  {
+    id: 'reason',
+    header: 'Reason',
+    cell: ({ row }) => {
+      const reason = row.original.meta.reason ?? row.original.meta.error;
+      if (reason === undefined || reason === '') return <span className="text-muted-foreground">—</span>;
+      return (
+        <span className="block max-w-48 truncate" title={String(reason)}>
+          {String(reason)}
+        </span>
+      );
+    },
+  },
+];
+
+function AccountOperationsPanel({ account }: { account: Account }) {
+  const table = useServerTable({ pageSize: 10 });
+  const query = useQuery(
+    accountOperationsQuery({ accountId: account.id, page: table.params.page, size: table.params.size }),
+  );
+  return (
+    <DataTable
+      label={`Operations of ${account.clientId}`}
+      columns={columns}
+      controls={table}
+      getRowId={(operation) => operation.id}
+      {...fromQuery(query)}
+      enableRowSelection={false}
+      pageSizeOptions={PAGE_SIZES}
+    />
+  );
+}
+
+/** Spec section 2 "Accounts": the Operations dialog of one account, newest first. */
+export function AccountOperationsDialog({
+  account,
+  onClose,
+}: {
+  account: Account | null;
+  onClose: () => void;
+}) {
+  const returnFocus = useReturnFocus();
+  return (
+    <Dialog open={account !== null} onOpenChange={(open) => !open && onClose()}>
+      <DialogContent className="sm:max-w-4xl" {...returnFocus}>
+        <DialogHeader>
+          <DialogTitle>Operations</DialogTitle>
+          <DialogDescription>
+            Points history of <span className="font-medium text-foreground">{account?.clientId}</span>.
+          </DialogDescription>
+        </DialogHeader>
+        {account && <AccountOperationsPanel key={account.id} account={account} />}
+      </DialogContent>
+    </Dialog>
+  );
+}

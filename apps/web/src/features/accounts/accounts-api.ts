@@ -1,0 +1,75 @@
+import type {
+  Account,
+  CreateAccountRequest,
+  ManualAccrualRequest,
+  ManualAccrualResponse,
+  Operation,
+  Paged,
+} from '@loyalty/contracts';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import type { ServerTableParams } from '@/components/data-table';
+import { apiClient } from '@/lib/api-client';
+
+export type AccountListParams = ServerTableParams<Record<string, never>>;
+
+export interface AccountOperationsParams {
+  accountId: string;
+  page: number;
+  size: number;
+}
+
+const ACCOUNTS = '/api/v1/accounts';
+
+export const accountsKeys = {
+  all: ['accounts'] as const,
+  list: (params: AccountListParams) => ['accounts', 'list', params] as const,
+};
+
+export const operationsKeys = {
+  all: ['operations'] as const,
+  forAccount: (params: AccountOperationsParams) => ['operations', 'account', params] as const,
+};
+
+/** The labels of the spec's common handler (section 8): "Load accounts: …". */
+export const accountErrorContext = {
+  load: 'Load accounts',
+  create: 'Create account',
+  loadCards: 'Load account cards',
+  loadOperations: 'Load account operations',
+  issue: 'Issue card',
+  block: 'Block card',
+  reissue: 'Reissue card',
+  accrual: 'Manual accrual',
+} as const;
+
+export function accountsListQuery(params: AccountListParams) {
+  return queryOptions({
+    queryKey: accountsKeys.list(params),
+    queryFn: ({ signal }) => apiClient.get<Paged<Account>>(ACCOUNTS, { query: params, signal }),
+    placeholderData: keepPreviousData,
+    meta: { errorContext: accountErrorContext.load },
+  });
+}
+
+export function accountOperationsQuery(params: AccountOperationsParams) {
+  return queryOptions({
+    queryKey: operationsKeys.forAccount(params),
+    queryFn: ({ signal }) =>
+      apiClient.get<Paged<Operation>>('/api/v1/operations', {
+        query: { ...params, sort: 'createdAt,desc' },
+        signal,
+      }),
+    // The old page stays while the next one loads, but never another account's operations.
+    placeholderData: (previous, previousQuery) =>
+      previousQuery?.queryKey[2].accountId === params.accountId ? previous : undefined,
+    meta: { errorContext: accountErrorContext.loadOperations },
+  });
+}
+
+export function createAccount(body: CreateAccountRequest): Promise<Account> {
+  return apiClient.post<Account>(ACCOUNTS, body);
+}
+
+export function addPoints(body: ManualAccrualRequest): Promise<ManualAccrualResponse> {
+  return apiClient.post<ManualAccrualResponse>('/api/v1/admin/operations/manual-accrual', body);
+}

@@ -1,0 +1,61 @@
+import type { Account } from '@loyalty/contracts';
+import type { ColumnDef } from '@tanstack/react-table';
+import { CardNumber } from '@/components/cards/card-number';
+import { formatDate } from '@/lib/format';
+import { formatPoints } from '@/lib/points';
+import { type AccountAction, AccountRowActions } from './account-row-actions';
+
+/** Column ids are the server's sort fields (clientId, balance, createdAt). */
+export function accountColumns(
+  onAction: (action: AccountAction, account: Account) => void,
+  canManage: boolean,
+): ColumnDef<Account>[] {
+  return [
+    {
+      accessorKey: 'clientId',
+      header: 'Client ID',
+      enableSorting: true,
+      enableHiding: false,
+      cell: ({ row }) => (
+        <span className="block max-w-56 truncate font-medium" title={row.original.clientId}>
+          {row.original.clientId}
+        </span>
+      ),
+    },
+    {
+      id: 'activeCard',
+      header: 'Active Card',
+      cell: ({ row }) => <CardNumber number={row.original.activeCardNumber} masked />,
+    },
+    {
+      accessorKey: 'balance',
+      header: 'Balance',
+      enableSorting: true,
+      cell: ({ row }) => (
+        <div className="flex flex-col">
+          <span className="tabular-nums">{formatPoints(row.original.balance)}</span>
+          {row.original.heldBalance > 0 && (
+            <span className="text-xs text-muted-foreground tabular-nums">
+              Held: {formatPoints(row.original.heldBalance)}
+            </span>
+          )}
+        </div>
+      ),
+    },
+    {
+      accessorKey: 'createdAt',
+      header: 'Created',
+      enableSorting: true,
+      cell: ({ row }) => formatDate(row.original.createdAt),
+    },
+    {
+      id: 'actions',
+      header: () => <span className="sr-only">Actions</span>,
+      enableHiding: false,
+      meta: { className: 'w-12 text-right' },
+      cell: ({ row }) => (
+        <AccountRowActions account={row.original} canManage={canManage} onAction={onAction} />
+      ),
+    },
+  ];
+}

@@ -1,0 +1,28 @@
+import type { CreateRulesetRequest, Paged, Ruleset, RulesetStatus } from '@loyalty/contracts';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import type { ServerTableParams } from '@/components/data-table';
+import { apiClient } from '@/lib/api-client';
+
+export const RULESETS = '/api/v1/rulesets';
+
+export type RulesetFilters = { status: RulesetStatus | undefined };
+export type RulesetListParams = ServerTableParams<RulesetFilters>;
+
+/** Everything under ['rulesets'] (lists, the SKU screen's chooser, its SKUs) refreshes after a create. */
+export const rulesetsKeys = {
+  all: ['rulesets'] as const,
+  list: (params: RulesetListParams) => ['rulesets', 'list', params] as const,
+};
+
+export function rulesetsListQuery(params: RulesetListParams) {
+  return queryOptions({
+    queryKey: rulesetsKeys.list(params),
+    queryFn: ({ signal }) => apiClient.get<Paged<Ruleset>>(RULESETS, { query: params, signal }),
+    placeholderData: keepPreviousData,
+    meta: { errorTitle: 'Failed to load rulesets' },
+  });
+}
+
+export function createRuleset(body: CreateRulesetRequest): Promise<Ruleset> {
+  return apiClient.post<Ruleset>(RULESETS, body);
+}

@@ -1,0 +1,47 @@
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
+import { CategoryFilter } from './category-filter';
+import { skuColumns } from './sku-columns';
+import { type SkuFilters, skuListQuery } from './sku-exclusions-api';
+import { useRemoveSku } from './use-remove-sku';
+
+/** One ruleset's exclusions; keyed by ruleset, so switching starts again on page 0 with no filters. */
+export function SkuTable({
+  rulesetId,
+  categories,
+  canManage,
+}: {
+  rulesetId: string;
+  categories: string[];
+  canManage: boolean;
+}) {
+  const table = useServerTable<SkuFilters>({ initialFilters: { category: undefined } });
+  const query = useQuery(skuListQuery(rulesetId, table.params));
+  const { remove, removing } = useRemoveSku(rulesetId);
+  const columns = useMemo(
+    () => skuColumns(canManage ? { onRemove: remove, removing } : {}),
+    [canManage, remove, removing],
+  );
+
+  return (
+    <DataTable
+      label="Excluded SKUs"
+      columns={columns}
+      controls={table}
+      getRowId={(sku) => sku.sku}
+      {...fromQuery(query)}
+      errorText="Failed to load SKU exclusions"
+      searchable
+      searchLabel="Search SKUs"
+      searchPlaceholder="Search SKUs..."
+      filters={
+        <CategoryFilter
+          categories={categories}
+          value={table.filters.category}
+          onChange={(category) => table.setFilter('category', category)}
+        />
+      }
+    />
+  );
+}

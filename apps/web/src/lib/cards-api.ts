@@ -1,0 +1,38 @@
+import type { Card, CardStatus, Paged } from '@loyalty/contracts';
+import { apiClient } from './api-client';
+
+/**
+ * The card calls shared by the Loyalty Cards screen and the Accounts screen's Cards dialog. Each screen
+ * attaches its own error toast (query/mutation meta), so only the fetchers and the keys live here.
+ */
+export interface CardListParams {
+  page: number;
+  size: number;
+  sort?: string;
+  search?: string;
+  status?: CardStatus;
+  accountId?: string;
+}
+
+export const cardsKeys = {
+  all: ['cards'] as const,
+  list: (params: CardListParams) => ['cards', 'list', params] as const,
+};
+
+export function fetchCards(params: CardListParams, signal?: AbortSignal): Promise<Paged<Card>> {
+  return apiClient.get<Paged<Card>>('/api/v1/cards', { query: { ...params }, signal });
+}
+
+export function issueCard(accountId: string): Promise<Card> {
+  return apiClient.post<Card>(`/api/v1/cards/issue/${encodeURIComponent(accountId)}`);
+}
+
+/** No reason: the server records 'Blocked by admin'. */
+export function blockCard({ id, reason }: { id: string; reason?: string }): Promise<Card> {
+  return apiClient.post<Card>(`/api/v1/cards/${encodeURIComponent(id)}/block`, reason ? { reason } : {});
+}
+
+/** Returns the new card; the old one is blocked and points at it. */
+export function reissueCard(id: string): Promise<Card> {
+  return apiClient.post<Card>(`/api/v1/cards/${encodeURIComponent(id)}/reissue`);
+}

@@ -1,0 +1,363 @@
+import type { Page } from '@playwright/test';
+import { expect, test, toast, uniqueName } from './support/fixtures';
+import {
+  addPoints,
+  cardsOf,
+  createAccount,
+  createCardholder,
+  failWith,
+  fitsViewport,
+  getAccount,
+  holdPoints,
+  holdRequests,
+  issueCard,
+} from './support/loyalty-api';
+
+// Spec section 2 "Accounts", 4 "Card", 5 "Create account" / "Add points", 8 toasts, 9 dialog page sizes.
+test.describe.configure({ mode: 'parallel' });
+
+const table = (page: Page) => page.getByRole('table', { name: 'Accounts' });
+const rowFor = (page: Page, clientId: string) =>
+  table(page)
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell', { name: clientId, exact: true }) });
+const DATE = /^[A-Z][a-z]{2} \d{1,2}, \d{4}$/;
+
+/** Opens /accounts narrowed to one client (parallel tests create many accounts). */
+async function showAccount(page: Page, clientId: string) {
+  await page.goto('/accounts');
+  await page.getByLabel('Search accounts').fill(clientId);
+  await expect(rowFor(page, clientId)).toHaveCount(1);
+}
+
+async function rowAction(page: Page, clientId: string, item: string) {
+  await page.getByRole('button', { name: `Actions for ${clientId}`, exact: true }).click();
+  await page.getByRole('menuitem', { name: item, exact: true }).click();
+}
+
+test.beforeEach(async ({ page, signIn }) => {
+  await signIn(page);
+});
+
+test('lists accounts: masked active card or No card, balance in pts, Held only above 0, created', async ({
+  page,
+  api,
+  request,
+}) => {
+  const prefix = uniqueName('acct');
+  const held = await createAccount(api, `${prefix}-held`);
+  const card = await issueCard(api, held.id);
+  await addPoints(api, held.id, 1234.5);
+  await holdPoints(api, request, card.number, 34.25);
+  const empty = await createAccount(api, `${prefix}-empty`);
+
+  await page.goto('/accounts');
+  await expect(page.getByRole('heading', { level: 1, name: 'Accounts' })).toBeVisible();
+  await expect(table(page).getByRole('columnheader')).toHaveText([
+    '',
+    'Client ID',
+    'Active Card',
+    'Balance',
+    'Created',
+    'Actions',
+  ]);
+  await page.getByLabel('Search accounts').fill(prefix);
+  await expect(table(page).getByRole('row')).toHaveCount(3);
+
+  const heldRow = rowFor(page, held.clientId).getByRole('cell');
+  await expect(heldRow.nth(2)).toHaveText(`****${card.number.slice(-4)}`);
+  await expect(heldRow.nth(3)).toHaveText('1,234.5 ptsHeld: 34.25 pts');
+  await expect(heldRow.nth(4)).toHaveText(DATE);
+  await expect(rowFor(page, held.clientId)).not.toContainText(card.number);
+
+  const emptyRow = rowFor(page, empty.clientId).getByRole('cell');
+  await expect(emptyRow.nth(2)).toHaveText('No card');
+  await expect(emptyRow.nth(3)).toHaveText('0 pts');
+});
+
+test("Create Account: 'Client ID is required', the trimmed ID is sent, 'Account created successfully'", async ({
+  page,
+}) => {
+  const clientId = uniqueName('new-client');
+  await page.goto('/accounts');
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create Account' });
+  const input = dialog.getByLabel('Client ID');
+  await expect(input).toBeFocused();
+
+  await input.fill('   ');
+  await dialog.getByRole('button', { name: 'Create Account' }).click();
+  await expect(dialog.getByText('Client ID is required')).toBeVisible();
+  await expect(input).toHaveAttribute('aria-invalid', 'true');
+
+  await input.fill(`  ${clientId}  `);
+  const gate = await holdRequests(page, '**/api/v1/accounts');
+  const sent = page.waitForRequest((r) => r.url().endsWith('/api/v1/accounts') && r.method() === 'POST');
+  await dialog.getByRole('button', { name: 'Create Account' }).click();
+  expect((await sent).postDataJSON()).toEqual({ clientId });
+  await expect(dialog.getByRole('button', { name: 'Creating...' })).toBeDisabled();
+  gate.release();
+  await expect(toast(page, 'Account created successfully')).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await page.getByLabel('Search accounts').fill(clientId);
+  await expect(rowFor(page, clientId)).toContainText('No card');
+});
+
+test('Create Account: a taken client ID goes through the common handler; Escape closes', async ({
+  page,
+  api,
+}) => {
+  const taken = await createAccount(api);
+  await page.goto('/accounts');
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create Account' });
+  await dialog.getByLabel('Client ID').fill(taken.clientId);
+  await dialog.getByRole('button', { name: 'Create Account' }).click();
+  await expect(
+    toast(page, `Create account: Conflict: An account with client ID '${taken.clientId}' already exists`),
+  ).toBeVisible();
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Create Account' })).toBeFocused();
+});
+
+test("Issue Card from the row menu: 'Card issued successfully' and the masked card in the row", async ({
+  page,
+  api,
+}) => {
+  const account = await createAccount(api);
+  await showAccount(page, account.clientId);
+  await rowAction(page, account.clientId, 'Issue Card');
+  const confirm = page.getByRole('alertdialog', { name: 'Issue Card' });
+  await expect(confirm).toContainText(account.clientId);
+  await confirm.getByRole('button', { name: 'Issue Card' }).click();
+  await expect(toast(page, 'Card issued successfully')).toBeVisible();
+  await expect(confirm).toBeHidden();
+
+  const [card] = await cardsOf(api, account.id);
+  expect(card?.status).toBe('active');
+  await expect(rowFor(page, account.clientId).getByRole('cell').nth(2)).toHaveText(
+    `****${card?.number.slice(-4)}`,
+  );
+});
+
+test("CARD_LIMIT_EXCEEDED shows 'Card limit exceeded for this client' with the Issue card label", async ({
+  page,
+  api,
+}) => {
+  const account = await createAccount(api);
+  await page.route(
+    `**/api/v1/cards/issue/${account.id}`,
+    failWith(409, 'Card limit exceeded for this client (at most 3 cards)', 'CARD_LIMIT_EXCEEDED'),
+  );
+  await showAccount(page, account.clientId);
+  await rowAction(page, account.clientId, 'Issue Card');
+  await page
+    .getByRole('alertdialog', { name: 'Issue Card' })
+    .getByRole('button', { name: 'Issue Card' })
+    .click();
+  await expect(toast(page, 'Issue card: Card limit exceeded for this client')).toBeVisible();
+});
+
+test('Cards dialog: page sizes 5/10/20/50 (10 by default), Issue New Card, Block with confirmation, Reissue', async ({
+  page,
+  api,
+}) => {
+  const { account, card } = await createCardholder(api);
+  await showAccount(page, account.clientId);
+  await rowAction(page, account.clientId, 'View Cards');
+  const dialog = page.getByRole('dialog', { name: 'Cards' });
+  const cards = dialog.getByRole('table', { name: `Cards of ${account.clientId}` });
+  await expect(cards.getByRole('row')).toHaveCount(2);
+  await expect(cards).toContainText(card.number);
+
+  const pageSize = dialog.getByRole('combobox', { name: 'Rows per page' });
+  await expect(pageSize).toHaveText('10');
+  await pageSize.click();
+  await expect(page.getByRole('option')).toHaveText(['5', '10', '20', '50']);
+  await page.getByRole('option', { name: '5', exact: true }).click();
+  await expect(pageSize).toHaveText('5');
+
+  await dialog.getByRole('button', { name: 'Issue New Card' }).click();
+  await expect(toast(page, 'Card issued successfully')).toBeVisible();
+  await expect(cards.getByRole('row')).toHaveCount(3);
+
+  // Block: a confirmation that says it cannot be undone; the reason is 'Blocked by admin'.
+  await dialog.getByRole('button', { name: `Block card ${card.number}` }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Block Card' });
+  await expect(confirm).toContainText('cannot be undone');
+  await expect(confirm).toContainText(card.number);
+  const sent = page.waitForRequest((r) => r.url().endsWith(`/api/v1/cards/${card.id}/block`));
+  await confirm.getByRole('button', { name: 'Block Card' }).click();
+  expect((await sent).postDataJSON()).toEqual({ reason: 'Blocked by admin' });
+  await expect(toast(page, 'Card blocked successfully')).toBeVisible();
+  const blockedRow = cards.getByRole('row').filter({ hasText: card.number });
+  await expect(blockedRow).toContainText('Blocked by admin');
+  await expect(blockedRow.getByRole('button', { name: `Block card ${card.number}` })).toHaveCount(0);
+
+  // A blocked card can only be reissued.
+  await blockedRow.getByRole('button', { name: `Reissue card ${card.number}` }).click();
+  const reissue = page.getByRole('alertdialog', { name: 'Reissue Card' });
+  await expect(reissue).toContainText(
+    'Are you sure you want to reissue this card? This will create a new card number.',
+  );
+  await reissue.getByRole('button', { name: 'Reissue Card' }).click();
+  await expect(toast(page, 'Card reissued successfully')).toBeVisible();
+  await expect(cards.getByRole('row')).toHaveCount(4);
+  expect(await cardsOf(api, account.id)).toHaveLength(3);
+
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+});
+
+test('Cards dialog: a failed block goes through the common handler with the Block card label', async ({
+  page,
+  api,
+}) => {
+  const { account, card } = await createCardholder(api);
+  await page.route(`**/api/v1/cards/${card.id}/block`, failWith(500, 'boom'));
+  await showAccount(page, account.clientId);
+  await rowAction(page, account.clientId, 'View Cards');
+  await page.getByRole('button', { name: `Block card ${card.number}` }).click();
+  await page
+    .getByRole('alertdialog', { name: 'Block Card' })
+    .getByRole('button', { name: 'Block Card' })
+    .click();
+  await expect(toast(page, 'Block card: Server error. Please try again later.')).toBeVisible();
+});
+
+test("Add Points: disabled when empty or ≤ 0, 'Please enter a valid points amount', success toast", async ({
+  page,
+  api,
+}) => {
+  const account = await createAccount(api);
+  await showAccount(page, account.clientId);
+  await rowAction(page, account.clientId, 'Add Points');
+  const dialog = page.getByRole('dialog', { name: 'Add Points' });
+  const amount = dialog.getByLabel('Points', { exact: true });
+  const submit = dialog.getByRole('button', { name: 'Add Points' });
+  await expect(amount).toBeFocused();
+  await expect(amount).toHaveAttribute('step', '0.01');
+  await expect(submit).toBeDisabled();
+
+  await amount.fill('0');
+  await expect(submit).toBeDisabled();
+  await dialog.getByLabel('Reason (optional)').click();
+  await expect(dialog.getByText('Please enter a valid points amount')).toBeVisible();
+  await amount.fill('-5');
+  await expect(submit).toBeDisabled();
+
+  await amount.fill('1234.5');
+  await dialog.getByLabel('Reason (optional)').fill('  Goodwill credit  ');
+  const sent = page.waitForRequest((r) => r.url().endsWith('/api/v1/admin/operations/manual-accrual'));
+  await submit.click();
+  expect((await sent).postDataJSON()).toEqual({
+    accountId: account.id,
+    points: 1234.5,
+    reason: 'Goodwill credit',
+  });
+  await expect(toast(page, 'Successfully added 1,234.5 points to account')).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await expect(rowFor(page, account.clientId).getByRole('cell').nth(3)).toHaveText('1,234.5 pts');
+  expect((await getAccount(api, account.id)).balance).toBe(1234.5);
+});
+
+test('Add Points: a refused accrual shows the Manual accrual label', async ({ page, api }) => {
+  const account = await createAccount(api);
+  await page.route(
+    '**/api/v1/admin/operations/manual-accrual',
+    failWith(404, 'Account not found', 'ACCOUNT_NOT_FOUND'),
+  );
+  await showAccount(page, account.clientId);
+  await rowAction(page, account.clientId, 'Add Points');
+  const dialog = page.getByRole('dialog', { name: 'Add Points' });
+  await dialog.getByLabel('Points', { exact: true }).fill('10');
+  await dialog.getByRole('button', { name: 'Add Points' }).click();
+  await expect(toast(page, 'Manual accrual: Account not found')).toBeVisible();
+  await expect(dialog).toBeVisible();
+});
+
+test('Operations dialog: paged, page sizes 10/20/50/100 (10 by default), newest first', async ({
+  page,
+  api,
+}) => {
+  const account = await createAccount(api);
+  for (let i = 1; i <= 12; i += 1) await addPoints(api, account.id, i, `reason ${i}`);
+  await showAccount(page, account.clientId);
+  await rowAction(page, account.clientId, 'View Operations');
+  const dialog = page.getByRole('dialog', { name: 'Operations' });
+  const operations = dialog.getByRole('table', { name: `Operations of ${account.clientId}` });
+  await expect(operations.getByRole('row')).toHaveCount(11);
+  await expect(operations.getByRole('row').nth(1)).toContainText('+12');
+  await expect(operations.getByRole('row').nth(1)).toContainText('Adjustment');
+  await expect(operations.getByRole('row').nth(1)).toContainText('reason 12');
+  await expect(dialog.getByText('Page 1 of 2')).toBeVisible();
+
+  await dialog.getByRole('button', { name: 'Next' }).click();
+  await expect(operations.getByRole('row')).toHaveCount(3);
+  await expect(dialog.getByText('Page 2 of 2')).toBeVisible();
+
+  const pageSize = dialog.getByRole('combobox', { name: 'Rows per page' });
+  await pageSize.click();
+  await expect(page.getByRole('option')).toHaveText(['10', '20', '50', '100']);
+  await page.getByRole('option', { name: '20', exact: true }).click();
+  await expect(operations.getByRole('row')).toHaveCount(13);
+});
+
+test('load failures use the Load accounts / Load account cards / Load account operations labels', async ({
+  page,
+  api,
+}) => {
+  const account = await createAccount(api);
+  await showAccount(page, account.clientId);
+  await page.route('**/api/v1/cards?*', failWith(500, 'boom'));
+  await page.route('**/api/v1/operations?*', failWith(503, 'down'));
+  await rowAction(page, account.clientId, 'View Cards');
+  await expect(toast(page, 'Load account cards: Server error. Please try again later.')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await rowAction(page, account.clientId, 'View Operations');
+  await expect(
+    toast(page, 'Load account operations: Service temporarily unavailable. Please try again later.'),
+  ).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  await page.route('**/api/v1/accounts?*', failWith(500, 'boom'));
+  await page.getByLabel('Search accounts').fill(`${account.clientId}-x`);
+  await expect(toast(page, 'Load accounts: Server error. Please try again later.')).toBeVisible();
+});
+
+test('a VIEWER sees no mutation actions', async ({ page, api, signIn, createUser }) => {
+  const { account } = await createCardholder(api);
+  await signIn(page, await createUser('VIEWER'));
+  await showAccount(page, account.clientId);
+  await expect(page.getByRole('button', { name: 'Create Account' })).toHaveCount(0);
+
+  await page.getByRole('button', { name: `Actions for ${account.clientId}` }).click();
+  await expect(page.getByRole('menuitem')).toHaveText(['View Cards', 'View Operations']);
+  await page.getByRole('menuitem', { name: 'View Cards' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Cards' });
+  await expect(dialog.getByRole('table').getByRole('row')).toHaveCount(2);
+  await expect(dialog.getByRole('button', { name: 'Issue New Card' })).toHaveCount(0);
+  await expect(dialog.getByRole('button', { name: /^(Block|Reissue) card/ })).toHaveCount(0);
+});
+
+test.describe('at 390 px', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('the list and the dialogs fit the screen', async ({ page, api }) => {
+    const { account } = await createCardholder(api, 50);
+    await showAccount(page, account.clientId);
+    expect(await fitsViewport(page)).toBe(true);
+    await rowAction(page, account.clientId, 'View Cards');
+    const dialog = page.getByRole('dialog', { name: 'Cards' });
+    await expect(dialog.getByRole('button', { name: 'Issue New Card' })).toBeInViewport();
+    expect(await fitsViewport(page)).toBe(true);
+    await page.keyboard.press('Escape');
+    await rowAction(page, account.clientId, 'Add Points');
+    await expect(
+      page.getByRole('dialog', { name: 'Add Points' }).getByRole('button', { name: 'Add Points' }),
+    ).toBeInViewport();
+    expect(await fitsViewport(page)).toBe(true);
+  });
+});

@@ -1,0 +1,388 @@
+import { randomInt } from 'node:crypto';
+import type { Operation } from '@loyalty/contracts';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { chooseOption, expect, expectJson, test, toast, uniqueName } from './support/fixtures';
+import {
+  accountWithCard,
+  createPosKey,
+  createRuleset,
+  isoInDays,
+  listRulesets,
+  manualAccrual,
+  type PosTill,
+  posAccrual,
+} from './support/programme-api';
+
+// Spec section 2 "Operations History" (columns, POS cell, Details from meta, filters, search, View
+// Receipt), 3 "Operation", 4 (displayed statuses), 8 ('Failed to load operations', 'Failed to load
+// receipt details'), 9 (en-US numbers, up to 2 decimals). Each test works on its own card and finds its
+// rows by searching the card number or its own operation-id prefix.
+
+const OPERATIONS = '/api/v1/operations';
+const table = (page: Page) => page.getByRole('table', { name: 'Operations' });
+const dataRows = (page: Page) =>
+  table(page)
+    .getByRole('row')
+    .filter({ has: page.getByRole('checkbox', { name: 'Select row' }) });
+const rowFor = (page: Page, operationId: string) =>
+  dataRows(page).filter({ has: page.getByRole('cell', { name: operationId, exact: true }) });
+const search = (page: Page, text: string) => page.getByLabel('Search operations').fill(text);
+const typeFilter = (page: Page) => page.getByRole('combobox', { name: 'Filter by type' });
+const statusFilter = (page: Page) => page.getByRole('combobox', { name: 'Filter by status' });
+const DATE = /^[A-Z][a-z]{2} \d{1,2}, \d{4}\d{1,2}:\d{2} [AP]M$/;
+const points = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+const signed = (n: number) => (n > 0 ? `+${points.format(n)}` : points.format(n));
+
+/** The POS needs a ruleset in force to accrue; any will do. */
+async function ensureRulesetInForce(api: APIRequestContext) {
+  const { content } = await listRulesets(api, { status: 'Active', size: 1 });
+  if (content.length === 0) await createRuleset(api, { percent: 5, activeFrom: isoInDays(-1) });
+}
+
+interface Activity {
+  prefix: string;
+  cardNumber: string;
+  till: PosTill;
+  accrual: { operationId: string; points: number; receiptId: string };
+  hold: string;
+  failedHold: string;
+}
+
+/** One card with an opening manual accrual, a completed accrual (with a receipt), an active hold and a failed hold, all by one till. */
+async function cardActivity(api: APIRequestContext, request: APIRequestContext): Promise<Activity> {
+  await ensureRulesetInForce(api);
+  const { account, card } = await accountWithCard(api);
+  await manualAccrual(api, account.id, 100, 'Opening balance');
+  const till = await createPosKey(api, { name: uniqueName('Corner Shop'), address: '5 Market Square' });
+  const prefix = uniqueName('op');
+  const receiptId = uniqueName('R');
+  const accrual = await posAccrual(request, till, {
+    operationId: `${prefix}-acc`,
+    cardNumber: card.number,
+    receipt: {
+      receiptId,
+      items: [
+        { sku: 'MILK-1L', category: 'Dairy', quantity: 2, price: 1.49 },
+        { sku: 'BREAD-01', category: 'Bakery', quantity: 1, price: 12.99, discount: 0.5 },
+      ],
+    },
+  });
+  const hold = `${prefix}-hold`;
+  await expectJson(
+    await request.post('/pos/api/v1/holds', {
+      data: { operationId: hold, cardNumber: card.number, points: 20 },
+      headers: { 'X-API-Key': till.apiKey },
+    }),
+  );
+  const failedHold = `${prefix}-big`;
+  const refused = await request.post('/pos/api/v1/holds', {
+    data: { operationId: failedHold, cardNumber: card.number, points: 1_000_000 },
+    headers: { 'X-API-Key': till.apiKey },
+  });
+  expect(refused.status()).toBe(409);
+  return {
+    prefix,
+    cardNumber: card.number,
+    till,
+    accrual: { operationId: accrual.operationId, points: accrual.points, receiptId },
+    hold,
+    failedHold,
+  };
+}
+
+test.beforeEach(async ({ page, signIn }) => {
+  await signIn(page);
+});
+
+test('lists a card’s operations with the spec columns, signed points, POS and details', async ({
+  page,
+  api,
+  request,
+}) => {
+  const a = await cardActivity(api, request);
+  await page.goto('/operations');
+  await expect(page.getByRole('heading', { level: 1, name: 'Operations History' })).toBeVisible();
+  await expect(table(page).getByRole('columnheader')).toHaveText([
+    '',
+    'Operation ID',
+    'Type',
+    'Card Number',
+    'Points',
+    'POS',
+    'Status',
+    'Created',
+    'Details',
+  ]);
+  await search(page, a.cardNumber);
+  // The opening manual accrual is on the card too (the account's active card).
+  await expect(dataRows(page)).toHaveCount(4);
+  // Newest first.
+  await expect(dataRows(page).first().getByRole('cell').nth(1)).toHaveText(a.failedHold);
+  await expect(dataRows(page).last().getByRole('cell').nth(2)).toHaveText('Adjustment');
+  const pos = `${a.till.name}5 Market Square`;
+  await expect(rowFor(page, a.accrual.operationId).getByRole('cell')).toHaveText([
+    '',
+    a.accrual.operationId,
+    'Accrual',
+    a.cardNumber,
+    signed(a.accrual.points),
+    pos,
+    'completed',
+    DATE,
+    `Receipt:${a.accrual.receiptId}View Receipt`,
+  ]);
+  await expect(rowFor(page, a.hold).getByRole('cell')).toHaveText([
+    '',
+    a.hold,
+    'Hold',
+    a.cardNumber,
+    '-20',
+    pos,
+    'active',
+    DATE,
+    '—',
+  ]);
+  await expect(rowFor(page, a.failedHold).getByRole('cell')).toHaveText([
+    '',
+    a.failedHold,
+    'Hold',
+    a.cardNumber,
+    '-1,000,000',
+    pos,
+    'failed',
+    DATE,
+    'Error:INSUFFICIENT_FUNDS',
+  ]);
+  await expect(rowFor(page, a.hold).getByRole('button', { name: 'View Receipt' })).toHaveCount(0);
+});
+
+test('View Receipt opens the receipt with its items and totals; Escape closes it', async ({
+  page,
+  api,
+  request,
+}) => {
+  const a = await cardActivity(api, request);
+  await page.goto('/operations');
+  await search(page, a.accrual.operationId);
+  await rowFor(page, a.accrual.operationId).getByRole('button', { name: 'View Receipt' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Receipt Details' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText(`Receipt ID${a.accrual.receiptId}`);
+  await expect(dialog).toContainText(`POS${a.till.name}, 5 Market Square`);
+  await expect(dialog).toContainText(`Card Number${a.cardNumber}`);
+  await expect(dialog).toContainText('Total Amount15.47'); // 2 × 1.49 + 12.99 − 0.5
+  await expect(dialog).toContainText('Total Discount0.5');
+  const items = dialog.getByRole('table', { name: 'Receipt items' });
+  await expect(items.getByRole('columnheader')).toHaveText([
+    'SKU',
+    'Category',
+    'Qty',
+    'Price',
+    'Discount',
+    'Line Total',
+    'Bonus Points',
+  ]);
+  await expect(items.getByRole('row').nth(1).getByRole('cell')).toHaveText([
+    'MILK-1L',
+    'Dairy',
+    '2',
+    '1.49',
+    '0',
+    '2.98',
+    /^\d+(\.\d{1,2})?$/,
+  ]);
+  await expect(items.getByRole('row').nth(2).getByRole('cell').nth(5)).toHaveText('12.49');
+  await expect(dialog).toContainText('Subtotal15.97');
+  await expect(dialog).toContainText('Receipt Total15.47');
+  await expect(dialog).toContainText(`Total Bonus Points Earned${points.format(a.accrual.points)} pts`);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+});
+
+test("a receipt that cannot be loaded shows 'Failed to load receipt details' with the server's message", async ({
+  page,
+  api,
+  request,
+}) => {
+  await ensureRulesetInForce(api);
+  const till = await createPosKey(api, { name: uniqueName('Kiosk'), address: null });
+  const operationId = uniqueName('op-failed');
+  const unknownCard = `9${String(randomInt(1e9, 9e9))}${String(randomInt(1e4, 9e4))}`;
+  const refused = await request.post('/pos/api/v1/accruals', {
+    data: {
+      operationId,
+      cardNumber: unknownCard,
+      receipt: { receiptId: 'R-1', items: [{ sku: 'A', quantity: 1, price: 1 }] },
+    },
+    headers: { 'X-API-Key': till.apiKey },
+  });
+  expect(refused.status()).toBe(404);
+
+  await page.goto('/operations');
+  await search(page, operationId);
+  const row = rowFor(page, operationId);
+  // A POS known by its name only shows just the name.
+  await expect(row.getByRole('cell').nth(5)).toHaveText(till.name);
+  await expect(row.getByRole('cell').nth(6)).toHaveText('failed');
+  await expect(row.getByRole('cell').nth(8)).toHaveText('Receipt:R-1Error:CARD_NOT_FOUNDView Receipt');
+  await row.getByRole('button', { name: 'View Receipt' }).click();
+  const failed = toast(page, 'Failed to load receipt details');
+  await expect(failed).toBeVisible();
+  await expect(failed).toContainText('Receipt not found');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+});
+
+test('type and status filters and the search by operation id narrow the list', async ({
+  page,
+  api,
+  request,
+}) => {
+  const a = await cardActivity(api, request);
+  await page.goto('/operations');
+  await typeFilter(page).click();
+  await expect(page.getByRole('option')).toHaveText([
+    'All types',
+    'accrual',
+    'redemption',
+    'hold',
+    'adjustment',
+  ]);
+  await page.keyboard.press('Escape');
+  await statusFilter(page).click();
+  await expect(page.getByRole('option')).toHaveText(['All statuses', 'completed', 'pending', 'failed']);
+  await page.keyboard.press('Escape');
+
+  await search(page, a.prefix); // an operation-id prefix
+  await expect(dataRows(page)).toHaveCount(3);
+  await chooseOption(page, typeFilter(page), 'hold');
+  await expect(dataRows(page)).toHaveCount(2);
+  await chooseOption(page, statusFilter(page), 'failed');
+  await expect(dataRows(page)).toHaveCount(1);
+  await expect(rowFor(page, a.failedHold)).toBeVisible();
+  await chooseOption(page, typeFilter(page), 'All types');
+  await chooseOption(page, statusFilter(page), 'completed');
+  await expect(dataRows(page)).toHaveCount(1);
+  await expect(rowFor(page, a.accrual.operationId)).toBeVisible();
+  await chooseOption(page, statusFilter(page), 'All statuses');
+  await search(page, a.hold);
+  await expect(dataRows(page)).toHaveCount(1);
+  await expect(rowFor(page, a.hold)).toBeVisible();
+});
+
+test('a manual accrual shows as an adjustment with its reason; search finds it by its id', async ({
+  page,
+  api,
+}) => {
+  const { account } = await accountWithCard(api);
+  const reason = uniqueName('Goodwill');
+  const operation = await manualAccrual(api, account.id, 1234.5, reason);
+  await page.goto('/operations');
+  await search(page, operation.id);
+  await expect(dataRows(page)).toHaveCount(1);
+  await expect(dataRows(page).getByRole('cell')).toHaveText([
+    '',
+    '—',
+    'Adjustment',
+    operation.cardNumber ?? '—',
+    '+1,234.5',
+    '—',
+    'completed',
+    DATE,
+    `Reason:${reason}`,
+  ]);
+});
+
+test('every displayed status, each POS fallback and each detail from meta', async ({ page }) => {
+  const base = { type: 'redemption', points: '-3.00', accountId: null, cardNumber: '4000123412341234' };
+  const op = (n: number, fields: Partial<Operation>): Operation =>
+    ({
+      ...base,
+      id: `00000000-0000-4000-8000-00000000000${n}`,
+      operationId: `stub-${n}`,
+      posId: null,
+      posName: null,
+      posAddress: null,
+      createdAt: '2030-01-02T03:04:05.000Z',
+      status: 'completed',
+      meta: {},
+      ...fields,
+    }) as Operation;
+  const content = [
+    op(1, { posName: 'North', posAddress: '1 High St', meta: { store: 'S-9', transactionId: 'T-77' } }),
+    op(2, { posName: 'South', status: 'active', meta: { reward: 'Free coffee' } }),
+    op(3, { posAddress: '9 Low Rd', status: 'applied', meta: { reason: 'Returned goods' } }),
+    op(4, { posId: 'abcdef12-3456-4789-8abc-def012345678', status: 'voided', points: '0.5' }),
+    op(5, { status: 'pending', points: '0.00', meta: { error: 'TIMEOUT' } }),
+    op(6, { status: 'failed', type: 'accrual', meta: { receipt: 'R-6' } }),
+  ];
+  await page.route(`**${OPERATIONS}?**`, (route) =>
+    route.fulfill({
+      contentType: 'application/json',
+      body: JSON.stringify({ content, totalElements: 6, totalPages: 1, page: 0, size: 10 }),
+    }),
+  );
+  await page.goto('/operations');
+  const cells = (n: number, column: number) => rowFor(page, `stub-${n}`).getByRole('cell').nth(column);
+  await expect(cells(1, 5)).toHaveText('North1 High St');
+  await expect(cells(2, 5)).toHaveText('South');
+  await expect(cells(3, 5)).toHaveText('9 Low Rd');
+  await expect(cells(4, 5)).toHaveText('abcdef12…');
+  await expect(cells(5, 5)).toHaveText('—');
+  await expect(dataRows(page).locator('td:nth-child(7)')).toHaveText([
+    'completed',
+    'active',
+    'applied',
+    'voided',
+    'pending',
+    'failed',
+  ]);
+  await expect(dataRows(page).locator('td:nth-child(5)')).toHaveText(['-3', '-3', '-3', '+0.5', '0', '-3']);
+  await expect(cells(1, 8)).toHaveText('Store:S-9Transaction:T-77');
+  await expect(cells(2, 8)).toHaveText('Reward:Free coffee');
+  await expect(cells(3, 8)).toHaveText('Reason:Returned goods');
+  await expect(cells(5, 8)).toHaveText('Error:TIMEOUT');
+  await expect(cells(6, 8)).toHaveText('Receipt:R-6View Receipt');
+  await expect(cells(1, 7)).toHaveText('Jan 2, 20303:04 AM');
+});
+
+test("a load failure shows 'Failed to load operations'", async ({ page }) => {
+  await page.route(`**${OPERATIONS}?**`, (route) =>
+    route.fulfill({
+      status: 400,
+      contentType: 'application/json',
+      body: JSON.stringify({ status: 400, message: 'Operations are unavailable' }),
+    }),
+  );
+  await page.goto('/operations');
+  const failed = toast(page, 'Failed to load operations');
+  await expect(failed).toBeVisible();
+  await expect(failed).toContainText('Operations are unavailable');
+  await expect(table(page).getByRole('alert')).toContainText('Failed to load operations');
+});
+
+test('a VIEWER reads the history and opens receipts', async ({ page, api, request, signIn, createUser }) => {
+  const a = await cardActivity(api, request);
+  await signIn(page, await createUser('VIEWER'));
+  await page.goto('/operations');
+  await search(page, a.cardNumber);
+  await expect(dataRows(page)).toHaveCount(4);
+  await rowFor(page, a.accrual.operationId).getByRole('button', { name: 'View Receipt' }).click();
+  await expect(page.getByRole('dialog', { name: 'Receipt Details' })).toContainText(a.accrual.receiptId);
+});
+
+test('works at 390 px wide, the receipt dialog included', async ({ page, api, request }) => {
+  const a = await cardActivity(api, request);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/operations');
+  await search(page, a.accrual.operationId);
+  await expect(rowFor(page, a.accrual.operationId)).toBeVisible();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  const viewReceipt = rowFor(page, a.accrual.operationId).getByRole('button', { name: 'View Receipt' });
+  await viewReceipt.scrollIntoViewIfNeeded();
+  await viewReceipt.click();
+  const dialog = page.getByRole('dialog', { name: 'Receipt Details' });
+  await expect(dialog).toBeVisible();
+  const box = await dialog.boundingBox();
+  expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true);
+});

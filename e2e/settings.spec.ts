@@ -1,0 +1,175 @@
+import type { Page, Route } from '@playwright/test';
+import { expect, test, toast } from './support/fixtures';
+import { getSettings, saveSettings } from './support/programme-api';
+
+// Spec section 2 "Settings", 5 "Settings", 8 toasts ('Settings saved successfully', 'Save failed',
+// 'Failed to load settings'), 9 placeholder hints. Settings are global: tests that would change the card
+// limit (which other screens' tests depend on) answer the save from a stub instead of the server.
+
+const SETTINGS = '/api/v1/settings';
+const form = (page: Page) => page.getByRole('form', { name: 'Point Holds Configuration' });
+const ttl = (page: Page) => page.getByLabel('Holds TTL (minutes)');
+const cards = (page: Page) => page.getByLabel('Cards per Account');
+const save = (page: Page) => page.getByRole('button', { name: 'Save Settings' });
+const summary = (page: Page) =>
+  page.locator('[data-slot="card"]').filter({ has: page.getByRole('heading', { name: 'Card Management' }) });
+
+const isSave = (url: string, method: string) => method === 'POST' && new URL(url).pathname === SETTINGS;
+
+function json(route: Route, status: number, body: unknown) {
+  return route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body) });
+}
+
+test.beforeEach(async ({ page, signIn }) => {
+  await signIn(page);
+});
+
+test('shows the form with the stored values, the hints, and the Card Management summary', async ({
+  page,
+  api,
+}) => {
+  const stored = await saveSettings(api, { holds: { ttl_minutes: 45 } });
+  await page.goto('/settings');
+  await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Point Holds Configuration' })).toBeVisible();
+  await expect(ttl(page)).toHaveValue('45');
+  await expect(ttl(page)).toHaveAttribute('placeholder', '60');
+  await expect(ttl(page)).toHaveAttribute('min', '0');
+  await expect(cards(page)).toHaveAttribute('placeholder', '3');
+  await expect(cards(page)).toHaveAttribute('min', '0');
+  await expect(cards(page)).toHaveValue(String(stored.cards.limit_per_account ?? ''));
+  await expect(summary(page)).toContainText('Hold Duration45 minutes');
+  const limit = stored.cards.limit_per_account;
+  await expect(summary(page)).toContainText(
+    limit === null ? 'Cards LimitNo limit set' : `Cards Limit${limit} card`,
+  );
+});
+
+test("Card Management says 'Not configured' and 'No limit set' when nothing is set", async ({ page }) => {
+  await page.route(`**${SETTINGS}`, (route) =>
+    route.request().method() === 'GET'
+      ? json(route, 200, { holds: { ttl_minutes: null }, cards: { limit_per_account: null } })
+      : route.fallback(),
+  );
+  await page.goto('/settings');
+  await expect(summary(page)).toContainText('Hold DurationNot configured');
+  await expect(summary(page)).toContainText('Cards LimitNo limit set');
+  await expect(ttl(page)).toHaveValue('');
+  await expect(cards(page)).toHaveValue('');
+});
+
+test("Save sends only the non-empty values and shows 'Settings saved successfully'", async ({
+  page,
+  api,
+}) => {
+  const before = await getSettings(api);
+  const minutes = 20 + Math.floor(Math.random() * 100);
+  await page.goto('/settings');
+  await expect(ttl(page)).not.toBeDisabled();
+  await ttl(page).fill(String(minutes));
+  await cards(page).fill('');
+
+  const sent = page.waitForRequest((r) => isSave(r.url(), r.method()));
+  await save(page).click();
+  expect((await sent).postDataJSON()).toEqual({ holds: { ttl_minutes: minutes } });
+  await expect(toast(page, 'Settings saved successfully')).toBeVisible();
+  await expect(summary(page)).toContainText(`Hold Duration${minutes} minutes`);
+
+  const after = await getSettings(api);
+  expect(after.holds.ttl_minutes).toBe(minutes);
+  expect(after.cards.limit_per_account).toBe(before.cards.limit_per_account);
+});
+
+test('Cards per Account is sent with the TTL; Save is disabled while saving', async ({ page }) => {
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(`**${SETTINGS}`, async (route) => {
+    if (route.request().method() !== 'POST') return route.fallback();
+    await held;
+    return json(route, 200, { holds: { ttl_minutes: 90 }, cards: { limit_per_account: 7 } });
+  });
+  await page.goto('/settings');
+  await expect(ttl(page)).not.toBeDisabled();
+  await ttl(page).fill('90');
+  await cards(page).fill('7');
+
+  const sent = page.waitForRequest((r) => isSave(r.url(), r.method()));
+  await save(page).click();
+  expect((await sent).postDataJSON()).toEqual({
+    holds: { ttl_minutes: 90 },
+    cards: { limit_per_account: 7 },
+  });
+  await expect(form(page).getByRole('button', { name: 'Saving...' })).toBeDisabled();
+  release();
+  await expect(toast(page, 'Settings saved successfully')).toBeVisible();
+  await expect(summary(page)).toContainText('Cards Limit7 cards per account');
+  await expect(save(page)).toBeEnabled();
+});
+
+test('a negative value is refused in the browser', async ({ page }) => {
+  const posts: string[] = [];
+  page.on('request', (r) => isSave(r.url(), r.method()) && posts.push(r.url()));
+  await page.goto('/settings');
+  await expect(ttl(page)).not.toBeDisabled();
+  await ttl(page).fill('-5');
+  await save(page).click();
+  await expect(page.getByText('Holds TTL must be 0 or more')).toBeVisible();
+  await expect(ttl(page)).toHaveAttribute('aria-invalid', 'true');
+  await cards(page).fill('2.5');
+  await save(page).click();
+  await expect(page.getByText('Cards per Account must be a whole number')).toBeVisible();
+  expect(posts).toEqual([]);
+});
+
+test("a refused save shows 'Save failed' with the server's message", async ({ page }) => {
+  await page.route(`**${SETTINGS}`, (route) =>
+    route.request().method() === 'POST'
+      ? json(route, 422, { status: 422, message: 'Settings are read-only right now' })
+      : route.fallback(),
+  );
+  await page.goto('/settings');
+  await expect(ttl(page)).not.toBeDisabled();
+  await ttl(page).fill('30');
+  await save(page).click();
+  const failed = toast(page, 'Save failed');
+  await expect(failed).toBeVisible();
+  await expect(failed).toContainText('Settings are read-only right now');
+});
+
+test("a load failure shows 'Failed to load settings' with the server's message", async ({ page }) => {
+  await page.route(`**${SETTINGS}`, (route) =>
+    json(route, 400, { status: 400, message: 'Settings store unavailable', code: 'SETTINGS_DOWN' }),
+  );
+  await page.goto('/settings');
+  const failed = toast(page, 'Failed to load settings');
+  await expect(failed).toBeVisible();
+  await expect(failed).toContainText('Settings store unavailable');
+  await expect(summary(page).getByRole('alert')).toContainText('Failed to load settings');
+});
+
+for (const role of ['VIEWER', 'MANAGER'] as const) {
+  test(`${role} sees the values read-only and no Save`, async ({ page, signIn, createUser, api }) => {
+    const stored = await getSettings(api);
+    await signIn(page, await createUser(role));
+    await page.goto('/settings');
+    await expect(page.getByText('Only administrators can change these settings.')).toBeVisible();
+    await expect(ttl(page)).toHaveAttribute('readonly', '');
+    await expect(cards(page)).toHaveAttribute('readonly', '');
+    await expect(ttl(page)).toHaveValue(String(stored.holds.ttl_minutes ?? ''));
+    await expect(save(page)).toHaveCount(0);
+    await expect(summary(page)).toContainText('Hold Duration');
+  });
+}
+
+test('works at 390 px wide', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/settings');
+  await expect(save(page)).toBeVisible();
+  await expect(summary(page)).toBeVisible();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  const box = await save(page).boundingBox();
+  expect(box && box.x + box.width).toBeLessThanOrEqual(390);
+});
