@@ -60,6 +60,9 @@ export async function buildApp({ config, database, secrets, logger }: AppDeps) {
         'style-src': ["'self'", "'unsafe-inline'"],
         'img-src': ["'self'", 'data:'],
         'frame-ancestors': ["'self'"],
+        // Helmet's default would make browsers rewrite every request to https, breaking plain-HTTP
+        // deployments (TLS is usually terminated in front of the server, which decides that).
+        'upgrade-insecure-requests': null,
       },
     },
   });
@@ -72,7 +75,7 @@ export async function buildApp({ config, database, secrets, logger }: AppDeps) {
   await app.register(healthRoutes);
   await app.register(authRoutes, { config });
   // The POS API authenticates tills by X-API-Key, so it lives outside the session scope.
-  await app.register(posRoutes, { config });
+  await app.register(posRoutes, { config, secrets });
 
   // Everything in this scope needs a valid session token.
   await app.register(async (secured) => {

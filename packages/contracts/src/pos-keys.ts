@@ -1,2 +1,60 @@
-// Filled in by the issue that owns this domain.
-export {};
+import { z } from 'zod';
+import { isoTimestamp, pageQuery, sortParam } from './common';
+
+export const posKeyStatuses = ['active', 'inactive'] as const;
+export const posKeyStatus = z.enum(posKeyStatuses);
+export type PosKeyStatus = z.infer<typeof posKeyStatus>;
+
+/** Shortest API key the server accepts; the console's generator makes keys of exactly this length. */
+export const API_KEY_MIN_LENGTH = 32;
+export const API_KEY_GENERATED_LENGTH = 32;
+export const API_KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** A POS key as listed: never the key itself (only `reveal` returns it). */
+export const posKey = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  address: z.string().nullable(),
+  status: posKeyStatus,
+  createdAt: isoTimestamp,
+  lastUsedAt: isoTimestamp.nullable(),
+});
+export type PosKey = z.infer<typeof posKey>;
+
+export const posKeyListQuery = pageQuery.extend({
+  status: posKeyStatus.optional(),
+  sort: sortParam(['name', 'address', 'status', 'createdAt', 'lastUsedAt']),
+});
+export type PosKeyListQuery = z.input<typeof posKeyListQuery>;
+
+const REQUIRED = 'Name and API Key are required';
+
+export const createPosKeyRequest = z.object({
+  name: z.string().trim().min(1, REQUIRED).max(200),
+  address: z
+    .string()
+    .trim()
+    .max(500)
+    .nullish()
+    .transform((v) => (v ? v : null)),
+  apiKey: z
+    .string()
+    .trim()
+    .min(1, REQUIRED)
+    .pipe(
+      z
+        .string()
+        .min(API_KEY_MIN_LENGTH, `API key must be at least ${API_KEY_MIN_LENGTH} characters`)
+        .max(256, 'API key must be at most 256 characters')
+        // It travels in the X-API-Key header: visible ASCII only.
+        .regex(/^[\x21-\x7E]+$/, 'API key may contain printable ASCII characters only, without spaces'),
+    ),
+  status: posKeyStatus.default('active'),
+});
+export type CreatePosKeyRequest = z.input<typeof createPosKeyRequest>;
+
+export const updatePosKeyRequest = z.object({ status: posKeyStatus });
+export type UpdatePosKeyRequest = z.infer<typeof updatePosKeyRequest>;
+
+export const posKeyReveal = z.object({ key: z.string() });
+export type PosKeyReveal = z.infer<typeof posKeyReveal>;

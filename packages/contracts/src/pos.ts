@@ -1,2 +1,161 @@
-// Filled in by the issue that owns this domain.
-export {};
+import { z } from 'zod';
+import { decimal2, isoTimestamp } from './common';
+
+/**
+ * POS API (POS-API.md): what tills call with `X-API-Key`. Money and points are decimals with at most
+ * 2 places; quantities may have up to 3 (goods sold by weight).
+ */
+
+const MAX_MONEY = 1_000_000_000;
+const MAX_QUANTITY = 1_000_000;
+
+const money = decimal2.refine((n) => n >= 0 && n <= MAX_MONEY, `must be between 0 and ${MAX_MONEY}`);
+const positivePoints = decimal2.refine(
+  (n) => n > 0 && n <= MAX_MONEY,
+  `must be greater than 0 and at most ${MAX_MONEY}`,
+);
+export const posQuantity = z
+  .number()
+  .finite()
+  .refine((n) => n > 0 && n <= MAX_QUANTITY, `must be greater than 0 and at most ${MAX_QUANTITY}`)
+  .refine((n) => Math.abs(Math.round(n * 1000) - n * 1000) < 1e-6, 'must have at most 3 decimal places');
+
+/** The till's idempotency key, unique across all POS. Kept exactly as sent. */
+export const posOperationId = z.string().min(1, 'operationId is required').max(128);
+const cardNumberField = z.string().trim().min(1, 'cardNumber is required').max(64);
+const text = (max: number) => z.string().trim().min(1).max(max);
+
+export const posCardStatus = z.enum(['active', 'blocked', 'pending']);
+
+export const posCardBalance = z.object({
+  cardNumber: z.string(),
+  status: posCardStatus,
+  balance: z.number(),
+  heldBalance: z.number(),
+  availableBalance: z.number(),
+});
+export type PosCardBalance = z.infer<typeof posCardBalance>;
+
+export const posCardParams = z.object({ cardNumber: z.string().min(1).max(64) });
+
+export const receiptLineRequest = z
+  .object({
+    sku: text(128),
+    category: z
+      .string()
+      .trim()
+      .max(128)
+      .nullish()
+      .transform((v) => (v ? v : null)),
+    quantity: posQuantity,
+    price: money,
+    discount: money.default(0),
+  })
+  .refine((line) => line.discount <= line.quantity * line.price + 1e-9, {
+    message: 'discount must not exceed quantity × price',
+    path: ['discount'],
+  });
+
+export const accrualRequest = z.object({
+  operationId: posOperationId,
+  cardNumber: cardNumberField,
+  receipt: z.object({
+    receiptId: text(128),
+    items: z.array(receiptLineRequest).min(1, 'a receipt needs at least one item').max(500),
+  }),
+});
+export type AccrualRequest = z.input<typeof accrualRequest>;
+
+export const accrualPreviewRequest = accrualRequest.extend({ operationId: posOperationId.optional() });
+export type AccrualPreviewRequest = z.input<typeof accrualPreviewRequest>;
+
+export const receiptLineResult = z.object({
+  sku: z.string(),
+  category: z.string().nullable(),
+  quantity: z.number(),
+  price: z.number(),
+  discount: z.number(),
+  lineTotal: z.number(),
+  bonusPoints: z.number(),
+});
+
+export const accrualResponse = z.object({
+  operationId: z.string(),
+  points: z.number(),
+  balance: z.number().describe('balance after the accrual'),
+  receipt: z.object({
+    receiptId: z.string(),
+    totalAmount: z.number().describe('sum of line totals (after discounts)'),
+    totalDiscount: z.number(),
+    items: z.array(receiptLineResult),
+  }),
+});
+export type AccrualResponse = z.infer<typeof accrualResponse>;
+
+export const accrualPreviewResponse = accrualResponse.extend({
+  operationId: z.string().nullable(),
+  balance: z.number().describe('what the balance would be after the accrual'),
+});
+export type AccrualPreviewResponse = z.infer<typeof accrualPreviewResponse>;
+
+export const holdRequest = z.object({
+  operationId: posOperationId,
+  cardNumber: cardNumberField,
+  points: positivePoints,
+});
+export type HoldRequest = z.infer<typeof holdRequest>;
+
+export const holdResponse = z.object({
+  holdId: z.uuid(),
+  operationId: z.string(),
+  points: z.number(),
+  status: z.literal('active'),
+  expiresAt: isoTimestamp,
+  availableBalance: z.number(),
+});
+export type HoldResponse = z.infer<typeof holdResponse>;
+
+export const holdParams = z.object({ holdId: z.string().min(1).max(64) });
+
+export const captureRequest = z.object({
+  operationId: posOperationId,
+  points: positivePoints.optional().describe('at most the held points; the rest is released (default: all)'),
+});
+export type CaptureRequest = z.infer<typeof captureRequest>;
+
+export const captureResponse = z.object({
+  holdId: z.uuid(),
+  status: z.literal('captured'),
+  points: z.number().describe('points redeemed'),
+  balance: z.number(),
+});
+export type CaptureResponse = z.infer<typeof captureResponse>;
+
+export const releaseRequest = z.object({ operationId: posOperationId });
+export type ReleaseRequest = z.infer<typeof releaseRequest>;
+
+export const releaseResponse = z.object({
+  holdId: z.uuid(),
+  status: z.literal('released'),
+  availableBalance: z.number(),
+});
+export type ReleaseResponse = z.infer<typeof releaseResponse>;
+
+export const returnRequest = z.object({
+  operationId: posOperationId,
+  originalOperationId: posOperationId.describe('operationId of the accrual being returned'),
+  items: z
+    .array(z.object({ sku: text(128), quantity: posQuantity }))
+    .min(1)
+    .max(500)
+    .optional()
+    .describe('lines returned; absent = the whole (remaining) receipt'),
+});
+export type ReturnRequest = z.infer<typeof returnRequest>;
+
+export const returnResponse = z.object({
+  operationId: z.string(),
+  points: z.number().describe('points taken back (negative or 0)'),
+  balance: z.number(),
+});
+export type ReturnResponse = z.infer<typeof returnResponse>;

@@ -1,2 +1,33 @@
-// Filled in by the issue that owns this domain.
-export {};
+import { z } from 'zod';
+import { isoTimestamp } from './common';
+
+/** `GET /api/v1/receipts/operation/{id}`: the receipt an accrual was earned on (spec "Receipt detail"). */
+export const receiptDetail = z.object({
+  receipt: z.object({
+    receiptId: z.string(),
+    posId: z.uuid(),
+    totalAmount: z.number().describe('sum of line totals, after discounts'),
+    totalDiscount: z.number(),
+    createdAt: isoTimestamp,
+    cardNumber: z.string(),
+  }),
+  posName: z.string().nullable(),
+  posAddress: z.string().nullable(),
+  items: z.array(
+    z.object({
+      id: z.uuid(),
+      sku: z.string(),
+      category: z.string().nullable(),
+      quantity: z.number(),
+      price: z.number(),
+      discount: z.number(),
+      lineTotal: z.number().describe('quantity × price − discount'),
+      bonusPoints: z.number(),
+    }),
+  ),
+});
+export type ReceiptDetail = z.infer<typeof receiptDetail>;
+
+export const receiptParams = z.object({
+  id: z.string().min(1).max(128).describe('operation id (uuid) or the POS operationId of the accrual'),
+});

@@ -1,6 +1,86 @@
+import {
+  createPosKeyRequest,
+  idParam,
+  pagedResponse,
+  posKey,
+  posKeyListQuery,
+  posKeyReveal,
+  updatePosKeyRequest,
+} from '@loyalty/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config';
 import type { Secrets } from '../../lib/secrets';
+import { ADMINS, ANY_ROLE, MANAGERS } from '../../plugins/auth';
+import { createKeyCrypto } from './key-crypto';
+import { createPosKey, listPosKeysPage, revealPosKey, setPosKeyStatus } from './pos-keys.service';
 
 /** POS keys (admin side). */
-export const posKeysRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Secrets }> = async () => {};
+export const posKeysRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Secrets }> = async (
+  app,
+  { secrets },
+) => {
+  const crypto = createKeyCrypto(secrets.posKeySecret);
+
+  app.get(
+    '/api/v1/pos-keys',
+    {
+      preHandler: app.requireRole(...ANY_ROLE),
+      schema: {
+        tags: ['POS keys'],
+        summary: 'List POS keys (never the keys themselves)',
+        querystring: posKeyListQuery,
+        response: { 200: pagedResponse(posKey) },
+      },
+    },
+    async (request) => listPosKeysPage(app.db, request.query),
+  );
+
+  app.post(
+    '/api/v1/pos-keys',
+    {
+      preHandler: app.requireRole(...MANAGERS),
+      schema: {
+        tags: ['POS keys'],
+        summary: 'Create a POS key (at least 32 characters; stored hashed and encrypted)',
+        body: createPosKeyRequest,
+        response: { 201: posKey },
+      },
+    },
+    async (request, reply) => {
+      const created = await createPosKey(app.db, crypto, request.user!, request.body);
+      return reply.code(201).send(created);
+    },
+  );
+
+  app.patch(
+    '/api/v1/pos-keys/:id',
+    {
+      preHandler: app.requireRole(...MANAGERS),
+      schema: {
+        tags: ['POS keys'],
+        summary: 'Activate or deactivate a POS key',
+        params: idParam,
+        body: updatePosKeyRequest,
+        response: { 200: posKey },
+      },
+    },
+    async (request) => setPosKeyStatus(app.db, request.user!, request.params.id, request.body.status),
+  );
+
+  app.get(
+    '/api/v1/pos-keys/:id/reveal',
+    {
+      preHandler: app.requireRole(...ADMINS),
+      schema: {
+        tags: ['POS keys'],
+        summary: 'Reveal a POS key (ADMIN only; logged for audit)',
+        params: idParam,
+        response: { 200: posKeyReveal },
+      },
+    },
+    async (request, reply) => {
+      const revealed = await revealPosKey(app.db, crypto, request.user!, request.params.id);
+      return reply.header('cache-control', 'no-store').send(revealed);
+    },
+  );
+};

@@ -1,5 +1,175 @@
+import {
+  accrualPreviewRequest,
+  accrualPreviewResponse,
+  accrualRequest,
+  accrualResponse,
+  captureRequest,
+  captureResponse,
+  errorBody,
+  holdParams,
+  holdRequest,
+  holdResponse,
+  posCardBalance,
+  posCardParams,
+  releaseRequest,
+  releaseResponse,
+  returnRequest,
+  returnResponse,
+} from '@loyalty/contracts';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config';
+import type { Secrets } from '../../lib/secrets';
+import { createKeyCrypto, type KeyCrypto } from '../pos-keys/key-crypto';
+import { accrue, previewAccrual } from './accrual.service';
+import { cardBalance } from './balance.service';
+import { startHoldSweeper } from './hold-sweeper';
+import { captureHoldRequest, createHold, releaseHoldRequest } from './holds.service';
+import type { PosOutcome } from './idempotency';
+import { posAuthentication, touchLastUsed } from './pos-auth';
+import { posErrorHandler } from './pos-failures-hook';
+import { returnPoints } from './returns.service';
+
+const TAG = 'POS API';
+const security = [{ apiKey: [] }];
+const errors = { 400: errorBody, 401: errorBody, 404: errorBody, 409: errorBody };
+
+/** The first answer or its replay, as the exact bytes stored for it. */
+function send(reply: FastifyReply, outcome: PosOutcome) {
+  reply.code(outcome.status).type('application/json; charset=utf-8');
+  if (outcome.replayed) reply.header('idempotent-replayed', 'true');
+  return reply.send(outcome.body);
+}
 
 /** POS API: authenticated by X-API-Key, not by session. */
-export const posRoutes: FastifyPluginAsyncZod<{ config: Config }> = async () => {};
+export const posRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Secrets }> = async (app, opts) => {
+  const keyCrypto = createKeyCrypto(opts.secrets.posKeySecret);
+  const crypto = (): KeyCrypto => keyCrypto;
+  app.decorateRequest('pos', undefined);
+  app.addHook('onRequest', posAuthentication(app, crypto));
+  app.addHook('onSend', touchLastUsed(app));
+  app.setErrorHandler(posErrorHandler(app.db));
+
+  if (opts.config.HOLD_SWEEP_INTERVAL_MS > 0) {
+    let sweeper: ReturnType<typeof startHoldSweeper> | undefined;
+    app.addHook('onReady', async () => {
+      sweeper = startHoldSweeper(app.db, opts.config.HOLD_SWEEP_INTERVAL_MS, app.log);
+    });
+    app.addHook('onClose', async () => sweeper?.stop());
+  }
+
+  app.get(
+    '/pos/api/v1/cards/:cardNumber',
+    {
+      schema: {
+        tags: [TAG],
+        summary: 'Card balance: balance, held and available points',
+        security,
+        params: posCardParams,
+        response: { 200: posCardBalance, 401: errorBody, 404: errorBody },
+      },
+    },
+    async (request) => cardBalance(app.db, request.params.cardNumber),
+  );
+
+  app.post(
+    '/pos/api/v1/accruals',
+    {
+      config: { posWrite: 'accrual' },
+      schema: {
+        tags: [TAG],
+        summary: 'Accrue points for a receipt (ruleset in force, excluded SKUs earn nothing)',
+        description:
+          'Idempotent by operationId: a repeat returns the first answer with Idempotent-Replayed: true.',
+        security,
+        body: accrualRequest,
+        response: { 201: accrualResponse, ...errors },
+      },
+    },
+    async (request, reply) => send(reply, await accrue(app.db, request.pos!, request.body, request.id)),
+  );
+
+  app.post(
+    '/pos/api/v1/accruals/preview',
+    {
+      schema: {
+        tags: [TAG],
+        summary: 'What an accrual would earn; nothing is written',
+        security,
+        body: accrualPreviewRequest,
+        response: { 200: accrualPreviewResponse, ...errors },
+      },
+    },
+    async (request) => previewAccrual(app.db, request.body),
+  );
+
+  app.post(
+    '/pos/api/v1/holds',
+    {
+      config: { posWrite: 'hold' },
+      schema: {
+        tags: [TAG],
+        summary: 'Hold points for a redemption (expires after holds.ttl_minutes, default 15)',
+        security,
+        body: holdRequest,
+        response: { 201: holdResponse, ...errors },
+      },
+    },
+    async (request, reply) => send(reply, await createHold(app.db, request.pos!, request.body, request.id)),
+  );
+
+  app.post(
+    '/pos/api/v1/holds/:holdId/capture',
+    {
+      config: { posWrite: 'capture' },
+      schema: {
+        tags: [TAG],
+        summary: 'Capture a hold, fully or partly (the rest is released)',
+        security,
+        params: holdParams,
+        body: captureRequest,
+        response: { 200: captureResponse, ...errors },
+      },
+    },
+    async (request, reply) =>
+      send(
+        reply,
+        await captureHoldRequest(app.db, request.pos!, request.params.holdId, request.body, request.id),
+      ),
+  );
+
+  app.post(
+    '/pos/api/v1/holds/:holdId/release',
+    {
+      config: { posWrite: 'release' },
+      schema: {
+        tags: [TAG],
+        summary: 'Release a hold: its points are available again',
+        security,
+        params: holdParams,
+        body: releaseRequest,
+        response: { 200: releaseResponse, ...errors },
+      },
+    },
+    async (request, reply) =>
+      send(
+        reply,
+        await releaseHoldRequest(app.db, request.pos!, request.params.holdId, request.body, request.id),
+      ),
+  );
+
+  app.post(
+    '/pos/api/v1/returns',
+    {
+      config: { posWrite: 'return' },
+      schema: {
+        tags: [TAG],
+        summary: 'Return lines of an earlier accrual of this POS: their points are taken back',
+        security,
+        body: returnRequest,
+        response: { 201: returnResponse, ...errors },
+      },
+    },
+    async (request, reply) => send(reply, await returnPoints(app.db, request.pos!, request.body, request.id)),
+  );
+};

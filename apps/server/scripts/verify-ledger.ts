@@ -1,0 +1,36 @@
+import { loadConfig } from '../src/config';
+import { openDatabase } from '../src/db/connection';
+import { pendingMigrations } from '../src/db/migrate';
+import { ledgerIsSound, verifyLedger } from '../src/modules/ledger/verify-ledger';
+
+/**
+ * `npm run verify-ledger`: recompute every account's balance and held balance from the operations of
+ * the configured database (DATABASE_URL or DATA_DIR) and print any difference. Exit code 1 when any.
+ */
+const config = loadConfig();
+const handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+let sound = false;
+try {
+  const pending = await pendingMigrations(handle.db);
+  if (pending.length > 0) {
+    console.error(
+      `The database is not migrated (pending: ${pending.join(', ')}); run npm run migrate first.`,
+    );
+    process.exit(2);
+  }
+  const report = await verifyLedger(handle.db);
+  sound = ledgerIsSound(report);
+  console.log(`Accounts checked: ${report.accountsChecked}`);
+  for (const d of report.differences) {
+    console.log(
+      `account ${d.accountId}: balance ${d.balance} (ledger ${d.expectedBalance}), ` +
+        `held ${d.heldBalance} (ledger ${d.expectedHeldBalance})`,
+    );
+  }
+  for (const id of report.holdsCapturedTwice) console.log(`hold ${id}: captured more than once`);
+  for (const id of report.overReturnedLines) console.log(`receipt line ${id}: returned more than earned`);
+  console.log(sound ? 'Ledger OK: every balance matches its operations.' : 'Ledger differences found.');
+} finally {
+  await handle.close();
+}
+process.exit(sound ? 0 : 1);

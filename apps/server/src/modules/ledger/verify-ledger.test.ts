@@ -1,0 +1,58 @@
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { createTestContext } from '../../../test/helper';
+import { createCard } from '../pos/pos.fixtures';
+import { ledgerIsSound, verifyLedger } from './verify-ledger';
+
+const ctx = await createTestContext({ HOLD_SWEEP_INTERVAL_MS: '0' });
+const db = ctx.database.db;
+
+describe('verifyLedger', () => {
+  it('finds nothing to report when every cached balance is its ledger', async () => {
+    const card = await createCard(db, { balance: 12.5 });
+    await db
+      .insertInto('operations')
+      .values([
+        { type: 'hold', status: 'active', points: -2, account_id: card.accountId },
+        { type: 'hold', status: 'voided', points: -3, account_id: card.accountId },
+        { type: 'redemption', status: 'completed', points: -1.5, account_id: card.accountId },
+        { type: 'accrual', status: 'failed', points: 99, account_id: card.accountId },
+      ])
+      .execute();
+    await sql`update accounts set balance = 11, held_balance = 2 where id = ${card.accountId}::uuid`.execute(
+      db,
+    );
+    const report = await verifyLedger(db);
+    expect(report).toMatchObject({ differences: [], holdsCapturedTwice: [], overReturnedLines: [] });
+    expect(report.accountsChecked).toBe(1);
+    expect(ledgerIsSound(report)).toBe(true);
+  });
+
+  it('reports a balance or held balance that the ledger does not justify', async () => {
+    const invented = await createCard(db, { balance: 5 });
+    const lost = await createCard(db, { balance: 5 });
+    await sql`update accounts set balance = 6 where id = ${invented.accountId}::uuid`.execute(db);
+    await sql`update accounts set held_balance = 1 where id = ${lost.accountId}::uuid`.execute(db);
+    const report = await verifyLedger(db);
+    expect(ledgerIsSound(report)).toBe(false);
+    expect(report.differences).toEqual(
+      expect.arrayContaining([
+        {
+          accountId: invented.accountId,
+          balance: '6.00',
+          expectedBalance: '5.00',
+          heldBalance: '0.00',
+          expectedHeldBalance: '0.00',
+        },
+        {
+          accountId: lost.accountId,
+          balance: '5.00',
+          expectedBalance: '5.00',
+          heldBalance: '1.00',
+          expectedHeldBalance: '0.00',
+        },
+      ]),
+    );
+    expect(report.differences).toHaveLength(2);
+  });
+});

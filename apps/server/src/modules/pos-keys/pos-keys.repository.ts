@@ -1,0 +1,155 @@
+import type { PosKey, PosKeyStatus } from '@loyalty/contracts';
+import { sql } from 'kysely';
+import type { Db } from '../../db/connection';
+import type { Tx } from '../../db/transaction';
+import { likeContains, toIso } from '../../lib/paging';
+
+type Executor = Db | Tx;
+
+interface PosKeyRow {
+  id: string;
+  name: string;
+  address: string | null;
+  status: PosKeyStatus;
+  created_at: Date;
+  last_used_at: Date | null;
+}
+
+const publicColumns = ['id', 'name', 'address', 'status', 'created_at', 'last_used_at'] as const;
+
+const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+
+export function toPosKey(row: PosKeyRow): PosKey {
+  return {
+    id: row.id,
+    name: row.name,
+    address: row.address,
+    status: row.status,
+    createdAt: toIso(row.created_at) as string,
+    lastUsedAt: toIso(row.last_used_at),
+  };
+}
+
+export async function findPosKey(db: Executor, id: string, lock = false): Promise<PosKey | undefined> {
+  if (!isUuid(id)) return undefined;
+  let query = db.selectFrom('pos_keys').select(publicColumns).where('id', '=', id);
+  if (lock) query = query.forUpdate();
+  const row = await query.executeTakeFirst();
+  return row ? toPosKey(row) : undefined;
+}
+
+export async function findPosKeyCipher(db: Executor, id: string) {
+  if (!isUuid(id)) return undefined;
+  return db
+    .selectFrom('pos_keys')
+    .select([...publicColumns, 'key_cipher'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function insertPosKey(
+  trx: Tx,
+  values: {
+    id: string;
+    name: string;
+    address: string | null;
+    keyHash: string;
+    keyCipher: string;
+    status: PosKeyStatus;
+  },
+): Promise<PosKey> {
+  const row = await trx
+    .insertInto('pos_keys')
+    .values({
+      id: values.id,
+      name: values.name,
+      address: values.address,
+      key_hash: values.keyHash,
+      key_cipher: values.keyCipher,
+      status: values.status,
+    })
+    .returning(publicColumns)
+    .executeTakeFirstOrThrow();
+  return toPosKey(row);
+}
+
+export async function keyHashExists(db: Executor, keyHash: string): Promise<boolean> {
+  const row = await db.selectFrom('pos_keys').select('id').where('key_hash', '=', keyHash).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function updatePosKeyStatus(trx: Tx, id: string, status: PosKeyStatus): Promise<PosKey> {
+  const row = await trx
+    .updateTable('pos_keys')
+    .set({ status })
+    .where('id', '=', id)
+    .returning(publicColumns)
+    .executeTakeFirstOrThrow();
+  return toPosKey(row);
+}
+
+/**
+ * The till's identity for one request. `stale` says lastUsedAt is older than the throttle, so only then
+ * is it written: a busy till does not turn its key row into a hot row.
+ */
+export interface PosIdentity {
+  id: string;
+  name: string;
+  stale: boolean;
+}
+
+export async function findActivePosByHash(db: Db, keyHash: string): Promise<PosIdentity | undefined> {
+  const row = await sql<{ id: string; name: string; stale: boolean }>`
+    select id, name,
+      (last_used_at is null or last_used_at < now() - interval '5 seconds') as stale
+    from pos_keys where key_hash = ${keyHash} and status = 'active'`.execute(db);
+  return row.rows[0];
+}
+
+export async function touchPosKey(db: Db, id: string): Promise<void> {
+  await sql`
+    update pos_keys set last_used_at = now()
+    where id = ${id} and (last_used_at is null or last_used_at < now() - interval '1 second')`.execute(db);
+}
+
+export interface PosKeyFilter {
+  page: number;
+  size: number;
+  search?: string;
+  status?: PosKeyStatus;
+  sort?: {
+    field: 'name' | 'address' | 'status' | 'createdAt' | 'lastUsedAt';
+    direction: 'asc' | 'desc';
+  };
+}
+
+const sortColumns = {
+  name: 'name',
+  address: 'address',
+  status: 'status',
+  createdAt: 'created_at',
+  lastUsedAt: 'last_used_at',
+} as const;
+
+export async function listPosKeys(db: Db, filter: PosKeyFilter): Promise<{ rows: PosKey[]; total: number }> {
+  let query = db.selectFrom('pos_keys');
+  if (filter.status) query = query.where('status', '=', filter.status);
+  if (filter.search) {
+    const pattern = likeContains(filter.search);
+    query = query.where((eb) => eb.or([eb('name', 'ilike', pattern), eb('address', 'ilike', pattern)]));
+  }
+  const sort = filter.sort ?? { field: 'createdAt', direction: 'desc' };
+  const [rows, count] = await Promise.all([
+    query
+      .select(publicColumns)
+      .orderBy(sortColumns[sort.field], (ob) =>
+        sort.direction === 'asc' ? ob.asc().nullsFirst() : ob.desc().nullsLast(),
+      )
+      .orderBy('id')
+      .limit(filter.size)
+      .offset(filter.page * filter.size)
+      .execute(),
+    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows.map(toPosKey), total: count.total };
+}

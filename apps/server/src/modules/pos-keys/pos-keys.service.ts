@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import type { Paged, PosKey, PosKeyStatus } from '@loyalty/contracts';
+import type { Db } from '../../db/connection';
+import { inTransaction } from '../../db/transaction';
+import { AppError } from '../../lib/app-error';
+import { toPage } from '../../lib/paging';
+import type { AuthUser } from '../../plugins/auth';
+import { insertAudit } from '../audit/audit.repository';
+import type { KeyCrypto } from './key-crypto';
+import {
+  findPosKey,
+  findPosKeyCipher,
+  insertPosKey,
+  keyHashExists,
+  listPosKeys,
+  type PosKeyFilter,
+  toPosKey,
+  updatePosKeyStatus,
+} from './pos-keys.repository';
+
+export async function listPosKeysPage(db: Db, filter: PosKeyFilter): Promise<Paged<PosKey>> {
+  const { rows, total } = await listPosKeys(db, filter);
+  return toPage(rows, total, filter.page, filter.size);
+}
+
+interface NewPosKey {
+  name: string;
+  address: string | null;
+  apiKey: string;
+  status: PosKeyStatus;
+}
+
+export async function createPosKey(db: Db, crypto: KeyCrypto, actor: AuthUser, input: NewPosKey) {
+  const id = randomUUID();
+  const keyHash = crypto.hash(input.apiKey);
+  const keyCipher = crypto.encrypt(input.apiKey, id);
+  try {
+    return await inTransaction(db, async (trx) => {
+      if (await keyHashExists(trx, keyHash)) throw new AppError('POS_KEY_TAKEN');
+      const created = await insertPosKey(trx, {
+        id,
+        name: input.name,
+        address: input.address,
+        keyHash,
+        keyCipher,
+        status: input.status,
+      });
+      await insertAudit(trx, {
+        username: actor.username,
+        message: `Created POS key '${created.name}'`,
+        targetType: 'pos_key',
+        targetId: created.id,
+        source: null,
+        dest: created,
+      });
+      return created;
+    });
+  } catch (error) {
+    // Two concurrent creates of one key: the unique index decides; the loser gets the same 409.
+    if ((error as { code?: string }).code === '23505') throw new AppError('POS_KEY_TAKEN');
+    throw error;
+  }
+}
+
+export async function setPosKeyStatus(db: Db, actor: AuthUser, id: string, status: PosKeyStatus) {
+  return inTransaction(db, async (trx) => {
+    const before = await findPosKey(trx, id, true);
+    if (!before) throw new AppError('POS_KEY_NOT_FOUND');
+    if (before.status === status) return before;
+    const after = await updatePosKeyStatus(trx, id, status);
+    await insertAudit(trx, {
+      username: actor.username,
+      message: `${status === 'active' ? 'Activated' : 'Deactivated'} POS key '${after.name}'`,
+      targetType: 'pos_key',
+      targetId: id,
+      source: before,
+      dest: after,
+    });
+    return after;
+  });
+}
+
+/** The key in clear, for ADMINs only; every reveal is in the audit log (without the key). */
+export async function revealPosKey(db: Db, crypto: KeyCrypto, actor: AuthUser, id: string) {
+  return inTransaction(db, async (trx) => {
+    const row = await findPosKeyCipher(trx, id);
+    if (!row) throw new AppError('POS_KEY_NOT_FOUND');
+    const key = crypto.decrypt(row.key_cipher, row.id);
+    await insertAudit(trx, {
+      username: actor.username,
+      message: `Revealed the API key of POS key '${row.name}'`,
+      targetType: 'pos_key',
+      targetId: row.id,
+      source: null,
+      dest: toPosKey(row),
+    });
+    return { key };
+  });
+}

@@ -1,0 +1,59 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/connection';
+import { inTransaction } from '../../db/transaction';
+import { lockExpiredHolds, voidHolds } from './hold-sweeper.repository';
+
+const BATCH = 500;
+const MAX_BATCHES_PER_RUN = 20;
+
+/**
+ * Voids expired holds and releases their points, in bounded batches, each its own transaction. Safe with
+ * any number of server instances sweeping at once: `FOR UPDATE SKIP LOCKED` gives each its own holds.
+ * Returns how many holds it voided.
+ */
+export async function sweepExpiredHolds(db: Db, batchSize = BATCH): Promise<number> {
+  let total = 0;
+  for (let batch = 0; batch < MAX_BATCHES_PER_RUN; batch++) {
+    const voided = await inTransaction(db, async (trx) => {
+      const holds = await lockExpiredHolds(trx, batchSize);
+      if (holds.length === 0) return 0;
+      const accounts = [...new Set(holds.map((h) => h.account_id))].sort();
+      await voidHolds(
+        trx,
+        holds.map((h) => h.id),
+        accounts,
+      );
+      return holds.length;
+    });
+    total += voided;
+    if (voided < batchSize) break;
+  }
+  return total;
+}
+
+export interface HoldSweeper {
+  stop(): Promise<void>;
+}
+
+/** Runs the sweep every `intervalMs` (never two runs at once in this process). */
+export function startHoldSweeper(db: Db, intervalMs: number, log: FastifyBaseLogger): HoldSweeper {
+  let running: Promise<void> | null = null;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = sweepExpiredHolds(db)
+      .then((voided) => {
+        if (voided > 0) log.info({ voided }, 'expired holds voided');
+      })
+      .catch((error) => log.error({ err: error }, 'hold sweep failed'))
+      .finally(() => {
+        running = null;
+      });
+  }, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,116 @@
+import { createHash } from 'node:crypto';
+import {
+  accrualResponse,
+  captureResponse,
+  errorBody,
+  holdResponse,
+  releaseResponse,
+  returnResponse,
+} from '@loyalty/contracts';
+import type { z } from 'zod';
+import { AppError } from '../../lib/app-error';
+
+/** The POS writes; each maps to the operation type its failures are recorded under. */
+export type PosWriteKind = 'accrual' | 'hold' | 'capture' | 'release' | 'return';
+
+export const operationTypeOf = {
+  accrual: 'accrual',
+  hold: 'hold',
+  capture: 'redemption',
+  release: 'hold',
+  return: 'adjustment',
+} as const;
+
+/** What a POS write answers: the exact body bytes, so a replay can be byte-identical. */
+export interface PosOutcome {
+  status: number;
+  body: string;
+  replayed: boolean;
+}
+
+export interface WriteContext {
+  kind: PosWriteKind;
+  posId: string;
+  operationId: string;
+  /** Hash of what was asked (route, target, body): "the same request" means the same hash. */
+  hash: string;
+  requestId: string;
+}
+
+export interface StoredRequest {
+  pos_id: string;
+  request_hash: string;
+  status_code: number;
+  response: unknown;
+}
+
+/** JSON with object keys sorted at every depth, so key order in the request does not matter. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+export function writeContext(
+  kind: PosWriteKind,
+  posId: string,
+  target: string,
+  body: { operationId: string },
+  requestId: string,
+): WriteContext {
+  const hash = createHash('sha256')
+    .update(`${kind}:${target}\n${canonicalJson(body)}`)
+    .digest('hex');
+  return { kind, posId, operationId: body.operationId, hash, requestId };
+}
+
+const successSchemas: Record<PosWriteKind, z.ZodType> = {
+  accrual: accrualResponse,
+  hold: holdResponse,
+  capture: captureResponse,
+  release: releaseResponse,
+  return: returnResponse,
+};
+
+/**
+ * The one way a stored response becomes bytes: parse with the response schema (which fixes key order)
+ * and stringify. The first answer and every replay go through it from the same stored JSON.
+ */
+export function render(kind: PosWriteKind, status: number, response: unknown): string {
+  const schema = status >= 400 ? errorBody : successSchemas[kind];
+  return JSON.stringify(schema.parse(response));
+}
+
+export function firstAnswer(kind: PosWriteKind, stored: { status_code: number; response: unknown }) {
+  return {
+    status: stored.status_code,
+    body: render(kind, stored.status_code, stored.response),
+    replayed: false,
+  };
+}
+
+/** An operationId already taken: replay it for the same POS and request, otherwise a 409. */
+export function resolveExisting(existing: StoredRequest | undefined, ctx: WriteContext): PosOutcome {
+  if (!existing) throw new AppError('OPERATION_ID_ALREADY_USED');
+  if (existing.pos_id !== ctx.posId) throw new AppError('OPERATION_ID_USED_BY_OTHER_POS');
+  if (existing.request_hash !== ctx.hash) throw new AppError('OPERATION_ID_ALREADY_USED');
+  return {
+    status: existing.status_code,
+    body: render(ctx.kind, existing.status_code, existing.response),
+    replayed: true,
+  };
+}
+
+/** The error envelope of a recorded failure (same fields and order as the error handler's). */
+export function failureBody(error: AppError, requestId: string) {
+  return { status: error.status, message: error.message, code: error.code, requestId };
+}
+
+export function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: unknown })?.code === '23505';
+}

@@ -1,0 +1,39 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../lib/app-error';
+import type { KeyCrypto } from '../pos-keys/key-crypto';
+import { findActivePosByHash, type PosIdentity, touchPosKey } from '../pos-keys/pos-keys.repository';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The till calling the POS API, set from its X-API-Key. */
+    pos?: PosIdentity;
+  }
+}
+
+/** onRequest: an active POS key in `X-API-Key`, else 401 UNAUTHORIZED (POS-API.md "Authentication"). */
+export function posAuthentication(app: FastifyInstance, crypto: () => KeyCrypto) {
+  return async (request: FastifyRequest) => {
+    const header = request.headers['x-api-key'];
+    const key = typeof header === 'string' ? header.trim() : '';
+    if (!key) throw new AppError('UNAUTHORIZED', 'Missing X-API-Key header');
+    const pos = await findActivePosByHash(app.db, crypto().hash(key));
+    if (!pos) throw new AppError('UNAUTHORIZED', 'Invalid or inactive API key');
+    request.pos = pos;
+  };
+}
+
+/**
+ * onSend: a successful call stamps the key's lastUsedAt, at most every few seconds per key (the
+ * authentication query says whether it is due), so a busy till does not make its key row a hot row.
+ */
+export function touchLastUsed(app: FastifyInstance) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!request.pos?.stale || reply.statusCode >= 400) return;
+    request.pos.stale = false;
+    try {
+      await touchPosKey(app.db, request.pos.id);
+    } catch (error) {
+      request.log.warn({ err: error }, 'could not update lastUsedAt');
+    }
+  };
+}

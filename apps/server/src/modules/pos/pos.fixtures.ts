@@ -1,0 +1,146 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import type { LightMyRequestResponse } from 'fastify';
+import { sql } from 'kysely';
+import { bearer, type TestContext } from '../../../test/helper';
+import type { Db } from '../../db/connection';
+
+/** Test helpers for the POS API: keys, rulesets, cards with a starting balance, and a till client. */
+
+export const newApiKey = () => randomBytes(24).toString('base64url');
+
+export async function createPosKey(
+  ctx: TestContext,
+  values: { name?: string; address?: string | null; apiKey?: string; status?: 'active' | 'inactive' } = {},
+) {
+  const apiKey = values.apiKey ?? newApiKey();
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/v1/pos-keys',
+    headers: bearer(ctx.tokens.MANAGER),
+    payload: {
+      name: values.name ?? `Till ${randomInt(1e6)}`,
+      address: values.address,
+      apiKey,
+      status: values.status,
+    },
+  });
+  if (res.statusCode !== 201) throw new Error(`POS key not created: ${res.body}`);
+  return { ...(res.json() as { id: string; name: string }), apiKey };
+}
+
+export async function createRuleset(
+  db: Db,
+  values: { version: number; percent: number; activeFrom?: Date | null; excluded?: string[] },
+): Promise<string> {
+  const row = await db
+    .insertInto('rulesets')
+    .values({
+      version: values.version,
+      percent: values.percent,
+      active_from: values.activeFrom === undefined ? new Date(Date.now() - 60_000) : values.activeFrom,
+      created_by: 'test',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  for (const sku of values.excluded ?? []) {
+    await db
+      .insertInto('excluded_skus')
+      .values({ ruleset_id: row.id, sku, description: null, category: null })
+      .execute();
+  }
+  return row.id;
+}
+
+export const newCardNumber = () =>
+  Array.from({ length: 16 }, (_, i) => (i === 0 ? randomInt(1, 10) : randomInt(10))).join('');
+
+/** An account with one card; a starting balance is written as a completed accrual, so the ledger holds. */
+export async function createCard(
+  db: Db,
+  values: { balance?: number; status?: 'active' | 'blocked' | 'pending' } = {},
+) {
+  const number = newCardNumber();
+  const account = await db
+    .insertInto('accounts')
+    .values({ client_id: `client-${number}`, balance: values.balance ?? 0 })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const card = await db
+    .insertInto('cards')
+    .values({ number, account_id: account.id, status: values.status ?? 'active', issued_at: new Date() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  if (values.balance) {
+    await db
+      .insertInto('operations')
+      .values({
+        type: 'accrual',
+        status: 'completed',
+        points: values.balance,
+        account_id: account.id,
+        card_id: card.id,
+        card_number: number,
+        meta: JSON.stringify({ reason: 'starting balance' }),
+      })
+      .execute();
+  }
+  return { number, accountId: account.id, cardId: card.id };
+}
+
+export async function accountOf(db: Db, accountId: string) {
+  const row = await db
+    .selectFrom('accounts')
+    .select(['balance', 'held_balance'])
+    .where('id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  return { balance: Number(row.balance), held: Number(row.held_balance) };
+}
+
+/** Makes a hold lapse now, as if its TTL had passed. */
+export async function expireHold(db: Db, holdId: string) {
+  await sql`update operations set expires_at = now() - interval '1 second' where id = ${holdId}::uuid`.execute(
+    db,
+  );
+}
+
+export interface Till {
+  apiKey: string;
+  call(method: 'GET' | 'POST', url: string, payload?: unknown): Promise<LightMyRequestResponse>;
+  card(number: string): Promise<LightMyRequestResponse>;
+  accrue(body: unknown): Promise<LightMyRequestResponse>;
+  preview(body: unknown): Promise<LightMyRequestResponse>;
+  hold(body: unknown): Promise<LightMyRequestResponse>;
+  capture(holdId: string, body: unknown): Promise<LightMyRequestResponse>;
+  release(holdId: string, body: unknown): Promise<LightMyRequestResponse>;
+  returns(body: unknown): Promise<LightMyRequestResponse>;
+}
+
+export function till(ctx: TestContext, apiKey: string): Till {
+  const call: Till['call'] = (method, url, payload) =>
+    ctx.app.inject({
+      method,
+      url,
+      headers: { 'x-api-key': apiKey },
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+  return {
+    apiKey,
+    call,
+    card: (number) => call('GET', `/pos/api/v1/cards/${number}`),
+    accrue: (body) => call('POST', '/pos/api/v1/accruals', body),
+    preview: (body) => call('POST', '/pos/api/v1/accruals/preview', body),
+    hold: (body) => call('POST', '/pos/api/v1/holds', body),
+    capture: (holdId, body) => call('POST', `/pos/api/v1/holds/${holdId}/capture`, body),
+    release: (holdId, body) => call('POST', `/pos/api/v1/holds/${holdId}/release`, body),
+    returns: (body) => call('POST', '/pos/api/v1/returns', body),
+  };
+}
+
+let counter = 0;
+export const opId = (prefix = 'op') => `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}`;
+
+export async function failedOperations(db: Db, error?: string) {
+  let query = db.selectFrom('operations').selectAll().where('status', '=', 'failed');
+  if (error) query = query.where(sql`meta->>'error'`, '=', error);
+  return query.execute();
+}

@@ -1,0 +1,40 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/connection';
+
+const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+
+export interface ReceiptRow {
+  accrual_id: string;
+  receipt_id: string;
+  pos_id: string;
+  card_number: string;
+  total_amount: string;
+  total_discount: string;
+  created_at: Date;
+  pos_name: string | null;
+  pos_address: string | null;
+}
+
+/** The receipt of an accrual, by its operation id (uuid) or its POS operationId. */
+export async function findReceipt(db: Db, id: string): Promise<ReceiptRow | undefined> {
+  const result = await sql<ReceiptRow>`
+    select r.accrual_id, r.receipt_id, r.pos_id, r.card_number, r.total_amount, r.total_discount,
+      r.created_at, p.name as pos_name, p.address as pos_address
+    from operations o
+    join receipts r on r.accrual_id = o.id
+    left join pos_keys p on p.id = r.pos_id
+    where o.type = 'accrual' and ${
+      isUuid(id) ? sql`(o.id = ${id}::uuid or o.operation_id = ${id})` : sql`o.operation_id = ${id}`
+    }
+    limit 1`.execute(db);
+  return result.rows[0];
+}
+
+export async function findReceiptItems(db: Db, accrualId: string) {
+  return db
+    .selectFrom('receipt_items')
+    .select(['id', 'sku', 'category', 'quantity', 'price', 'discount', 'line_total', 'bonus_points'])
+    .where('accrual_id', '=', accrualId)
+    .orderBy('line_no')
+    .execute();
+}

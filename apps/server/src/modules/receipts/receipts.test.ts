@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { bearer, createTestContext } from '../../../test/helper';
+import { createCard, createPosKey, createRuleset, opId, type Till, till } from '../pos/pos.fixtures';
+
+const ctx = await createTestContext({ HOLD_SWEEP_INTERVAL_MS: '0' });
+const { app } = ctx;
+const db = ctx.database.db;
+
+let pos: Till;
+
+describe('GET /api/v1/receipts/operation/{id}', () => {
+  it('any role reads the receipt of a POS accrual, by operation id or POS operationId', async () => {
+    const key = await createPosKey(ctx, { name: 'Corner shop', address: null });
+    pos = till(ctx, key.apiKey);
+    await createRuleset(db, { version: 1, percent: 10 });
+    const card = await createCard(db);
+    const operationId = opId();
+    const items = [
+      { sku: 'A', category: 'food', quantity: 1.5, price: 4, discount: 1 },
+      { sku: 'B', quantity: 2, price: 2.5 },
+    ];
+    expect(
+      (await pos.accrue({ operationId, cardNumber: card.number, receipt: { receiptId: 'R-7', items } }))
+        .statusCode,
+    ).toBe(201);
+    const op = await db
+      .selectFrom('operations')
+      .select(['id', 'created_at'])
+      .where('operation_id', '=', operationId)
+      .executeTakeFirstOrThrow();
+    for (const role of ['ADMIN', 'MANAGER', 'VIEWER'] as const) {
+      for (const id of [op.id, operationId]) {
+        const res = await app.inject({
+          url: `/api/v1/receipts/operation/${id}`,
+          headers: bearer(ctx.tokens[role]),
+        });
+        expect(res.statusCode).toBe(200);
+        expect(res.json()).toEqual({
+          receipt: {
+            receiptId: 'R-7',
+            posId: key.id,
+            totalAmount: 10,
+            totalDiscount: 1,
+            createdAt: expect.any(String),
+            cardNumber: card.number,
+          },
+          posName: 'Corner shop',
+          posAddress: null,
+          items: [
+            {
+              id: expect.any(String),
+              sku: 'A',
+              category: 'food',
+              quantity: 1.5,
+              price: 4,
+              discount: 1,
+              lineTotal: 5,
+              bonusPoints: 0.5,
+            },
+            {
+              id: expect.any(String),
+              sku: 'B',
+              category: null,
+              quantity: 2,
+              price: 2.5,
+              discount: 0,
+              lineTotal: 5,
+              bonusPoints: 0.5,
+            },
+          ],
+        });
+      }
+    }
+  });
+
+  it('GET /api/v1/receipts/operation/{id} is 404 RECEIPT_NOT_FOUND for anything but a POS accrual', async () => {
+    const card = await createCard(db, { balance: 20 });
+    const hold = await pos.hold({ operationId: opId(), cardNumber: card.number, points: 1 });
+    for (const id of [hold.json().holdId, '00000000-0000-4000-8000-000000000000', 'no-such-operation']) {
+      const res = await app.inject({
+        url: `/api/v1/receipts/operation/${id}`,
+        headers: bearer(ctx.tokens.VIEWER),
+      });
+      expect(res.statusCode).toBe(404);
+      expect(res.json().code).toBe('RECEIPT_NOT_FOUND');
+    }
+    const starting = await db
+      .selectFrom('operations')
+      .select('id')
+      .where('account_id', '=', card.accountId)
+      .where('type', '=', 'accrual')
+      .executeTakeFirstOrThrow();
+    const manual = await app.inject({
+      url: `/api/v1/receipts/operation/${starting.id}`,
+      headers: bearer(ctx.tokens.VIEWER),
+    });
+    expect(manual.json().code).toBe('RECEIPT_NOT_FOUND');
+    expect((await app.inject({ url: `/api/v1/receipts/operation/${starting.id}` })).statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,423 @@
+/**
+ * `npm run bench:pos`: the POS API under load, beside pgbench on the same PostgreSQL server.
+ *
+ * Starts the real server (buildApp + listen on port 3103, in a child process so the load generator does not
+ * share its event loop) on a fresh database, seeds POS keys, a ruleset and N cards, then drives it over
+ * HTTP with autocannon: accruals (5-line receipts, unique operationIds) on many cards, hold+capture pairs on
+ * many cards, and hold+capture pairs on one hot card; `pgbench -b tpcb-like` (scale 10) with the same client
+ * count runs before and after them on the same PostgreSQL server (the machine is shared: the mean is the
+ * anchor). Afterwards the ledger is verified. Prints a Markdown table for BENCHMARKS.md, and the CPU each
+ * request costs (server process, its PostgreSQL backends, load generator) next to pgbench's per transaction,
+ * which stays meaningful when the neighbours' load moves throughput.
+ *
+ * Environment: BENCH_PG_URL (server, default postgres://postgres@127.0.0.1:5432/postgres),
+ * BENCH_CONNECTIONS (8), BENCH_SECONDS (20, at most 30), BENCH_CARDS (20000), BENCH_KEEP=1 keeps the
+ * databases. Diagnostics: BENCH_NO_TRIGGERS=1 (other modules' triggers off), BENCH_ONLY_ACCRUAL=1,
+ * BENCH_PROFILE=<dir> (--cpu-prof of the server).
+ */
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { resolve } from 'node:path';
+import autocannon from 'autocannon';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { buildApp } from '../apps/server/src/app';
+import { loadConfig } from '../apps/server/src/config';
+import { type Db, openDatabase } from '../apps/server/src/db/connection';
+import { migrateToLatest } from '../apps/server/src/db/migrate';
+import { ledgerIsSound, verifyLedger } from '../apps/server/src/modules/ledger/verify-ledger';
+import { createKeyCrypto } from '../apps/server/src/modules/pos-keys/key-crypto';
+import { meterDatabase, processCpuMs, selfCpuMs } from './pos-cpu';
+
+const PORT = 3103;
+const SERVER_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
+const SECONDS = Math.min(Number(process.env.BENCH_SECONDS ?? 20), 30);
+const CARDS = Number(process.env.BENCH_CARDS ?? 20_000);
+const DB_NAME = 'loyalty_bench_pos';
+const PGBENCH_DB = 'loyalty_bench_pgbench';
+
+const dbUrl = (name: string) => {
+  const url = new URL(SERVER_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+};
+
+async function admin(statement: string) {
+  const client = new pg.Client({ connectionString: SERVER_URL });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Child process: the real server, exactly as server.ts builds it. */
+async function serve() {
+  const config = loadConfig({
+    ...process.env,
+    PORT: String(PORT),
+    LOG_LEVEL: 'warn',
+    HOLD_SWEEP_INTERVAL_MS: '1000',
+  });
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, poolSize: CONNECTIONS + 4 });
+  const app = await buildApp({
+    config,
+    database,
+    secrets: { jwtSecret: randomBytes(32).toString('hex'), posKeySecret: process.env.POS_KEY_SECRET! },
+  });
+  await app.listen({ port: PORT, host: '127.0.0.1' });
+  process.stdout.write('READY\n');
+  process.once('SIGTERM', async () => {
+    await app.close();
+    await database.close();
+    process.exit(0);
+  });
+}
+
+const cardNumber = (i: number) => String(4_000_000_000_000_000 + i);
+
+async function seed(db: Db, secretHex: string) {
+  const crypto = createKeyCrypto(secretHex);
+  const keys: string[] = [];
+  for (let i = 0; i < 4; i++) {
+    const id = randomUUID();
+    const key = randomBytes(24).toString('base64url');
+    await db
+      .insertInto('pos_keys')
+      .values({
+        id,
+        name: `Bench till ${i}`,
+        address: null,
+        key_hash: crypto.hash(key),
+        key_cipher: crypto.encrypt(key, id),
+        status: 'active',
+      })
+      .execute();
+    keys.push(key);
+  }
+  const ruleset = await db
+    .insertInto('rulesets')
+    .values({ version: 1, percent: 5, active_from: new Date(Date.now() - 60_000), created_by: 'bench' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('excluded_skus')
+    .values({ ruleset_id: ruleset.id, sku: 'SKU-9', description: null, category: null })
+    .execute();
+  // N accounts with one card each and a starting balance of 1000, written as an accrual so the ledger holds.
+  await sql`
+    with a as (
+      insert into accounts (client_id, balance)
+      select 'bench-' || i, 1000 from generate_series(0, ${CARDS - 1}) as i
+      returning id, client_id
+    ),
+    c as (
+      insert into cards (number, account_id, status, issued_at)
+      select (4000000000000000 + substr(a.client_id, 7)::bigint)::text, a.id, 'active', now() from a
+      returning id, number, account_id
+    )
+    insert into operations (type, status, points, account_id, card_id, card_number, meta)
+    select 'accrual', 'completed', 1000, c.account_id, c.id, c.number, '{"reason":"bench seed"}' from c`.execute(
+    db,
+  );
+  // The hot card can pay for every pair the run can make.
+  await sql`update accounts set balance = 100000000 where client_id = 'bench-0'`.execute(db);
+  await sql`update operations set points = 100000000 where card_number = ${cardNumber(0)}`.execute(db);
+  if (process.env.BENCH_NO_TRIGGERS === '1') {
+    // Diagnostic only: measures the POS path without the analytics rollup triggers (ledger still exact).
+    for (const table of ['operations', 'accounts', 'cards'])
+      await sql.raw(`alter table ${table} disable trigger user`).execute(db);
+  }
+  await sql`analyze`.execute(db);
+  return keys;
+}
+
+interface PhaseResult {
+  name: string;
+  requests: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  /** CPU ms per request: the Node server, its PostgreSQL backends, the load generator. */
+  cpu: { server: number; database: number; client: number };
+}
+
+let seq = 0;
+const nextId = (prefix: string) => `${prefix}-${process.pid}-${seq++}`;
+const pickCard = () => cardNumber(1 + Math.floor(Math.random() * (CARDS - 1)));
+
+function receipt() {
+  return {
+    receiptId: nextId('r'),
+    items: Array.from({ length: 5 }, (_, i) => ({
+      sku: `SKU-${i * 2 + Math.floor(Math.random() * 2)}`,
+      category: i % 2 ? 'grocery' : 'drinks',
+      quantity: 1 + Math.floor(Math.random() * 3),
+      price: Math.round(100 + Math.random() * 5000) / 100,
+      discount: i === 0 ? 0.5 : 0,
+    })),
+  };
+}
+
+let serverPid = 0;
+
+async function run(
+  name: string,
+  keys: string[],
+  requests: autocannon.Request[],
+  seconds = SECONDS,
+): Promise<PhaseResult> {
+  let keyIndex = 0;
+  const meter = await meterDatabase(SERVER_URL, DB_NAME);
+  const server0 = processCpuMs(serverPid) ?? 0;
+  const self0 = selfCpuMs();
+  const result = await autocannon({
+    url: `http://127.0.0.1:${PORT}`,
+    connections: CONNECTIONS,
+    duration: seconds,
+    // Each connection is one till with its own key.
+    setupClient: (client) =>
+      client.setHeaders({ 'content-type': 'application/json', 'x-api-key': keys[keyIndex++ % keys.length]! }),
+    requests,
+  });
+  const n = Math.max(result.requests.total, 1);
+  const cpu = {
+    server: ((processCpuMs(serverPid) ?? 0) - server0) / n,
+    database: (await meter.stop()) / n,
+    client: (selfCpuMs() - self0) / n,
+  };
+  return {
+    name,
+    requests: result.requests.total,
+    perSecond: result.requests.total / seconds,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    cpu,
+  };
+}
+
+const accrual: autocannon.Request = {
+  method: 'POST',
+  path: '/pos/api/v1/accruals',
+  setupRequest: (req) => ({
+    ...req,
+    body: JSON.stringify({ operationId: nextId('a'), cardNumber: pickCard(), receipt: receipt() }),
+  }),
+};
+
+type Ctx = { holdId?: string };
+
+function holdThenCapture(card: () => string): autocannon.Request[] {
+  return [
+    {
+      method: 'POST',
+      path: '/pos/api/v1/holds',
+      setupRequest: (req) => ({
+        ...req,
+        body: JSON.stringify({ operationId: nextId('h'), cardNumber: card(), points: 2.5 }),
+      }),
+      onResponse: (status, body, context) => {
+        (context as Ctx).holdId = status === 201 ? JSON.parse(body).holdId : undefined;
+      },
+    },
+    {
+      method: 'POST',
+      setupRequest: (req, context) =>
+        (context as Ctx).holdId
+          ? {
+              ...req,
+              path: `/pos/api/v1/holds/${(context as Ctx).holdId}/capture`,
+              body: JSON.stringify({ operationId: nextId('c'), points: 2 }),
+            }
+          : (undefined as unknown as autocannon.Request),
+    },
+  ];
+}
+
+interface PgbenchResult {
+  tps: number;
+  /** CPU ms per transaction: PostgreSQL backends and the pgbench client. */
+  cpu: { database: number; client: number };
+}
+
+async function pgbench(init: boolean): Promise<PgbenchResult> {
+  if (init) execFileSync('pgbench', ['-i', '-s', '10', '-q', dbUrl(PGBENCH_DB)], { stdio: 'ignore' });
+  const meter = await meterDatabase(SERVER_URL, PGBENCH_DB);
+  let clientCpu = 0;
+  const args = [
+    '-b',
+    'tpcb-like',
+    '-c',
+    String(CONNECTIONS),
+    '-j',
+    '2',
+    '-T',
+    String(SECONDS),
+    dbUrl(PGBENCH_DB),
+  ];
+  const out = await new Promise<string>((done, fail) => {
+    const child = execFile('pgbench', args, { encoding: 'utf8' }, (error, stdout) =>
+      error ? fail(error) : done(stdout),
+    );
+    const poll = setInterval(() => {
+      clientCpu = processCpuMs(child.pid!) ?? clientCpu;
+    }, 100);
+    child.once('exit', () => clearInterval(poll));
+  });
+  const tps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(out)?.[1]);
+  const transactions = Number(/number of transactions actually processed: (\d+)/.exec(out)?.[1]);
+  if (!tps || !transactions) throw new Error(`could not read pgbench output:\n${out}`);
+  return { tps, cpu: { database: (await meter.stop()) / transactions, client: clientCpu / transactions } };
+}
+
+async function startServer(secretHex: string): Promise<ChildProcess> {
+  // The same script, run the same way (tsx's loader flags are in execArgv), in server mode.
+  const profile = process.env.BENCH_PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
+    : [];
+  const child = spawn(
+    process.execPath,
+    [...profile, ...process.execArgv, resolve(process.argv[1]!), '--serve'],
+    {
+      env: { ...process.env, DATABASE_URL: dbUrl(DB_NAME), POS_KEY_SECRET: secretHex },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  serverPid = child.pid!;
+  await new Promise<void>((ready, fail) => {
+    child.once('exit', (code) => fail(new Error(`server exited with ${code}`)));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('READY')) ready();
+    });
+  });
+  return child;
+}
+
+async function main() {
+  await admin(`drop database if exists ${DB_NAME} with (force)`);
+  await admin(`drop database if exists ${PGBENCH_DB} with (force)`);
+  await admin(`create database ${DB_NAME}`);
+  await admin(`create database ${PGBENCH_DB}`);
+  const handle = await openDatabase({ databaseUrl: dbUrl(DB_NAME), poolSize: 2 });
+  const secretHex = randomBytes(32).toString('hex');
+  let server: ChildProcess | undefined;
+  try {
+    await migrateToLatest(handle.db);
+    const keys = await seed(handle.db, secretHex);
+    server = await startServer(secretHex);
+    console.log(`server on :${PORT}; ${CARDS} cards; ${CONNECTIONS} connections; ${SECONDS} s per phase`);
+
+    // pgbench before and after the POS phases: on a shared machine the load drifts; the mean is the anchor.
+    const loadBefore = loadavg()[0]!;
+    server.kill('SIGSTOP');
+    const before = await pgbench(true);
+    server.kill('SIGCONT');
+    await run('warm-up', keys, [accrual], 3);
+    const phases: PhaseResult[] = [];
+    phases.push(await run('accrual, 5-line receipts, many cards', keys, [accrual]));
+    phases.push(await run('hold+capture, many cards', keys, holdThenCapture(pickCard)));
+    phases.push(
+      await run(
+        'hold+capture, one hot card',
+        keys,
+        holdThenCapture(() => cardNumber(0)),
+      ),
+    );
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server!.once('exit', resolve));
+    server = undefined;
+    const after = await pgbench(false);
+    const loadAfter = loadavg()[0]!;
+    const tps = (before.tps + after.tps) / 2;
+    const tpsBefore = before.tps;
+    const tpsAfter = after.tps;
+
+    const report = await verifyLedger(handle.db);
+    const hot = await sql<{ balance: string; held_balance: string; captured: number; open: number }>`
+      select a.balance, a.held_balance,
+        (select count(*)::int from operations where card_number = ${cardNumber(0)} and type = 'redemption') as captured,
+        (select count(*)::int from operations where card_number = ${cardNumber(0)} and type = 'hold' and status = 'active') as open
+      from accounts a where client_id = 'bench-0'`.execute(handle.db);
+    const counts = await sql<{ type: string; status: string; n: number }>`
+      select type, status, count(*)::int as n from operations group by 1, 2 order by 1, 2`.execute(handle.db);
+    const version = (
+      await sql<{ v: string }>`select current_setting('server_version') as v`.execute(handle.db)
+    ).rows[0]!.v;
+
+    const empty = {
+      name: '-',
+      requests: 0,
+      perSecond: 0,
+      p50: 0,
+      p99: 0,
+      non2xx: 0,
+      errors: 0,
+      cpu: { server: 0, database: 0, client: 0 },
+    };
+    const [acc, pairs = empty, hotPairs = empty] = phases as [PhaseResult, PhaseResult?, PhaseResult?];
+    const rows = [
+      `| phase | req/s | ops/s | p50 ms | p99 ms | non-2xx | vs pgbench |`,
+      `|---|---:|---:|---:|---:|---:|---:|`,
+      `| ${acc.name} | ${acc.perSecond.toFixed(0)} | ${acc.perSecond.toFixed(0)} accruals | ${acc.p50} | ${acc.p99} | ${acc.non2xx} | ${((acc.perSecond / tps) * 100).toFixed(0)}% |`,
+      `| ${pairs.name} | ${pairs.perSecond.toFixed(0)} | ${(pairs.perSecond / 2).toFixed(0)} pairs | ${pairs.p50} | ${pairs.p99} | ${pairs.non2xx} | ${((pairs.perSecond / tps) * 100).toFixed(0)}% |`,
+      `| ${hotPairs.name} | ${hotPairs.perSecond.toFixed(0)} | ${(hotPairs.perSecond / 2).toFixed(0)} pairs | ${hotPairs.p50} | ${hotPairs.p99} | ${hotPairs.non2xx} | ${((hotPairs.perSecond / tps) * 100).toFixed(0)}% |`,
+      `| pgbench -b tpcb-like -s 10 -c ${CONNECTIONS} -j 2 -T ${SECONDS} (mean of before ${tpsBefore.toFixed(0)} and after ${tpsAfter.toFixed(0)}) | | ${tps.toFixed(0)} tps | | | | 100% |`,
+    ];
+    console.log(`\n${rows.join('\n')}\n`);
+    console.log(`load average (1 min): ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after`);
+    console.log(
+      `machine: ${cpus().length} cores (${cpus()[0]?.model}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, PostgreSQL ${version}`,
+    );
+    const ms = (v: number) => v.toFixed(2);
+    console.log(
+      '\nCPU ms per request (server = Node process, database = its PostgreSQL backends, client = load generator):',
+    );
+    for (const p of phases)
+      console.log(
+        `  ${p.name}: server ${ms(p.cpu.server)}, database ${ms(p.cpu.database)}, client ${ms(p.cpu.client)}`,
+      );
+    for (const [label, r] of [
+      ['before', before],
+      ['after', after],
+    ] as const) {
+      console.log(
+        `  pgbench tpcb-like (${label}): database ${ms(r.cpu.database)}, client ${ms(r.cpu.client)} per transaction`,
+      );
+    }
+    console.log(`errors: ${phases.map((p) => `${p.name}: ${p.errors}`).join('; ')}`);
+    console.log(`operations: ${counts.rows.map((r) => `${r.type}/${r.status} ${r.n}`).join(', ')}`);
+    const h = hot.rows[0]!;
+    console.log(
+      `hot card: balance ${h.balance}, held ${h.held_balance}, ${h.captured} captures, ${h.open} holds still open`,
+    );
+    console.log(
+      `ledger: ${report.accountsChecked} accounts, ${report.differences.length} differences, ` +
+        `${report.holdsCapturedTwice.length} holds captured twice → ${ledgerIsSound(report) ? 'OK' : 'BROKEN'}`,
+    );
+    const accrualOk = acc.perSecond >= tps / 2 && acc.p99 <= 50;
+    const hotOk = hotPairs.perSecond / 2 >= 300 && hotPairs.non2xx === 0;
+    console.log(
+      `targets: accrual ≥ 50% of pgbench with p99 ≤ 50 ms: ${accrualOk ? 'met' : 'MISSED'}; hot card ≥ 300 pairs/s: ${hotOk ? 'met' : 'MISSED'}`,
+    );
+    if (!ledgerIsSound(report)) process.exitCode = 1;
+  } finally {
+    server?.kill('SIGTERM');
+    await handle.close();
+    if (process.env.BENCH_KEEP !== '1') {
+      await admin(`drop database if exists ${DB_NAME} with (force)`);
+      await admin(`drop database if exists ${PGBENCH_DB} with (force)`);
+    }
+  }
+}
+
+(process.argv.includes('--serve') ? serve() : main()).catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
