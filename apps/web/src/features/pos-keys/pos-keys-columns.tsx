@@ -1,0 +1,74 @@
+import type { PosKey } from '@loyalty/contracts';
+import type { ColumnDef } from '@tanstack/react-table';
+import { formatDate, formatDateTime } from '@/lib/format';
+import { type PosKeyAction, PosKeyRowActions } from './pos-key-row-actions';
+import { PosKeyStatusBadge } from './pos-key-status';
+
+function Muted({ children }: { children: string }) {
+  return <span className="text-muted-foreground">{children}</span>;
+}
+
+export interface PosKeyColumnOptions {
+  onAction: (action: PosKeyAction, posKey: PosKey) => void;
+  canManage: boolean;
+  canReveal: boolean;
+}
+
+/** Column ids are the server's sort fields (name, address, status, createdAt, lastUsedAt). */
+export function posKeyColumns({ onAction, canManage, canReveal }: PosKeyColumnOptions): ColumnDef<PosKey>[] {
+  const columns: ColumnDef<PosKey>[] = [
+    {
+      accessorKey: 'name',
+      header: 'Name',
+      enableSorting: true,
+      enableHiding: false,
+      cell: ({ row }) => (
+        <span className="block max-w-56 truncate font-medium" title={row.original.name}>
+          {row.original.name}
+        </span>
+      ),
+    },
+    {
+      accessorKey: 'address',
+      header: 'Address',
+      enableSorting: true,
+      cell: ({ row }) =>
+        row.original.address ? (
+          <span className="block max-w-64 truncate" title={row.original.address}>
+            {row.original.address}
+          </span>
+        ) : (
+          <Muted>Not set</Muted>
+        ),
+    },
+    {
+      accessorKey: 'status',
+      header: 'Status',
+      enableSorting: true,
+      cell: ({ row }) => <PosKeyStatusBadge status={row.original.status} />,
+    },
+    {
+      accessorKey: 'createdAt',
+      header: 'Created',
+      enableSorting: true,
+      cell: ({ row }) => formatDate(row.original.createdAt),
+    },
+    {
+      accessorKey: 'lastUsedAt',
+      header: 'Last Used',
+      enableSorting: true,
+      cell: ({ row }) =>
+        row.original.lastUsedAt ? formatDateTime(row.original.lastUsedAt) : <Muted>Never</Muted>,
+    },
+  ];
+  if (canManage) {
+    columns.push({
+      id: 'actions',
+      header: () => <span className="sr-only">Actions</span>,
+      enableHiding: false,
+      meta: { className: 'w-12 text-right' },
+      cell: ({ row }) => <PosKeyRowActions posKey={row.original} canReveal={canReveal} onAction={onAction} />,
+    });
+  }
+  return columns;
+}

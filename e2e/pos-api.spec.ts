@@ -1,0 +1,128 @@
+import type { FrameLocator, Page } from '@playwright/test';
+import { expect, test, toast, uniqueName } from './support/fixtures';
+import { createPosKey } from './support/pos-api-helpers';
+import { accountWithCard } from './support/programme-api';
+
+// Spec section 2 "POS API" (Swagger UI from /swagger.html, Authorize with the API key), 6 and 9 (a POS API
+// key stored locally, sent as a header on selected calls).
+test.describe.configure({ mode: 'parallel' });
+
+const docs = (page: Page) => page.frameLocator('iframe[title="POS API documentation"]');
+
+async function authorize(frame: FrameLocator, apiKey: string) {
+  await frame.getByRole('button', { name: 'Authorize' }).first().click();
+  const scheme = frame.locator('.modal-ux form').filter({ hasText: 'X-API-Key' });
+  await scheme.locator('input').fill(apiKey);
+  await scheme.getByRole('button', { name: 'Apply credentials' }).click();
+  await scheme.getByRole('button', { name: 'Close' }).click();
+  await expect(frame.locator('.modal-ux')).toHaveCount(0);
+}
+
+/** Try it out on GET /pos/api/v1/cards/{cardNumber}; returns the live response's status cell and body. */
+async function tryCardBalance(frame: FrameLocator, cardNumber: string) {
+  const operation = frame.locator('.opblock').filter({ hasText: '/pos/api/v1/cards/{cardNumber}' }).first();
+  if (!(await operation.locator('.opblock-body').isVisible())) {
+    await operation.locator('.opblock-summary').first().click();
+  }
+  await operation.locator('input[placeholder="cardNumber"]').fill(cardNumber);
+  await operation.getByRole('button', { name: 'Execute' }).click();
+  const live = operation.locator('.live-responses-table');
+  return {
+    status: live.locator('tbody .response-col_status').first(),
+    body: live.locator('.microlight').first(),
+  };
+}
+
+test.beforeEach(async ({ page, signIn }) => {
+  await signIn(page);
+});
+
+test('embeds Swagger UI from /swagger.html with the Authorize hint and a new-tab link', async ({ page }) => {
+  const problems: string[] = [];
+  page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+  page.on('pageerror', (error) => problems.push(error.message));
+
+  await page.goto('/pos-api');
+  await expect(page.getByRole('heading', { level: 1, name: 'POS API' })).toBeVisible();
+  await expect(page.getByText(/POS calls are authorised with a POS API key: click Authorize/)).toContainText(
+    'X-API-Key',
+  );
+  const link = page.getByRole('link', { name: 'Open in new tab' });
+  await expect(link).toHaveAttribute('href', '/swagger.html');
+  await expect(link).toHaveAttribute('target', '_blank');
+  const frame = page.locator('iframe[title="POS API documentation"]');
+  await expect(frame).toHaveAttribute('src', '/swagger.html');
+
+  // Loaded inside the frame: the server's CSP (frame-ancestors 'self') lets the console embed it.
+  await expect(docs(page).getByRole('heading', { name: /Loyalty Admin API/ })).toBeVisible();
+  await expect(docs(page).getByRole('button', { name: 'Authorize' }).first()).toBeVisible();
+  await expect(
+    docs(page).locator('.opblock').filter({ hasText: '/pos/api/v1/accruals' }).first(),
+  ).toBeVisible();
+  // The frame fills the content area below the hint.
+  const box = await frame.boundingBox();
+  expect(box && box.height >= 500 && box.width >= 900).toBe(true);
+  expect(problems).toEqual([]);
+});
+
+test("Authorize with a real key: 'Try it out' reads a card's balance; a wrong key is refused", async ({
+  page,
+  api,
+}) => {
+  const posKey = await createPosKey(api, { name: uniqueName('Swagger') });
+  const { card } = await accountWithCard(api);
+  await page.goto('/pos-api');
+  const frame = docs(page);
+
+  const refused = await tryCardBalance(frame, card.number);
+  await expect(refused.status).toHaveText('401');
+
+  await authorize(frame, posKey.apiKey);
+  const answer = await tryCardBalance(frame, card.number);
+  await expect(answer.status).toHaveText('200');
+  await expect(answer.body).toContainText(`"cardNumber": "${card.number}"`);
+  await expect(answer.body).toContainText('"availableBalance": 0');
+});
+
+test('a key stored from View API Key is applied to Authorize; Forget key removes it', async ({
+  page,
+  api,
+}) => {
+  const posKey = await createPosKey(api, { name: uniqueName('Stored') });
+  const { card } = await accountWithCard(api);
+  await page.goto('/pos-keys');
+  await page.getByLabel('Search POS keys').fill(posKey.name);
+  await page.getByRole('button', { name: `Actions for ${posKey.name}` }).click();
+  await page.getByRole('menuitem', { name: 'View API Key' }).click();
+  const view = page.getByRole('dialog', { name: 'View API Key' });
+  await expect(view.getByLabel('API Key', { exact: true })).toHaveValue(posKey.apiKey);
+  await view.getByRole('button', { name: 'Use for POS API' }).click();
+  await expect(toast(page, 'API key stored for the POS API page')).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('posApiKey'))).toBe(posKey.apiKey);
+
+  await page.getByRole('link', { name: 'POS API', exact: true }).click();
+  await expect(
+    page.getByText(`Stored key …${posKey.apiKey.slice(-4)} is applied to Authorize.`),
+  ).toBeVisible();
+  const frame = docs(page);
+  const answer = await tryCardBalance(frame, card.number);
+  await expect(answer.status).toHaveText('200');
+
+  await page.getByRole('button', { name: 'Forget key' }).click();
+  await expect(toast(page, 'Stored API key removed')).toBeVisible();
+  await expect(page.getByText(/Stored key/)).toHaveCount(0);
+  expect(await page.evaluate(() => localStorage.getItem('posApiKey'))).toBeNull();
+  const again = await tryCardBalance(frame, card.number);
+  await expect(again.status).toHaveText('401');
+});
+
+test('dark theme darkens the documentation frame; 390 px fits', async ({ page }) => {
+  await page.addInitScript(() => localStorage.setItem('theme', 'dark'));
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/pos-api');
+  await expect(docs(page).getByRole('button', { name: 'Authorize' }).first()).toBeVisible();
+  await expect(docs(page).locator('html')).toHaveCSS('filter', /invert/);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  await page.getByRole('button', { name: 'Toggle theme' }).click();
+  await expect(docs(page).locator('html')).not.toHaveCSS('filter', /invert/);
+});
