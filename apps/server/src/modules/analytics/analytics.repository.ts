@@ -1,0 +1,85 @@
+import type { AnalyticsGroupBy } from '@loyalty/contracts';
+import { sql } from 'kysely';
+import type { Db } from '../../db/connection';
+import type { Tx } from '../../db/transaction';
+
+type Executor = Db | Tx;
+
+export interface BucketRange {
+  groupBy: AnalyticsGroupBy;
+  /** Inclusive, aligned to groupBy. */
+  start: Date;
+  /** Exclusive, aligned to groupBy. */
+  end: Date;
+}
+
+export interface CountRow {
+  bucket: Date;
+  count: number;
+}
+
+export interface VolumeRow extends CountRow {
+  /** numeric as a string: Σ |points|. */
+  amount: string;
+}
+
+export interface PointsTotalsRow {
+  total: string;
+  held: string;
+  calculatedAt: Date;
+}
+
+/**
+ * Where the analytics numbers come from. `rollupSource` (here) answers from the rollup tables;
+ * `referenceSource` (analytics-reference.repository.ts) answers the same questions from the raw tables,
+ * for the tests and the benchmark. Rows are only the non-empty buckets; the service zero-fills.
+ */
+export interface AnalyticsSource {
+  operations(db: Executor, range: BucketRange): Promise<VolumeRow[]>;
+  issuedCards(db: Executor, range: BucketRange): Promise<CountRow[]>;
+  activeAccounts(db: Executor, range: BucketRange): Promise<CountRow[]>;
+  pointsTotals(db: Executor): Promise<PointsTotalsRow>;
+}
+
+// date_bin on the UTC epoch: the same UTC hours and days as date_trunc(…, 'UTC'), without a time-zone
+// lookup per row.
+const UTC_EPOCH = sql`timestamptz '2000-01-01 00:00:00+00'`;
+
+/** Sums one analytics_hourly expression per hour or per day of [start, end). */
+async function sumHourly<R>(
+  db: Executor,
+  { groupBy, start, end }: BucketRange,
+  columns: ReturnType<typeof sql>,
+) {
+  const { rows } = await sql<R>`
+    select date_bin(${`1 ${groupBy}`}::interval, bucket, ${UTC_EPOCH}) as bucket, ${columns}
+    from analytics_hourly
+    where bucket >= ${start} and bucket < ${end}
+    group by 1`.execute(db);
+  return rows;
+}
+
+export const rollupSource: AnalyticsSource = {
+  operations: (db, range) =>
+    sumHourly<VolumeRow>(db, range, sql`sum(operations)::int8 as count, sum(volume) as amount`),
+
+  issuedCards: (db, range) => sumHourly<CountRow>(db, range, sql`sum(issued_cards)::int8 as count`),
+
+  // Distinct accounts do not add up across hours: a day sums its hours' `day_accounts` instead.
+  activeAccounts: (db, range) =>
+    sumHourly<CountRow>(
+      db,
+      range,
+      range.groupBy === 'hour'
+        ? sql`sum(active_accounts)::int8 as count`
+        : sql`sum(day_accounts)::int8 as count`,
+    ),
+
+  async pointsTotals(db) {
+    const { rows } = await sql<PointsTotalsRow>`
+      select coalesce(sum(balance), 0) as total, coalesce(sum(held_balance), 0) as held,
+             now() as "calculatedAt"
+      from analytics_points_totals`.execute(db);
+    return rows[0]!;
+  },
+};

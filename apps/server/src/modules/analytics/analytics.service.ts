@@ -1,0 +1,77 @@
+import {
+  type AnalyticsRangeQuery,
+  analyticsWindow,
+  type CardsAnalytics,
+  type CountPoint,
+  type OperationsAnalytics,
+  type PointsSummary,
+  type RetentionAnalytics,
+} from '@loyalty/contracts';
+import type { Db } from '../../db/connection';
+import { toIso, toNumber } from '../../lib/paging';
+import { type AnalyticsSource, type CountRow, rollupSource } from './analytics.repository';
+
+/**
+ * Dashboard analytics. Every function takes the source of its numbers: the rollups in production, the
+ * raw-table reference in tests and the benchmark, so both are shaped (and zero-filled) by the same code.
+ */
+function zeroFilled<R extends CountRow>(buckets: Date[], rows: R[], pick: (row: R | undefined) => number) {
+  const byTime = new Map(rows.map((row) => [new Date(row.bucket).getTime(), row]));
+  return buckets.map((bucket) => ({
+    timestamp: bucket.toISOString(),
+    value: pick(byTime.get(bucket.getTime())),
+  }));
+}
+
+function counts(buckets: Date[], rows: CountRow[]): CountPoint[] {
+  return zeroFilled(buckets, rows, (row) => row?.count ?? 0).map(({ timestamp, value }) => ({
+    timestamp,
+    count: value,
+  }));
+}
+
+export async function operationsAnalytics(
+  db: Db,
+  query: AnalyticsRangeQuery,
+  source: AnalyticsSource = rollupSource,
+): Promise<OperationsAnalytics> {
+  const window = analyticsWindow(query);
+  const rows = await source.operations(db, window);
+  return {
+    operationsCount: counts(window.buckets, rows),
+    operationsVolume: zeroFilled(window.buckets, rows, (row) => toNumber(row?.amount)).map(
+      ({ timestamp, value }) => ({ timestamp, amount: value }),
+    ),
+  };
+}
+
+export async function cardsAnalytics(
+  db: Db,
+  query: AnalyticsRangeQuery,
+  source: AnalyticsSource = rollupSource,
+): Promise<CardsAnalytics> {
+  const window = analyticsWindow(query);
+  return { issuedCards: counts(window.buckets, await source.issuedCards(db, window)) };
+}
+
+export async function retentionAnalytics(
+  db: Db,
+  query: AnalyticsRangeQuery,
+  source: AnalyticsSource = rollupSource,
+): Promise<RetentionAnalytics> {
+  const window = analyticsWindow(query);
+  return { activeUsers: counts(window.buckets, await source.activeAccounts(db, window)) };
+}
+
+export async function pointsSummary(db: Db, source: AnalyticsSource = rollupSource): Promise<PointsSummary> {
+  const totals = await source.pointsTotals(db);
+  // Subtract in cents so active is exact, not a float difference.
+  const totalCents = Math.round(toNumber(totals.total) * 100);
+  const heldCents = Math.round(toNumber(totals.held) * 100);
+  return {
+    totalPoints: totalCents / 100,
+    activePoints: (totalCents - heldCents) / 100,
+    heldPoints: heldCents / 100,
+    calculatedAt: toIso(totals.calculatedAt) as string,
+  };
+}
