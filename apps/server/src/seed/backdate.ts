@@ -1,0 +1,68 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/connection';
+
+/**
+ * The services stamp rows with the current time; a demo needs 30 days of history. After writing through
+ * the API, the seed moves each row to the moment its story happened. Balances do not depend on time, so
+ * the ledger still verifies; derived tables (rollups) are rebuilt afterwards.
+ */
+export class Backdater {
+  private readonly operationsById = new Map<string, Date>();
+  private readonly operationsByPosId = new Map<string, Date>();
+  private readonly cards = new Map<string, { issuedAt: Date; blockedAt?: Date }>();
+  private readonly accounts = new Map<string, Date>();
+
+  operation(id: string, at: Date) {
+    this.operationsById.set(id, at);
+  }
+  posOperation(operationId: string, at: Date) {
+    this.operationsByPosId.set(operationId, at);
+  }
+  card(id: string, issuedAt: Date, blockedAt?: Date) {
+    this.cards.set(id, { issuedAt, blockedAt });
+  }
+  account(id: string, createdAt: Date) {
+    this.accounts.set(id, createdAt);
+  }
+
+  async apply(db: Db): Promise<void> {
+    await inChunks([...this.accounts], (rows) =>
+      sql`update accounts a set created_at = v.t from (values ${values(rows)}) as v(id, t) where a.id = v.id::uuid`.execute(
+        db,
+      ),
+    );
+    await inChunks(
+      [...this.cards].map(([id, c]) => [id, c.issuedAt, c.blockedAt ?? null] as const),
+      (rows) =>
+        sql`update cards c set issued_at = v.t, created_at = v.t,
+            blocked_at = case when c.blocked_at is null then null else coalesce(v.b, v.t + interval '3 days') end
+          from (values ${sql.join(rows.map(([id, t, b]) => sql`(${id}, ${t.toISOString()}::timestamptz, ${b?.toISOString() ?? null}::timestamptz)`))}) as v(id, t, b)
+          where c.id = v.id::uuid`.execute(db),
+    );
+    await inChunks([...this.operationsByPosId], (rows) =>
+      sql`update operations o set created_at = v.t,
+            expires_at = case when o.type = 'hold' then v.t + (o.expires_at - o.created_at) else o.expires_at end
+          from (values ${values(rows)}) as v(id, t) where o.operation_id = v.id`.execute(db),
+    );
+    await inChunks([...this.operationsById], (rows) =>
+      sql`update operations o set created_at = v.t from (values ${values(rows)}) as v(id, t) where o.id = v.id::uuid`.execute(
+        db,
+      ),
+    );
+    // Failed attempts and the redemption/adjustment rows the services wrote carry their request's time.
+    await sql`update receipts r set created_at = o.created_at from operations o where o.id = r.accrual_id`.execute(
+      db,
+    );
+  }
+}
+
+function values(rows: Array<readonly [string, Date]>) {
+  return sql.join(rows.map(([id, t]) => sql`(${id}, ${t.toISOString()}::timestamptz)`));
+}
+
+async function inChunks<T>(rows: T[], run: (chunk: T[]) => Promise<unknown>) {
+  for (let i = 0; i < rows.length; i += 500) {
+    const chunk = rows.slice(i, i + 500);
+    if (chunk.length) await run(chunk);
+  }
+}

@@ -1,0 +1,133 @@
+import { randomBytes } from 'node:crypto';
+import type { App } from '../app';
+import type { Db } from '../db/connection';
+import { rebuildDerivedTables } from '../db/derived';
+import { ledgerIsSound, verifyLedger } from '../modules/ledger/verify-ledger';
+import { sweepExpiredHolds } from '../modules/pos/hold-sweeper';
+import { createSeedApi, type SeedApi } from './api-client';
+import { Backdater } from './backdate';
+import { exclusions, stores } from './catalogue';
+import { createRandom, type Random } from './random';
+import { type Customer, simulateDays } from './simulate';
+
+export interface SeedOptions {
+  accounts: number;
+  days: number;
+  /** Average purchases per day over the whole programme. */
+  purchasesPerDay: number;
+  seed: number;
+  log?: (line: string) => void;
+}
+
+export const defaultSeedOptions: SeedOptions = {
+  accounts: 2000,
+  days: 30,
+  purchasesPerDay: 220,
+  seed: 20261121,
+};
+
+const DAY = 86_400_000;
+
+/** Fills an empty database with a living programme. Refuses to run on one that already has accounts. */
+export async function seedProgramme(app: App, db: Db, adminToken: string, options: SeedOptions) {
+  const log = options.log ?? (() => {});
+  const existing = await db.selectFrom('accounts').select('id').limit(1).execute();
+  if (existing.length > 0) return { seeded: false as const };
+
+  const api = createSeedApi(app, adminToken);
+  const random = createRandom(options.seed);
+  const backdate = new Backdater();
+  const now = Date.now();
+
+  await api.admin('POST', '/api/v1/settings', {
+    holds: { ttl_minutes: 15 },
+    cards: { limit_per_account: 3 },
+  });
+  await createRulesets(api, now);
+  const posKeys = await createPosKeys(api);
+  log(`rulesets, exclusions and ${posKeys.length} POS keys created`);
+
+  const customers = await createCustomers(api, random, backdate, options, now);
+  log(`${customers.length} accounts with cards created`);
+
+  const stats = await simulateDays(api, random, backdate, customers, posKeys, options, now);
+  log(`${stats.purchases} purchases, ${stats.redemptions} redemptions, ${stats.returns} returns simulated`);
+
+  await backdate.apply(db);
+  await sweepExpiredHolds(db);
+  await rebuildDerivedTables(db);
+  const report = await verifyLedger(db);
+  if (!ledgerIsSound(report))
+    throw new Error(`Seeded ledger does not verify: ${JSON.stringify(report).slice(0, 500)}`);
+  log('ledger verified; rollups rebuilt');
+  return { seeded: true as const, ...stats, accounts: customers.length };
+}
+
+async function createRulesets(api: SeedApi, now: number) {
+  const rulesets = [
+    { version: 1, config: { percent: 3 }, activeFrom: new Date(now - 150 * DAY).toISOString() },
+    { version: 2, config: { percent: 5 }, activeFrom: new Date(now - 45 * DAY).toISOString() },
+    { version: 3, config: { percent: 6.5 }, activeFrom: new Date(now + 14 * DAY).toISOString() },
+  ];
+  for (const ruleset of rulesets) {
+    const created = await api.admin<{ id: string }>('POST', '/api/v1/rulesets', ruleset);
+    const list = ruleset.version === 1 ? exclusions.slice(0, 2) : exclusions;
+    for (const sku of list) await api.admin('POST', `/api/v1/rulesets/${created.id}/excluded-skus`, sku);
+  }
+}
+
+async function createPosKeys(api: SeedApi) {
+  const keys: Array<{ key: string; weight: number }> = [];
+  for (const [i, store] of stores.entries()) {
+    const key = randomBytes(24).toString('base64url');
+    const active = i < stores.length - 1;
+    await api.admin('POST', '/api/v1/pos-keys', {
+      ...store,
+      apiKey: key,
+      status: active ? 'active' : 'inactive',
+    });
+    if (active) keys.push({ key, weight: [5, 4, 2, 3, 3][i] ?? 1 });
+  }
+  return keys;
+}
+
+async function createCustomers(
+  api: SeedApi,
+  random: Random,
+  backdate: Backdater,
+  options: SeedOptions,
+  now: number,
+) {
+  const customers: Customer[] = [];
+  for (let i = 0; i < options.accounts; i++) {
+    // Three in four joined before the simulated month; the rest during it, so new cards keep coming.
+    const since = random.chance(0.75)
+      ? new Date(now - (options.days + random.int(1, 120)) * DAY - random.int(0, DAY))
+      : new Date(now - random.next() * options.days * DAY);
+    const account = await api.admin<{ id: string }>('POST', '/api/v1/accounts', {
+      clientId: `C-${100000 + i}`,
+    });
+    backdate.account(account.id, since);
+    let card = await api.admin<{ id: string; number: string }>('POST', `/api/v1/cards/issue/${account.id}`);
+    backdate.card(card.id, since);
+    if (random.chance(0.04)) {
+      // Lost and replaced: the old card is blocked, a new one issued a few days later.
+      const replaced = await api.admin<{ id: string; number: string }>(
+        'POST',
+        `/api/v1/cards/${card.id}/reissue`,
+      );
+      const later = new Date(Math.min(now, since.getTime() + random.int(1, 20) * DAY));
+      backdate.card(card.id, since, later);
+      backdate.card(replaced.id, later);
+      card = replaced;
+    } else if (random.chance(0.03)) {
+      await api.admin('POST', `/api/v1/cards/${card.id}/block`, {
+        reason: random.pick(['Lost card', 'Reported stolen', 'Fraud suspicion']),
+      });
+      backdate.card(card.id, since, new Date(Math.min(now, since.getTime() + random.int(2, 40) * DAY)));
+      continue;
+    }
+    customers.push({ accountId: account.id, cardNumber: card.number, since });
+  }
+  return customers.sort((a, b) => a.since.getTime() - b.since.getTime());
+}
