@@ -144,7 +144,9 @@ test('any 401 clears the session and goes to /login', async ({ page, signIn }) =
   await page.goto('/');
   await expect(mainNav(page)).toBeVisible();
   await page.evaluate(() => localStorage.setItem('token', 'garbage.not.a-token'));
-  await mainNav(page).getByRole('link', { name: 'Users' }).click();
+  // A fresh load, not a click: any background call of the open page may hit the 401 first and navigate
+  // away under the click. The Users list call is then the request that answers 401.
+  await page.goto('/users');
 
   await expect(page).toHaveURL('/login');
   await expect(toast(page, 'Session expired. Please log in again.')).toBeVisible();
