@@ -36,22 +36,28 @@ describe('POST /auth/api/v1/login', () => {
 
   it('takes similar time whether or not the user exists', async () => {
     const time = async (username: string) => {
+      // Keep the rate limiter out of the measurement: a 429 would be fast for the wrong reason.
+      await ctx.database.db.deleteFrom('login_attempts').execute();
       const start = performance.now();
-      await ctx.login(username, 'bad-password-x');
+      const res = await ctx.login(username, 'bad-password-x');
+      expect(res.statusCode).toBe(401);
       return performance.now() - start;
     };
-    // Warm both paths, then compare medians of a few tries (the dummy hash costs the same as a real one).
     await time('manager');
-    await time('ghost-user');
+    await time('ghost-warm-up');
+    // Interleaved samples, compared by their minimum: the least disturbed run of each path. Both do one
+    // Argon2 verification (a dummy hash for an unknown user), so they cost about the same.
     const known: number[] = [];
     const unknown: number[] = [];
-    for (let i = 0; i < 2; i++) {
+    for (let i = 0; i < 5; i++) {
       known.push(await time('manager'));
       unknown.push(await time(`ghost-${i}`));
     }
-    const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-    expect(median(unknown)).toBeGreaterThan(median(known) * 0.4);
-    expect(median(unknown)).toBeLessThan(median(known) * 2.5);
+    // Without the dummy verification the unknown path would take ~5% of the known one; the wide band
+    // tolerates a loaded two-core machine while still catching that.
+    const ratio = Math.min(...unknown) / Math.min(...known);
+    expect(ratio).toBeGreaterThan(0.3);
+    expect(ratio).toBeLessThan(3);
   });
 
   it('rejects blank fields with a 400 envelope naming the field', async () => {
