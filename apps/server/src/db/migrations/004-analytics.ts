@@ -9,8 +9,8 @@ import { type Kysely, sql } from 'kysely';
  *   accounts and issued cards, plus `day_accounts`: the hour's contribution to its day's distinct active
  *   accounts (+1 where an account's first completed operation of the day was counted, −1 where its last
  *   was uncounted). Counts, volume and cards are additive, so a day is the sum of its hours, and so is
- *   the day's number of distinct accounts when summed over `day_accounts`. One table, one row per
- *   operation write.
+ *   the day's number of distinct accounts when summed over `day_accounts`: an operation write touches a
+ *   single counter row.
  * - Counter rows are sharded by the writing backend (`pg_backend_pid() % 64`): concurrent transactions
  *   add to different rows, so no writer waits for another's commit on a hot row, and a reader sums only
  *   the shards that were written. A shard may go negative (a row counted by one backend and uncounted

@@ -171,6 +171,7 @@ describe('analytics validation and access', () => {
     ['operations', 'from=2024-01-01T00:00:00Z', 'to'],
     ['cards', 'from=yesterday&to=2024-01-02T00:00:00Z', 'from'],
     ['cards', 'from=2024-01-01&to=2024-01-02T00:00:00Z', 'from'],
+    ['cards', 'from=2025-02-28T00:00:00Z&to=2025-02-30T00:00:00Z', 'to'],
     ['cards', 'from=2024-01-01T00:00:00&to=2024-01-02T00:00:00Z', 'from'],
     ['retention', 'from=2024-01-02T00:00:00Z&to=2024-01-02T00:00:00Z', 'must be after from'],
     ['retention', 'from=2024-01-03T00:00:00Z&to=2024-01-02T00:00:00Z', 'must be after from'],
