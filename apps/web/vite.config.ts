@@ -1,13 +1,14 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from './build/precompress';
 
 const backend = 'http://127.0.0.1:3000';
 // Everything the server answers itself; the rest is the console (client-side routes).
 const proxied = ['/api', '/auth', '/pos', '/docs', '/openapi.json', '/swagger.html', '/swagger-init.js'];
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), precompress()],
   resolve: { tsconfigPaths: true },
   build: {
     outDir: 'dist',
