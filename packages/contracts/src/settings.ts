@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Keys of the `settings` table; the POS API reads `holds.ttl_minutes` through the server's `getSetting`. */
+/** Keys of the `settings` table: `holds.ttl_minutes` sets a POS hold's lifetime, `cards.limit_per_account` caps issuing. */
 export const settingKeys = ['holds.ttl_minutes', 'cards.limit_per_account'] as const;
 export type SettingKey = (typeof settingKeys)[number];
 

@@ -1,11 +1,10 @@
 import type { Account } from '@loyalty/contracts';
 import { type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../../db/connection';
+import type { Executor } from '../../db/executor';
 import type { Database } from '../../db/schema';
 import type { Tx } from '../../db/transaction';
 import { likeContains, toIso, toNumber } from '../../lib/paging';
-
-type Executor = Db | Tx;
 
 /** The newest active card of the account (cards_account_idx), for the Active Card column. */
 const activeCardNumber = sql<string | null>`(select c.number from cards c

@@ -1,9 +1,6 @@
 import type { AnalyticsGroupBy } from '@loyalty/contracts';
 import { sql } from 'kysely';
-import type { Db } from '../../db/connection';
-import type { Tx } from '../../db/transaction';
-
-type Executor = Db | Tx;
+import type { Executor } from '../../db/executor';
 
 export interface BucketRange {
   groupBy: AnalyticsGroupBy;

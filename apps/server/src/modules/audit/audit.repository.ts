@@ -2,6 +2,7 @@ import type { AuditEntry, AuditTargetType } from '@loyalty/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { Tx } from '../../db/transaction';
+import { fetchListPage } from '../../lib/list-page';
 import { likeContains, toIso } from '../../lib/paging';
 import { redactSecrets } from './redact';
 
@@ -52,18 +53,18 @@ export async function listAudit(db: Db, filter: AuditFilter): Promise<{ rows: Au
     query = query.where((eb) => eb.or([eb('message', 'ilike', pattern), eb('username', 'ilike', pattern)]));
   }
   const sort = filter.sort ?? { field: 'executedAt', direction: 'desc' };
-  const [rows, count] = await Promise.all([
-    query
-      .selectAll()
-      .orderBy(sortColumns[sort.field], sort.direction)
-      .orderBy('id', sort.direction)
-      .limit(filter.size)
-      .offset(filter.page * filter.size)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
+  const { rows, total } = await fetchListPage(
+    { rows: query.selectAll(), count: query },
+    {
+      column: sortColumns[sort.field],
+      direction: sort.direction,
+      nulls: 'database',
+      tiebreak: { column: 'id', direction: sort.direction },
+    },
+    filter,
+  );
   return {
-    total: count.total,
+    total,
     rows: rows.map((r) => ({
       id: r.id,
       username: r.username,

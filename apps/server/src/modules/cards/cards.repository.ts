@@ -1,10 +1,10 @@
 import type { Card, CardStatus } from '@loyalty/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
+import type { Executor } from '../../db/executor';
 import type { Tx } from '../../db/transaction';
 import { likePrefix, toIso } from '../../lib/paging';
-
-type Executor = Db | Tx;
+import { isUuid } from '../../lib/uuid';
 
 const columns = [
   'id',
@@ -116,8 +116,6 @@ export interface CardFilter {
   accountIds?: string[];
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export async function listCards(db: Db, filter: CardFilter): Promise<{ rows: Card[]; total: number }> {
   if (filter.accountIds?.length === 0) return { rows: [], total: 0 };
   let query = db.selectFrom('cards');
@@ -125,7 +123,7 @@ export async function listCards(db: Db, filter: CardFilter): Promise<{ rows: Car
   if (filter.accountId) query = query.where('account_id', '=', filter.accountId);
   if (filter.accountIds) query = query.where('account_id', 'in', filter.accountIds);
   if (filter.search) {
-    query = UUID.test(filter.search)
+    query = isUuid(filter.search)
       ? query.where('account_id', '=', filter.search.toLowerCase())
       : query.where('number', 'like', likePrefix(filter.search));
   }

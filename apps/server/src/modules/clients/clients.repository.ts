@@ -1,14 +1,13 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../../lib/uuid';
 
 /**
  * The accounts a lookup text names: the account of the card with that number, the account with that
  * client ID (any case: accounts_client_id_lower_key), and the account with that id. Each is an index probe.
  */
 export async function resolveAccountIds(db: Db, text: string): Promise<string[]> {
-  const byId = UUID.test(text)
+  const byId = isUuid(text)
     ? sql`union select id from accounts where id = ${text.toLowerCase()}::uuid`
     : sql``;
   const byCard = /^\d{1,32}$/.test(text)

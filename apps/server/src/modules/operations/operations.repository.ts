@@ -1,10 +1,10 @@
 import type { Operation, OperationMeta, OperationStatus, OperationType } from '@loyalty/contracts';
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../db/connection';
+import type { Executor } from '../../db/executor';
 import type { Tx } from '../../db/transaction';
 import { likePrefix, toIso } from '../../lib/paging';
-
-type Executor = Db | Tx;
+import { isUuid } from '../../lib/uuid';
 
 const META_KEYS = ['store', 'transactionId', 'receipt', 'reward', 'reason', 'error'] as const;
 
@@ -111,8 +111,6 @@ export interface OperationFilter {
   accountIds?: string[];
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 function conditions(filter: OperationFilter): Expression<SqlBool>[] {
   const where: Expression<SqlBool>[] = [];
   if (filter.type) where.push(sql<SqlBool>`type = ${filter.type}`);
@@ -124,7 +122,7 @@ function conditions(filter: OperationFilter): Expression<SqlBool>[] {
     const prefix = likePrefix(filter.search);
     // Each alternative has its own index (card_number, operation_id: COLLATE "C" btrees; id: the key).
     where.push(
-      UUID.test(filter.search)
+      isUuid(filter.search)
         ? sql<SqlBool>`(card_number like ${prefix} or operation_id like ${prefix} or id = ${filter.search.toLowerCase()}::uuid)`
         : sql<SqlBool>`(card_number like ${prefix} or operation_id like ${prefix})`,
     );

@@ -1,10 +1,11 @@
 import type { PosKey, PosKeyStatus } from '@loyalty/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
+import type { Executor } from '../../db/executor';
 import type { Tx } from '../../db/transaction';
+import { fetchListPage } from '../../lib/list-page';
 import { likeContains, toIso } from '../../lib/paging';
-
-type Executor = Db | Tx;
+import { isUuid } from '../../lib/uuid';
 
 interface PosKeyRow {
   id: string;
@@ -16,8 +17,6 @@ interface PosKeyRow {
 }
 
 const publicColumns = ['id', 'name', 'address', 'status', 'created_at', 'last_used_at'] as const;
-
-const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
 
 export function toPosKey(row: PosKeyRow): PosKey {
   return {
@@ -139,17 +138,15 @@ export async function listPosKeys(db: Db, filter: PosKeyFilter): Promise<{ rows:
     query = query.where((eb) => eb.or([eb('name', 'ilike', pattern), eb('address', 'ilike', pattern)]));
   }
   const sort = filter.sort ?? { field: 'createdAt', direction: 'desc' };
-  const [rows, count] = await Promise.all([
-    query
-      .select(publicColumns)
-      .orderBy(sortColumns[sort.field], (ob) =>
-        sort.direction === 'asc' ? ob.asc().nullsFirst() : ob.desc().nullsLast(),
-      )
-      .orderBy('id')
-      .limit(filter.size)
-      .offset(filter.page * filter.size)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows: rows.map(toPosKey), total: count.total };
+  const { rows, total } = await fetchListPage(
+    { rows: query.select(publicColumns), count: query },
+    {
+      column: sortColumns[sort.field],
+      direction: sort.direction,
+      nulls: 'ends',
+      tiebreak: { column: 'id', direction: 'asc' },
+    },
+    filter,
+  );
+  return { rows: rows.map(toPosKey), total };
 }

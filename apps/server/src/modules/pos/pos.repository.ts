@@ -1,13 +1,11 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
+import type { Executor } from '../../db/executor';
 import type { CardStatus, OperationType } from '../../db/schema';
-import type { Tx } from '../../db/transaction';
 import type { StoredRequest } from './idempotency';
 
-type Executor = Db | Tx;
-
-export const isUuid = (id: string) =>
-  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+// Re-exported for the POS services that import it from here.
+export { isUuid } from '../../lib/uuid';
 
 export async function findRequest(db: Executor, operationId: string): Promise<StoredRequest | undefined> {
   const result = await sql<StoredRequest>`

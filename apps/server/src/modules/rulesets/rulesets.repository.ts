@@ -1,10 +1,10 @@
 import type { ExcludedSku, Ruleset, RulesetStatus } from '@loyalty/contracts';
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../db/connection';
+import type { Executor } from '../../db/executor';
 import type { Tx } from '../../db/transaction';
+import { fetchListPage } from '../../lib/list-page';
 import { likeContains, toIso, toNumber } from '../../lib/paging';
-
-type Executor = Db | Tx;
 
 /** Status and "in force" come from the database clock, so every server instance derives the same answer. */
 const statusSql = sql<RulesetStatus>`case
@@ -46,16 +46,6 @@ function toRuleset(row: RulesetRow): Ruleset {
 
 export async function findRulesetById(db: Executor, id: string): Promise<Ruleset | undefined> {
   const row = await rulesetQuery(db).where('rulesets.id', '=', id).executeTakeFirst();
-  return row ? toRuleset(row) : undefined;
-}
-
-/** The ruleset the POS applies: the highest version whose activeFrom is set and not in the future. */
-export async function findRulesetInForce(db: Executor): Promise<Ruleset | undefined> {
-  const row = await rulesetQuery(db)
-    .where('rulesets.active_from', '<=', sql<Date>`now()`)
-    .orderBy('rulesets.version', 'desc')
-    .limit(1)
-    .executeTakeFirst();
   return row ? toRuleset(row) : undefined;
 }
 
@@ -111,39 +101,20 @@ export async function listRulesets(
   if (filter.search)
     conditions.push(sql<SqlBool>`rulesets.version::text like ${likeContains(filter.search)}`);
   const sort = filter.sort ?? { field: 'version', direction: 'desc' };
-  const [rows, count] = await Promise.all([
-    rulesetQuery(db)
-      .where((eb) => eb.and(conditions))
-      .orderBy(sortColumns[sort.field], (ob) =>
-        sort.direction === 'asc' ? ob.asc().nullsFirst() : ob.desc().nullsLast(),
-      )
-      .orderBy('rulesets.version', 'desc')
-      .limit(filter.size)
-      .offset(filter.page * filter.size)
-      .execute(),
-    db
-      .selectFrom('rulesets')
-      .where((eb) => eb.and(conditions))
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows: rows.map(toRuleset), total: count.total };
-}
-
-/** The excluded SKUs of a ruleset among `skus`: what the POS accrual needs for one receipt. */
-export async function findExcludedSkus(
-  db: Executor,
-  rulesetId: string,
-  skus: string[],
-): Promise<Set<string>> {
-  if (skus.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('excluded_skus')
-    .select('sku')
-    .where('ruleset_id', '=', rulesetId)
-    .where('sku', 'in', skus)
-    .execute();
-  return new Set(rows.map((r) => r.sku));
+  const { rows, total } = await fetchListPage(
+    {
+      rows: rulesetQuery(db).where((eb) => eb.and(conditions)),
+      count: db.selectFrom('rulesets').where((eb) => eb.and(conditions)),
+    },
+    {
+      column: sortColumns[sort.field],
+      direction: sort.direction,
+      nulls: 'ends',
+      tiebreak: { column: 'rulesets.version', direction: 'desc' },
+    },
+    filter,
+  );
+  return { rows: rows.map(toRuleset), total };
 }
 
 export function toExcludedSku(row: {

@@ -1,11 +1,9 @@
 import type { SettingKey, Settings } from '@loyalty/contracts';
 import { sql } from 'kysely';
-import type { Db } from '../../db/connection';
+import type { Executor } from '../../db/executor';
 import type { Tx } from '../../db/transaction';
 
-type Executor = Db | Tx;
-
-/** One setting's value, or null when it was never set or was cleared. The POS API reads holds.ttl_minutes here. */
+/** One setting's value, or null when it was never set or was cleared. */
 export async function getSetting(db: Executor, key: SettingKey): Promise<number | null> {
   const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
   return row?.value ?? null;

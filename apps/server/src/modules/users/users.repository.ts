@@ -1,10 +1,11 @@
 import type { Role, User } from '@loyalty/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
+import type { Executor } from '../../db/executor';
 import type { Tx } from '../../db/transaction';
+import { fetchListPage } from '../../lib/list-page';
 import { likeContains, toIso } from '../../lib/paging';
-
-type Executor = Db | Tx;
+import { isUuid } from '../../lib/uuid';
 
 interface UserRow {
   id: string;
@@ -32,7 +33,7 @@ export function toUser(row: UserRow): User {
 
 export async function findUserById(db: Executor, id: string): Promise<User | undefined> {
   // A malformed id cannot match; checking here avoids a cast error from PostgreSQL.
-  if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+  if (!isUuid(id)) return undefined;
   const row = await db.selectFrom('users').select(publicColumns).where('id', '=', id).executeTakeFirst();
   return row ? toUser(row) : undefined;
 }
@@ -128,17 +129,15 @@ export async function listUsers(db: Db, filter: UserFilter): Promise<{ rows: Use
     query = query.where((eb) => eb.or([eb('username', 'ilike', pattern), eb('email', 'ilike', pattern)]));
   }
   const sort = filter.sort ?? { field: 'createdAt', direction: 'desc' };
-  const [rows, count] = await Promise.all([
-    query
-      .select(publicColumns)
-      .orderBy(sortColumns[sort.field], (ob) =>
-        sort.direction === 'asc' ? ob.asc().nullsFirst() : ob.desc().nullsLast(),
-      )
-      .orderBy('id')
-      .limit(filter.size)
-      .offset(filter.page * filter.size)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows: rows.map(toUser), total: count.total };
+  const { rows, total } = await fetchListPage(
+    { rows: query.select(publicColumns), count: query },
+    {
+      column: sortColumns[sort.field],
+      direction: sort.direction,
+      nulls: 'ends',
+      tiebreak: { column: 'id', direction: 'asc' },
+    },
+    filter,
+  );
+  return { rows: rows.map(toUser), total };
 }
