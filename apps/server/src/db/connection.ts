@@ -16,11 +16,22 @@ export interface DatabaseOptions {
   poolSize?: number;
 }
 
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
 export interface DatabaseHandle {
   db: Db;
   kind: 'pglite' | 'postgres';
   close(): Promise<void>;
+  /** Connection pool counts (PostgreSQL server only; PGlite is one in-process connection). */
+  poolStats?(): PoolStats;
 }
+
+/** How long a request waits for a connection before it answers 503 rather than hanging. */
+const CONNECT_TIMEOUT_MS = 5_000;
 
 // Both drivers return the same JavaScript shapes: bigint counts as numbers (they stay far below 2^53),
 // numeric as strings (exact decimals; converted at the edge), timestamps as Date.
@@ -31,14 +42,32 @@ pg.types.setTypeParser(NUMERIC, (v) => v);
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
-    // An idle client can lose its connection (server restart, a forced drop in tests); pg reports that as
-    // an 'error' event, which would crash the process if nobody listened. The pool replaces the client.
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    });
+    // A client can lose its connection (database restart, pg_terminate_backend). pg reports that as an
+    // 'error' event, and an 'error' event nobody listens to kills the process. The pool listens only while
+    // a client is idle in it; a client checked out between two statements of a transaction had no
+    // listener, which took whole servers down. So every client gets its own listener for its lifetime:
+    // the statement it runs next fails (the request answers 503), and on release the pool sees the client
+    // is no longer queryable and drops it, opening a fresh connection on the next demand.
+    pool.on('connect', (client) => {
+      client.on('error', (error) => {
+        process.emitWarning(`PostgreSQL connection lost: ${error.message}`);
+      });
+    });
     pool.on('error', (error) => {
       process.emitWarning(`PostgreSQL idle client error: ${error.message}`);
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: 'postgres', close: () => db.destroy() };
+    return {
+      db,
+      kind: 'postgres',
+      close: () => db.destroy(),
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    };
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const pglite = await PGlite.create({

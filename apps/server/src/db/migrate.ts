@@ -1,18 +1,62 @@
-import { Migrator } from 'kysely';
+import { Migrator, sql } from 'kysely';
 import type { Db } from './connection';
 import { migrations } from './migrations';
 
+/** Kysely's own table name and shape, so databases migrated before this runner existed carry on. */
+const MIGRATION_TABLE = 'kysely_migration';
+
+/**
+ * Applies the pending migrations in one transaction and returns their names.
+ *
+ * Several servers may start together on one fresh database. Kysely's Migrator serialises them with an
+ * advisory lock, which ARCHITECTURE.md's scale-out rules exclude, so this runner does it with a table
+ * lock instead: the first server to take `LOCK TABLE kysely_migration IN EXCLUSIVE MODE` migrates, the
+ * others wait for its commit and then find nothing pending. Plain reads of the table (`/readyz`) still
+ * run meanwhile; EXCLUSIVE mode only conflicts with writers and other lockers.
+ */
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({
-    db,
-    provider: { getMigrations: async () => migrations },
+  await ensureMigrationTable(db);
+  const names = Object.keys(migrations).sort();
+  return db.transaction().execute(async (trx) => {
+    await sql`lock table ${sql.table(MIGRATION_TABLE)} in exclusive mode`.execute(trx);
+    const { rows } = await sql<{ name: string }>`select name from ${sql.table(MIGRATION_TABLE)}`.execute(trx);
+    const done = new Set(rows.map((r) => r.name));
+    const unknown = [...done].filter((name) => !(name in migrations));
+    if (unknown.length > 0) {
+      // A newer server already migrated this database; running older code against it is unsafe.
+      throw new Error(`Database has migrations this server does not know: ${unknown.join(', ')}`);
+    }
+    const applied: string[] = [];
+    for (const name of names) {
+      if (done.has(name)) continue;
+      try {
+        await migrations[name]!.up(trx);
+      } catch (error) {
+        throw new Error(`Migration ${name} failed: ${String(error)}`, { cause: error });
+      }
+      await sql`insert into ${sql.table(MIGRATION_TABLE)} (name, timestamp)
+        values (${name}, ${new Date().toISOString()})`.execute(trx);
+      applied.push(name);
+    }
+    return applied;
   });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) {
-    const failed = results?.find((r) => r.status === 'Error');
-    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
+}
+
+/**
+ * `create table if not exists` is not safe against itself in PostgreSQL: two sessions can both decide to
+ * create and one fails on the catalogue's unique index. That loser only needs the table to exist.
+ */
+async function ensureMigrationTable(db: Db) {
+  try {
+    await sql`create table if not exists ${sql.table(MIGRATION_TABLE)} (
+      name varchar(255) primary key,
+      timestamp varchar(255) not null
+    )`.execute(db);
+  } catch (error) {
+    const { rows } = await sql<{ found: string | null }>`
+      select to_regclass(${MIGRATION_TABLE})::text as found`.execute(db);
+    if (!rows[0]?.found) throw error;
   }
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
 export async function pendingMigrations(db: Db): Promise<string[]> {

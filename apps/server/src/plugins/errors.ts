@@ -1,6 +1,7 @@
 import { type ApiErrorBody, type ErrorCode, errorCatalogue, type FieldError } from '@loyalty/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { isConnectionError } from '../db/connection-errors';
 import { AppError } from '../lib/app-error';
 
 /** Paths whose unknown routes answer with the JSON envelope rather than the console. */
@@ -64,6 +65,13 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
         ? 'Malformed JSON body'
         : error.message || errorCatalogue.BAD_REQUEST.message;
     return send(reply, request, { status, message, code: status === 404 ? 'NOT_FOUND' : 'BAD_REQUEST' });
+  }
+  if (isConnectionError(error)) {
+    // The database dropped or refused the connection. A transaction is all or nothing, the pool reconnects
+    // on demand, and the client may retry (a POS write with the same operationId: see db/transaction.ts).
+    request.log.warn({ err: error }, 'database unavailable');
+    reply.header('retry-after', '1');
+    return send(reply, request, fromCatalogue('SERVICE_UNAVAILABLE'));
   }
   request.log.error({ err: error }, 'unhandled error');
   return send(reply, request, fromCatalogue('INTERNAL_ERROR'));

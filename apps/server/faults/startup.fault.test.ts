@@ -1,0 +1,45 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { migrations } from '../src/db/migrations';
+import { call, login } from './support/api';
+import { freshDatabase, query } from './support/database';
+import { type ServerProcess, spawnServer, waitForReady } from './support/server-process';
+
+const database = await freshDatabase();
+const servers: ServerProcess[] = [];
+afterAll(async () => {
+  for (const server of servers) await server.kill();
+  await database.drop();
+});
+
+describe('three servers started together on one fresh database', () => {
+  it('all become ready, the migrations run once and exactly one administrator exists', async () => {
+    // Each would create its own admin if the check were not serialised; none sets ADMIN_PASSWORD, so the
+    // one that created it prints the generated password.
+    for (const [i, port] of [3341, 3342, 3343].entries()) {
+      servers.push(
+        spawnServer({ port, databaseUrl: database.url, env: { ADMIN_USERNAME: `admin${i + 1}` } }),
+      );
+    }
+    await Promise.all(servers.map((server) => waitForReady(server)));
+    expect(servers.every((s) => s.alive())).toBe(true);
+
+    const banners = servers
+      .map((server) => server.output().match(/Username: (\S+)\s+Password: (\S+)/))
+      .filter((m) => m !== null);
+    expect(banners).toHaveLength(1);
+    const [, username, password] = banners[0]!;
+
+    const token = await login(servers[2]!.url, username!, password!);
+    const users = await call(servers[1]!.url, 'GET', '/auth/api/v1/users', { token });
+    expect(users.status).toBe(200);
+    expect(users.body).toMatchObject({ totalElements: 1 });
+
+    const applied = await query<{ name: string }>(database.url, 'select name from kysely_migration');
+    expect(applied.map((r) => r.name).sort()).toEqual(Object.keys(migrations).sort());
+    const admins = await query<{ n: number }>(
+      database.url,
+      `select count(*)::int as n from users where role = 'ADMIN'`,
+    );
+    expect(admins[0]!.n).toBe(1);
+  });
+});

@@ -1,0 +1,99 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { pollUntil } from './poll';
+
+const serverEntry = fileURLToPath(new URL('../../src/server.ts', import.meta.url));
+// The same Node that runs the tests runs the servers (the Node 24 tier runs both on Node 24).
+const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
+
+/** Shared by every server of a test, as a real fleet shares them. */
+export const FLEET_SECRETS = {
+  JWT_SECRET: 'fault-tests-jwt-secret-0123456789abcdef',
+  POS_KEY_SECRET: 'ab'.repeat(32),
+};
+
+export interface ServerProcess {
+  pid: number;
+  port: number;
+  url: string;
+  /** Everything the process wrote to stdout and stderr so far. */
+  output(): string;
+  alive(): boolean;
+  /** Sends a signal to this PID only, and waits (bounded) for the process to exit. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** `tsx apps/server/src/server.ts` as a child process on 127.0.0.1:`port`. */
+export function spawnServer(options: {
+  port: number;
+  databaseUrl: string;
+  env?: Record<string, string>;
+}): ServerProcess {
+  const dataDir = mkdtempSync(join(tmpdir(), 'loyalty-fault-'));
+  const child: ChildProcess = spawn(process.execPath, [tsxCli, serverEntry], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      HOST: '127.0.0.1',
+      PORT: String(options.port),
+      DATABASE_URL: options.databaseUrl,
+      DATA_DIR: dataDir,
+      WEB_DIST: '/nonexistent',
+      LOG_LEVEL: 'warn',
+      HOLD_SWEEP_INTERVAL_MS: '1000',
+      ...FLEET_SECRETS,
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  if (child.pid === undefined) throw new Error('could not start the server process');
+  const pid = child.pid;
+  return {
+    pid,
+    port: options.port,
+    url: `http://127.0.0.1:${options.port}`,
+    output: () => output,
+    alive: () => child.exitCode === null && child.signalCode === null,
+    async kill(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) process.kill(pid, signal);
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`server ${pid} did not exit on ${signal}`)), 15_000);
+      });
+      await Promise.race([exited, timeout]).finally(() => clearTimeout(timer));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function readyStatus(url: string): Promise<number | null> {
+  try {
+    const res = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(5_000) });
+    return res.status;
+  } catch {
+    return null;
+  }
+}
+
+/** Polls `/readyz` until it answers `status` (bounded); fails with the server's output otherwise. */
+export async function waitForReady(server: ServerProcess, status = 200, attempts = 600): Promise<void> {
+  await pollUntil(
+    async () => {
+      if (!server.alive()) throw new Error(`server ${server.pid} exited:\n${server.output()}`);
+      return (await readyStatus(server.url)) === status;
+    },
+    { attempts, what: `server ${server.pid} /readyz ${status}`, detail: server.output },
+  );
+}

@@ -1,0 +1,38 @@
+/**
+ * Errors that mean "the database connection is gone or cannot be had right now", as opposed to errors
+ * about the statement. Requests that meet one answer 503 SERVICE_UNAVAILABLE (the client may retry; a POS
+ * write with its operationId is idempotent), and nothing they did is committed: a transaction whose
+ * connection dies is rolled back by the server.
+ */
+
+// SQLSTATE class 08 (connection exception), and the operator-intervention codes a restart or
+// pg_terminate_backend produce: 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now.
+const SQLSTATES = new Set(['57P01', '57P02', '57P03']);
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+]);
+// node-postgres reports a lost socket with plain Errors that carry no code.
+const MESSAGES = [
+  'Connection terminated',
+  'Client has encountered a connection error',
+  'Client was closed and is not queryable',
+  'timeout exceeded when trying to connect',
+  'Cannot use a pool after calling end',
+];
+
+export function isConnectionError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    if (code.startsWith('08') || SQLSTATES.has(code) || SOCKET_CODES.has(code)) return true;
+  }
+  if (MESSAGES.some((m) => error.message.includes(m))) return true;
+  // AggregateError (several addresses refused) and errors wrapped with a cause.
+  if (error instanceof AggregateError && error.errors.some(isConnectionError)) return true;
+  return error.cause !== undefined && error.cause !== error && isConnectionError(error.cause);
+}

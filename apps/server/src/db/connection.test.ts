@@ -1,0 +1,108 @@
+import { createServer } from 'node:net';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase } from '../../test/helper';
+import { buildApp } from '../app';
+import { loadConfig } from '../config';
+import { type DatabaseHandle, openDatabase } from './connection';
+import { isConnectionError } from './connection-errors';
+import { inTransaction } from './transaction';
+
+const serverUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+
+/** A local port nobody listens on: the database is "down". */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('database unreachable', async () => {
+  const database = await openDatabase({
+    databaseUrl: `postgres://postgres@127.0.0.1:${await closedPort()}/none`,
+  });
+  const app = await buildApp({
+    config: loadConfig({ LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', HOLD_SWEEP_INTERVAL_MS: '0' }),
+    database,
+    secrets: { jwtSecret: 'test-secret-that-is-long-enough-0123456789', posKeySecret: '0'.repeat(64) },
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.close();
+  });
+
+  it('answers 503 SERVICE_UNAVAILABLE in the error envelope, not 500, and keeps serving', async () => {
+    const login = await app.inject({
+      method: 'POST',
+      url: '/auth/api/v1/login',
+      payload: { username: 'admin', password: 'whatever-password' },
+    });
+    expect(login.statusCode).toBe(503);
+    expect(login.json()).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+    expect(login.headers['retry-after']).toBe('1');
+
+    const pos = await app.inject({
+      url: '/pos/api/v1/cards/1234567890',
+      headers: { 'x-api-key': 'k'.repeat(40) },
+    });
+    expect(pos.statusCode).toBe(503);
+    expect(pos.json().code).toBe('SERVICE_UNAVAILABLE');
+
+    const ready = await app.inject({ url: '/readyz' });
+    expect(ready.statusCode).toBe(503);
+    expect((await app.inject({ url: '/healthz' })).statusCode).toBe(200);
+  });
+});
+
+// A dropped connection needs a real server to drop it.
+describe.skipIf(!serverUrl)('connection dropped by PostgreSQL', () => {
+  let database: DatabaseHandle;
+  let killer: pg.Client;
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    killer = new pg.Client({ connectionString: serverUrl });
+    await killer.connect();
+  });
+  afterAll(async () => {
+    await killer?.end();
+    await database?.close();
+  });
+  const terminate = (pid: number) => killer.query('select pg_terminate_backend($1)', [pid]);
+
+  it('survives a checked-out idle client losing its connection, and the pool reconnects', async () => {
+    // Before the fix the client emitted an 'error' event nobody listened to, and the process died.
+    const failure = await database.db
+      .connection()
+      .execute(async (conn) => {
+        const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(conn);
+        await terminate(rows[0]!.pid);
+        // The statement after the drop fails; bounded, because a drop is not instantaneous.
+        for (let i = 0; i < 200; i++) await sql`select 1`.execute(conn);
+        return null;
+      })
+      .catch((error: unknown) => error);
+    expect(isConnectionError(failure)).toBe(true);
+    const { rows } = await sql<{ one: number }>`select 1 as one`.execute(database.db);
+    expect(rows[0]!.one).toBe(1);
+  });
+
+  it('re-runs a transaction whose connection was lost before COMMIT, applying it once', async () => {
+    await sql`create table drop_probe (id int primary key)`.execute(database.db);
+    let attempts = 0;
+    await inTransaction(database.db, async (trx) => {
+      attempts++;
+      await sql`insert into drop_probe values (1)`.execute(trx);
+      if (attempts === 1) {
+        const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
+        await terminate(rows[0]!.pid);
+        for (let i = 0; i < 200; i++) await sql`select 1`.execute(trx);
+      }
+    });
+    expect(attempts).toBe(2);
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from drop_probe`.execute(database.db);
+    expect(rows[0]!.n).toBe(1);
+  });
+});
