@@ -3,6 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { discardingLostConnections } from './pg-pool';
 import { PGliteDialect } from './pglite-dialect';
 import type { Database } from './schema';
 
@@ -61,7 +62,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     pool.on('error', (error) => {
       process.emitWarning(`PostgreSQL idle client error: ${error.message}`);
     });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: discardingLostConnections(pool) }),
+    });
     return {
       db,
       kind: 'postgres',
