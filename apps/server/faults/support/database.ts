@@ -44,7 +44,10 @@ export async function freshDatabase(onServer = serverUrl) {
 export async function terminateBackends(url: string, database: string): Promise<number> {
   const rows = await query<{ pid: number }>(
     url,
-    `select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid() and pg_terminate_backend(pid)`,
+    // The subquery (kept apart by OFFSET 0) picks the pids first, so this session never terminates itself.
+    `select pid from (
+       select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid() offset 0
+     ) others where pg_terminate_backend(pid)`,
     [database],
   );
   return rows.length;

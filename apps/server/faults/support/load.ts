@@ -29,8 +29,10 @@ export function startAccrualLoad(options: {
       const body = accrualBody(operationId, options.cardNumber);
       const answer = await call(url, 'POST', '/pos/api/v1/accruals', { body, apiKey: options.apiKey });
       sent.push({ operationId, body, answer });
-      // A refused connection fails at once; don't spin through the whole budget while a server is down.
-      if (answer.status === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      // A refused connection or a 503 comes back at once: don't spin through the whole budget while a
+      // server or the database is down (a pause between attempts, as a till would make; not a sync).
+      if (answer.status === 0 || answer.status === 503)
+        await new Promise((resolve) => setTimeout(resolve, 20));
     }
   });
   const done = Promise.all(tills);

@@ -1,0 +1,54 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { cardBalance, setUpProgramme } from './support/api';
+import { freshDatabase } from './support/database';
+import { verifyLedger } from './support/ledger';
+import { settle, startAccrualLoad } from './support/load';
+import { pollUntil } from './support/poll';
+import { type ServerProcess, spawnServer, waitForReady } from './support/server-process';
+
+const ADMIN = { username: 'admin', password: 'fault-admin-password' };
+const database = await freshDatabase();
+const servers: ServerProcess[] = [];
+afterAll(async () => {
+  for (const server of servers) await server.kill();
+  await database.drop();
+});
+
+describe('kill -9 of a server during a POS load', () => {
+  it('loses no acknowledged operation, applies none twice, and the ledger verifies', async () => {
+    const env = { ADMIN_PASSWORD: ADMIN.password };
+    const victim = spawnServer({ port: 3344, databaseUrl: database.url, env });
+    servers.push(victim);
+    await waitForReady(victim);
+    const programme = await setUpProgramme(victim.url, ADMIN);
+    const card = programme.cards[0]!;
+
+    const load = startAccrualLoad({
+      servers: () => [victim.url],
+      apiKey: programme.apiKey,
+      cardNumber: card,
+      clients: 8,
+      maxPerClient: 400,
+    });
+    await pollUntil(() => load.acknowledged() >= 150, { attempts: 600, what: '150 acknowledged accruals' });
+    await victim.kill('SIGKILL');
+    expect(victim.alive()).toBe(false);
+    await load.stop();
+
+    // Everything the till was told happened must still be there when a server comes back.
+    const survivor = spawnServer({ port: 3345, databaseUrl: database.url, env });
+    servers.push(survivor);
+    await waitForReady(survivor);
+    const acknowledged = load.acknowledged();
+    expect(acknowledged).toBeGreaterThanOrEqual(150);
+    expect(load.sent.every((s) => s.answer.status === 201 || s.answer.status === 0)).toBe(true);
+
+    expect(await settle(survivor.url, programme.apiKey, load.sent)).toEqual([]);
+    // Each accrual earns exactly 1 point: the balance counts each operationId once.
+    const balance = await cardBalance(survivor.url, programme.apiKey, card);
+    expect(balance.balance).toBe(load.sent.length);
+
+    const ledger = verifyLedger(database.url);
+    expect(ledger.ok, ledger.output).toBe(true);
+  });
+});
