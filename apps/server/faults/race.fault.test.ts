@@ -70,7 +70,7 @@ describe('two servers racing holds and duplicate operationIds on one card', () =
         return c1.status === 200 ? 7 : 0;
       }),
     );
-    const captured = settled.reduce((sum, p) => sum + p, 0);
+    const captured = settled.reduce<number>((sum, p) => sum + p, 0);
     expect(await cardBalance(a, programme.apiKey, card)).toMatchObject({
       balance: 100 - captured,
       heldBalance: 0,
