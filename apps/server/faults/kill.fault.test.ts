@@ -4,7 +4,7 @@ import { freshDatabase } from './support/database';
 import { verifyLedger } from './support/ledger';
 import { settle, startAccrualLoad } from './support/load';
 import { pollUntil } from './support/poll';
-import { type ServerProcess, spawnServer, waitForReady } from './support/server-process';
+import { readyStatus, type ServerProcess, spawnServer, waitForReady } from './support/server-process';
 
 const ADMIN = { username: 'admin', password: 'fault-admin-password' };
 const database = await freshDatabase();
@@ -33,6 +33,8 @@ describe('kill -9 of a server during a POS load', () => {
     await pollUntil(() => load.acknowledged() >= 150, { attempts: 600, what: '150 acknowledged accruals' });
     await victim.kill('SIGKILL');
     expect(victim.alive()).toBe(false);
+    // Really gone: nothing answers on its port any more.
+    expect(await readyStatus(victim.url)).toBeNull();
     await load.stop();
 
     // Everything the till was told happened must still be there when a server comes back.

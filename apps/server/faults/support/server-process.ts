@@ -3,12 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { pollUntil } from './poll';
 
 const serverEntry = fileURLToPath(new URL('../../src/server.ts', import.meta.url));
-// The same Node that runs the tests runs the servers (the Node 24 tier runs both on Node 24).
-const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
+// `node --import tsx server.ts`, not the tsx CLI: the CLI runs the server in a second, grandchild process,
+// so a kill -9 of the PID we hold would leave the real server running. The same Node that runs the tests
+// runs the servers (the Node 24 tier runs both on Node 24).
+const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 /** Shared by every server of a test, as a real fleet shares them. */
 export const FLEET_SECRETS = {
@@ -34,7 +36,7 @@ export function spawnServer(options: {
   env?: Record<string, string>;
 }): ServerProcess {
   const dataDir = mkdtempSync(join(tmpdir(), 'loyalty-fault-'));
-  const child: ChildProcess = spawn(process.execPath, [tsxCli, serverEntry], {
+  const child: ChildProcess = spawn(process.execPath, ['--import', tsxLoader, serverEntry], {
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,

@@ -36,15 +36,24 @@ export interface HoldSweeper {
 }
 
 /** Runs the sweep every `intervalMs` (never two runs at once in this process). */
-export function startHoldSweeper(db: Db, intervalMs: number, log: FastifyBaseLogger): HoldSweeper {
+export function startHoldSweeper(
+  db: Db,
+  intervalMs: number,
+  log: FastifyBaseLogger,
+  onRun?: (outcome: 'ok' | 'error', voided: number) => void,
+): HoldSweeper {
   let running: Promise<void> | null = null;
   const timer = setInterval(() => {
     if (running) return;
     running = sweepExpiredHolds(db)
       .then((voided) => {
+        onRun?.('ok', voided);
         if (voided > 0) log.info({ voided }, 'expired holds voided');
       })
-      .catch((error) => log.error({ err: error }, 'hold sweep failed'))
+      .catch((error) => {
+        onRun?.('error', 0);
+        log.error({ err: error }, 'hold sweep failed');
+      })
       .finally(() => {
         running = null;
       });

@@ -53,7 +53,9 @@ export const posRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Secrets
   if (opts.config.HOLD_SWEEP_INTERVAL_MS > 0) {
     let sweeper: ReturnType<typeof startHoldSweeper> | undefined;
     app.addHook('onReady', async () => {
-      sweeper = startHoldSweeper(app.db, opts.config.HOLD_SWEEP_INTERVAL_MS, app.log);
+      sweeper = startHoldSweeper(app.db, opts.config.HOLD_SWEEP_INTERVAL_MS, app.log, (outcome, voided) =>
+        app.metrics.sweeperRun(outcome, voided),
+      );
     });
     app.addHook('onClose', async () => sweeper?.stop());
   }

@@ -1,0 +1,137 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { PoolStats } from '../db/connection';
+import { AppError } from '../lib/app-error';
+
+export interface Metrics {
+  registry: Registry;
+  /** One run of the hold sweeper: how it ended and how many holds it voided. */
+  sweeperRun(outcome: 'ok' | 'error', voided: number): void;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    metrics: Metrics;
+  }
+}
+
+export interface MetricsOptions {
+  /** When set, `GET /metrics` needs `Authorization: Bearer <token>`. */
+  token?: string;
+  poolStats?: () => PoolStats;
+}
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/**
+ * Prometheus metrics on `GET /metrics`: requests and their latency by route pattern (never the raw URL,
+ * whose ids would make a series per card), POS write outcomes by code, the database pool and the hold
+ * sweeper, plus Node's process metrics. One registry per app, so tests can build many apps in a process.
+ */
+export const metricsPlugin = fp(
+  async (app, options: MetricsOptions) => {
+    const registry = new Registry();
+    collectDefaultMetrics({ register: registry });
+    const labelNames = ['method', 'route', 'status_code'] as const;
+    const requests = new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests answered, by method, route pattern and status',
+      labelNames,
+      registers: [registry],
+    });
+    const duration = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time to answer an HTTP request, by method, route pattern and status',
+      labelNames,
+      buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    });
+    const posOutcomes = new Counter({
+      name: 'loyalty_pos_outcomes_total',
+      help: 'POS writes by operation and outcome code (OK, or the error code answered)',
+      labelNames: ['operation', 'code', 'replayed'] as const,
+      registers: [registry],
+    });
+    const sweeperRuns = new Counter({
+      name: 'loyalty_hold_sweeper_runs_total',
+      help: 'Runs of the expired-hold sweeper, by outcome',
+      labelNames: ['outcome'] as const,
+      registers: [registry],
+    });
+    const sweeperVoided = new Counter({
+      name: 'loyalty_hold_sweeper_voided_holds_total',
+      help: 'Expired holds voided by the sweeper',
+      registers: [registry],
+    });
+    const poolStats = options.poolStats;
+    if (poolStats) {
+      new Gauge({
+        name: 'loyalty_db_pool_connections',
+        help: 'PostgreSQL pool: total connections, idle ones, and requests waiting for one',
+        labelNames: ['state'] as const,
+        registers: [registry],
+        collect() {
+          const stats = poolStats();
+          this.set({ state: 'total' }, stats.total);
+          this.set({ state: 'idle' }, stats.idle);
+          this.set({ state: 'waiting' }, stats.waiting);
+        },
+      });
+    }
+
+    app.decorate('metrics', {
+      registry,
+      sweeperRun(outcome, voided) {
+        sweeperRuns.inc({ outcome });
+        if (voided > 0) sweeperVoided.inc(voided);
+      },
+    } satisfies Metrics);
+
+    app.addHook('onSend', async (request, reply, payload) => {
+      const operation = request.routeOptions.config?.posWrite;
+      if (operation) {
+        const replayed = reply.getHeader('idempotent-replayed') === 'true' ? 'true' : 'false';
+        posOutcomes.inc({ operation, code: outcomeCode(reply.statusCode, payload), replayed });
+      }
+      return payload;
+    });
+    app.addHook('onResponse', async (request, reply) => {
+      const labels = {
+        method: request.method,
+        route: request.routeOptions.url ?? 'unmatched',
+        status_code: String(reply.statusCode),
+      };
+      requests.inc(labels);
+      duration.observe(labels, reply.elapsedTime / 1000);
+    });
+
+    const expected = options.token ? digest(options.token) : null;
+    app.get('/metrics', { schema: { hide: true } }, async (request: FastifyRequest, reply: FastifyReply) => {
+      if (expected) {
+        const header = request.headers.authorization ?? '';
+        const given = header.startsWith('Bearer ') ? header.slice(7) : '';
+        if (!timingSafeEqual(digest(given), expected)) {
+          reply.header('www-authenticate', 'Bearer realm="metrics"');
+          throw new AppError('UNAUTHORIZED', 'A valid metrics token is required');
+        }
+      }
+      reply.header('cache-control', 'no-store').type(registry.contentType);
+      return registry.metrics();
+    });
+  },
+  { name: 'metrics' },
+);
+
+function outcomeCode(status: number, payload: unknown): string {
+  if (status < 400) return 'OK';
+  try {
+    const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString() : '';
+    const code = (JSON.parse(text) as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[A-Z_]{1,64}$/.test(code)) return code;
+  } catch {
+    // not a JSON error body: fall back to the status
+  }
+  return `HTTP_${status}`;
+}
