@@ -14,7 +14,11 @@ export const roleLabels: Record<Role, string> = {
 
 export const loginRequest = z.object({
   username: z.string().trim().min(1, 'Username is required').max(100),
-  password: z.string().min(1, 'Password is required').max(200),
+  // Spec section 5: a whitespace-only password counts as blank, like the username.
+  password: z
+    .string()
+    .refine((v) => v.trim().length > 0, 'Password is required')
+    .pipe(z.string().max(200)),
 });
 export type LoginRequest = z.infer<typeof loginRequest>;
 

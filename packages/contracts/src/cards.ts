@@ -45,4 +45,12 @@ export const blockCardRequest = z
   .nullish();
 export type BlockCardRequest = z.input<typeof blockCardRequest>;
 
+/**
+ * The console's Block Card dialog asks for a reason (spec section 5 "Block card"), though the API would
+ * default it: the same trimming and length, plus the spec's message when it is blank.
+ */
+export const blockCardDialogRequest = z.object({
+  reason: z.string().trim().min(1, 'Block reason is required').max(500),
+});
+
 export const accountIdParam = z.object({ accountId: z.uuid() });

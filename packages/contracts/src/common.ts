@@ -49,11 +49,15 @@ export interface Paged<T> {
 /** ISO-8601 UTC timestamp as sent over the wire. */
 export const isoTimestamp = z.string().describe('ISO-8601 UTC timestamp');
 
+export function hasAtMostTwoDecimals(n: number): boolean {
+  return Math.abs(Math.round(n * 100) - n * 100) < 1e-6;
+}
+
 /** Points and money: exact decimals with at most 2 places, as numbers on the wire. */
 export const decimal2 = z
   .number()
   .finite()
-  .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, 'must have at most 2 decimal places');
+  .refine(hasAtMostTwoDecimals, 'must have at most 2 decimal places');
 
 export const uuid = z.uuid();
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decimal2, isoTimestamp, pageQuery, sortParam } from './common';
+import { hasAtMostTwoDecimals, isoTimestamp, pageQuery, sortParam } from './common';
 
 export const operationTypes = ['accrual', 'redemption', 'hold', 'adjustment'] as const;
 export const operationType = z.enum(operationTypes);
@@ -52,10 +52,16 @@ export const operationListQuery = pageQuery.extend({
 });
 export type OperationListQuery = z.input<typeof operationListQuery>;
 
+/** Spec section 5 "Add points": the console shows it under the amount as it is. */
+const INVALID_POINTS = 'Please enter a valid points amount';
+
 export const manualAccrualRequest = z.object({
   accountId: z.uuid(),
-  points: decimal2
-    .positive('Please enter a valid points amount')
+  points: z
+    .number(INVALID_POINTS)
+    .finite(INVALID_POINTS)
+    .refine(hasAtMostTwoDecimals, 'must have at most 2 decimal places')
+    .positive(INVALID_POINTS)
     .max(1_000_000_000, 'must be at most 1000000000'),
   reason: z
     .string()

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decimal2, isoTimestamp, pageQuery, sortParam } from './common';
+import { hasAtMostTwoDecimals, isoTimestamp, pageQuery, sortParam } from './common';
 
 /** Derived from activeFrom: none → Draft, not in the future → Active, in the future → Scheduled. */
 export const rulesetStatuses = ['Active', 'Draft', 'Scheduled'] as const;
@@ -19,6 +19,8 @@ export const ruleset = z.object({
 });
 export type Ruleset = z.infer<typeof ruleset>;
 
+const PERCENT_RANGE = 'Accrual Percentage must be between 0 and 100';
+
 export const createRulesetRequest = z.object({
   /** Absent, null or '' → the current time in seconds. */
   version: z.preprocess(
@@ -31,10 +33,14 @@ export const createRulesetRequest = z.object({
       .nullish()
       .transform((v) => v ?? null),
   ),
+  // The console shows these messages under its 'Accrual Percentage' field as they are.
   config: z.object({
-    percent: decimal2
-      .min(0, 'Percent must be between 0 and 100')
-      .max(100, 'Percent must be between 0 and 100'),
+    percent: z
+      .number('Accrual Percentage must be a number')
+      .finite('Accrual Percentage must be a number')
+      .min(0, PERCENT_RANGE)
+      .max(100, PERCENT_RANGE)
+      .refine(hasAtMostTwoDecimals, 'Accrual Percentage may have at most 2 decimals'),
   }),
   /** ISO-8601 with a zone (Z or ±hh:mm); absent, null or '' → Draft. */
   activeFrom: z

@@ -1,30 +1,54 @@
 import { z } from 'zod';
 
-/** Keys of the `settings` table: `holds.ttl_minutes` sets a POS hold's lifetime, `cards.limit_per_account` caps issuing. */
+/** Numeric keys of the `settings` table: `holds.ttl_minutes` sets a POS hold's lifetime, `cards.limit_per_account` caps issuing. */
 export const settingKeys = ['holds.ttl_minutes', 'cards.limit_per_account'] as const;
 export type SettingKey = (typeof settingKeys)[number];
 
-/** Unset values are null: the console shows 'Not configured' / 'No limit set'. */
+/** Text keys of the `settings` table (stored in `text_value`). */
+export const textSettingKeys = ['programme.currency'] as const;
+export type TextSettingKey = (typeof textSettingKeys)[number];
+
+/** The programme's currency when none was chosen. */
+export const DEFAULT_CURRENCY = 'EUR';
+
+/** ISO 4217 codes this runtime knows (Node and every current browser ship the list with Intl). */
+function isKnownCurrency(code: string): boolean {
+  return typeof Intl.supportedValuesOf !== 'function' || Intl.supportedValuesOf('currency').includes(code);
+}
+
+/** An ISO 4217 alphabetic code, upper case after trimming ('eur' → 'EUR'). */
+export const currencyCode = z
+  .string('Currency is required')
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z]{3}$/, 'Currency must be a three-letter ISO 4217 code')
+  .refine(isKnownCurrency, 'Currency must be a three-letter ISO 4217 code');
+
+/** Unset values are null: the console shows 'Not configured' / 'No limit set'. The currency always has a value. */
 export const settings = z.object({
   holds: z.object({ ttl_minutes: z.number().int().nullable() }),
   cards: z.object({ limit_per_account: z.number().int().nullable() }),
+  programme: z.object({ currency: z.string() }),
 });
 export type Settings = z.infer<typeof settings>;
 
-const settingValue = z
-  .number()
-  .int('must be a whole number')
-  .min(0, 'must be 0 or more')
-  .max(1_000_000, 'must be at most 1000000')
-  .nullable()
-  .optional();
+/** The console shows these messages under its fields as they are, so each names its field. */
+const settingValue = (label: string) =>
+  z
+    .number(`${label} must be a whole number`)
+    .int(`${label} must be a whole number`)
+    .min(0, `${label} must be 0 or more`)
+    .max(1_000_000, `${label} must be at most 1000000`)
+    .nullable()
+    .optional();
 
 /**
- * Only the values sent change; an absent group or field keeps its value. `null` clears a value (no TTL
- * configured / no card limit).
+ * Only the values sent change; an absent group or field keeps its value. `null` clears a number (no TTL
+ * configured / no card limit); the currency cannot be cleared.
  */
 export const updateSettingsRequest = z.object({
-  holds: z.object({ ttl_minutes: settingValue }).optional(),
-  cards: z.object({ limit_per_account: settingValue }).optional(),
+  holds: z.object({ ttl_minutes: settingValue('Holds TTL') }).optional(),
+  cards: z.object({ limit_per_account: settingValue('Cards per Account') }).optional(),
+  programme: z.object({ currency: currencyCode.optional() }).optional(),
 });
 export type UpdateSettingsRequest = z.input<typeof updateSettingsRequest>;

@@ -47,6 +47,8 @@ export interface LoginAttemptsTable {
 export interface SettingsTable {
   key: string;
   value: number | null;
+  /** Text settings (programme.currency); null for numeric ones. */
+  text_value: Generated<string | null>;
   updated_at: Timestamp;
 }
 

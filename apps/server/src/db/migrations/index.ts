@@ -3,6 +3,7 @@ import * as m001 from './001-foundation';
 import * as m002 from './002-loyalty-core';
 import * as m003 from './003-pos';
 import * as m004 from './004-analytics';
+import * as m005 from './005-settings-text';
 
 /**
  * Every migration, in order. Forward-only: a shipped migration is never edited; add the next one.
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '002-loyalty-core': m002,
   '003-pos': m003,
   '004-analytics': m004,
+  '005-settings-text': m005,
 };

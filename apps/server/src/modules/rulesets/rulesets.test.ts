@@ -61,9 +61,9 @@ describe('rulesets API', () => {
   });
 
   it.each([
-    [{ version: 11, config: { percent: 100.01 } }, 'Percent must be between 0 and 100'],
-    [{ version: 11, config: { percent: -1 } }, 'Percent must be between 0 and 100'],
-    [{ version: 11, config: { percent: 1.234 } }, 'must have at most 2 decimal places'],
+    [{ version: 11, config: { percent: 100.01 } }, 'Accrual Percentage must be between 0 and 100'],
+    [{ version: 11, config: { percent: -1 } }, 'Accrual Percentage must be between 0 and 100'],
+    [{ version: 11, config: { percent: 1.234 } }, 'Accrual Percentage may have at most 2 decimals'],
     [{ version: 11 }, 'config'],
     [{ version: 0, config: { percent: 1 } }, 'version'],
     [{ version: 1.5, config: { percent: 1 } }, 'Version must be a whole number'],

@@ -1,4 +1,4 @@
-import type { SettingKey, Settings } from '@loyalty/contracts';
+import { DEFAULT_CURRENCY, type SettingKey, type Settings, type TextSettingKey } from '@loyalty/contracts';
 import { sql } from 'kysely';
 import type { Executor } from '../../db/executor';
 import type { Tx } from '../../db/transaction';
@@ -10,11 +10,13 @@ export async function getSetting(db: Executor, key: SettingKey): Promise<number 
 }
 
 export async function getSettings(db: Executor): Promise<Settings> {
-  const rows = await db.selectFrom('settings').select(['key', 'value']).execute();
+  const rows = await db.selectFrom('settings').select(['key', 'value', 'text_value']).execute();
   const value = (key: SettingKey) => rows.find((r) => r.key === key)?.value ?? null;
+  const text = (key: TextSettingKey) => rows.find((r) => r.key === key)?.text_value ?? null;
   return {
     holds: { ttl_minutes: value('holds.ttl_minutes') },
     cards: { limit_per_account: value('cards.limit_per_account') },
+    programme: { currency: text('programme.currency') ?? DEFAULT_CURRENCY },
   };
 }
 
@@ -28,5 +30,13 @@ export async function putSetting(trx: Tx, key: SettingKey, value: number | null)
     .insertInto('settings')
     .values({ key, value, updated_at: sql`now()` })
     .onConflict((oc) => oc.column('key').doUpdateSet({ value, updated_at: sql`now()` }))
+    .execute();
+}
+
+export async function putTextSetting(trx: Tx, key: TextSettingKey, textValue: string): Promise<void> {
+  await trx
+    .insertInto('settings')
+    .values({ key, value: null, text_value: textValue, updated_at: sql`now()` })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ text_value: textValue, updated_at: sql`now()` }))
     .execute();
 }

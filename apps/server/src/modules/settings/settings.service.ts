@@ -1,9 +1,9 @@
-import type { SettingKey, Settings, UpdateSettingsRequest } from '@loyalty/contracts';
+import type { SettingKey, Settings, TextSettingKey, UpdateSettingsRequest } from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
 import { inTransaction } from '../../db/transaction';
 import type { AuthUser } from '../../plugins/auth';
 import { insertAudit } from '../audit/audit.repository';
-import { getSettings, lockSettings, putSetting } from './settings.repository';
+import { getSettings, lockSettings, putSetting, putTextSetting } from './settings.repository';
 
 export function readSettings(db: Db): Promise<Settings> {
   return getSettings(db);
@@ -20,16 +20,21 @@ export async function updateSettings(
   if (input.cards?.limit_per_account !== undefined) {
     changes.push(['cards.limit_per_account', input.cards.limit_per_account]);
   }
-  if (changes.length === 0) return getSettings(db);
+  const textChanges: Array<[TextSettingKey, string]> = [];
+  if (input.programme?.currency !== undefined)
+    textChanges.push(['programme.currency', input.programme.currency]);
+  if (changes.length === 0 && textChanges.length === 0) return getSettings(db);
 
   return inTransaction(db, async (trx) => {
     await lockSettings(trx);
     const before = await getSettings(trx);
     for (const [key, value] of changes) await putSetting(trx, key, value);
+    for (const [key, value] of textChanges) await putTextSetting(trx, key, value);
     const after = await getSettings(trx);
+    const described = [...changes, ...textChanges].map(([key, value]) => `${key} = ${value ?? 'not set'}`);
     await insertAudit(trx, {
       username: actor.username,
-      message: `Updated settings: ${changes.map(([key, value]) => `${key} = ${value ?? 'not set'}`).join(', ')}`,
+      message: `Updated settings: ${described.join(', ')}`,
       targetType: 'settings',
       targetId: null,
       source: before,

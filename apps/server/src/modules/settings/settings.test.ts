@@ -14,14 +14,22 @@ describe('settings API', () => {
     for (const token of Object.values(ctx.tokens)) {
       const res = await read(token);
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ holds: { ttl_minutes: null }, cards: { limit_per_account: null } });
+      expect(res.json()).toEqual({
+        holds: { ttl_minutes: null },
+        cards: { limit_per_account: null },
+        programme: { currency: 'EUR' },
+      });
     }
   });
 
   it('an ADMIN saves both values; getSetting reads them back', async () => {
     const res = await save({ holds: { ttl_minutes: 60 }, cards: { limit_per_account: 3 } });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ holds: { ttl_minutes: 60 }, cards: { limit_per_account: 3 } });
+    expect(res.json()).toEqual({
+      holds: { ttl_minutes: 60 },
+      cards: { limit_per_account: 3 },
+      programme: { currency: 'EUR' },
+    });
     expect((await read()).json()).toEqual(res.json());
     expect(await getSetting(ctx.database.db, 'holds.ttl_minutes')).toBe(60);
     expect(await getSetting(ctx.database.db, 'cards.limit_per_account')).toBe(3);
@@ -31,11 +39,13 @@ describe('settings API', () => {
     expect((await save({ holds: { ttl_minutes: 0 } })).json()).toEqual({
       holds: { ttl_minutes: 0 },
       cards: { limit_per_account: 3 },
+      programme: { currency: 'EUR' },
     });
     expect((await save({ cards: {} })).json().cards.limit_per_account).toBe(3);
     expect((await save({ cards: { limit_per_account: null } })).json()).toEqual({
       holds: { ttl_minutes: 0 },
       cards: { limit_per_account: null },
+      programme: { currency: 'EUR' },
     });
     await save({ holds: { ttl_minutes: 15 } });
   });
@@ -90,5 +100,43 @@ describe('settings API', () => {
       await app.inject({ url: '/api/v1/audit?targetType=settings', headers: bearer(ctx.tokens.ADMIN) })
     ).json().totalElements;
     expect(after).toBe(before);
+  });
+  it('programme.currency defaults to EUR; an ADMIN sets an ISO 4217 code, audited', async () => {
+    const res = await save({ programme: { currency: ' usd ' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().programme).toEqual({ currency: 'USD' });
+    expect((await read()).json().programme).toEqual({ currency: 'USD' });
+    const audit = await app.inject({
+      url: '/api/v1/audit?targetType=settings&size=1',
+      headers: bearer(ctx.tokens.ADMIN),
+    });
+    expect(audit.json().content[0]).toMatchObject({
+      message: 'Updated settings: programme.currency = USD',
+      source: { programme: { currency: 'EUR' } },
+      dest: { programme: { currency: 'USD' } },
+    });
+    // The numbers are untouched by a currency change, and the other way round.
+    expect((await save({ holds: { ttl_minutes: 20 } })).json().programme).toEqual({ currency: 'USD' });
+    expect((await save({ programme: { currency: 'EUR' } })).json().holds).toEqual({ ttl_minutes: 20 });
+  });
+
+  it.each([['EURO'], ['E1R'], ['XYZ'], [''], [null], [978]])(
+    'refuses currency %j with a 400 and changes nothing',
+    async (currency) => {
+      const before = (await read()).json();
+      const res = await save({ holds: { ttl_minutes: 99 }, programme: { currency } });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().code).toBe('VALIDATION_ERROR');
+      expect(res.json().details[0].field).toContain('programme.currency');
+      expect((await read()).json()).toEqual(before);
+    },
+  );
+
+  it('only an ADMIN may change the currency', async () => {
+    for (const role of ['MANAGER', 'VIEWER'] as const) {
+      const res = await save({ programme: { currency: 'GBP' } }, ctx.tokens[role]);
+      expect(res.statusCode).toBe(403);
+    }
+    expect((await read()).json().programme.currency).not.toBe('GBP');
   });
 });
