@@ -114,7 +114,7 @@ test('Create Account: a taken client ID goes through the common handler; Escape 
   await dialog.getByLabel('Client ID').fill(taken.clientId);
   await dialog.getByRole('button', { name: 'Create Account' }).click();
   await expect(
-    toast(page, `Create account: Conflict: An account with client ID '${taken.clientId}' already exists`),
+    toast(page, `Create account: An account with client ID '${taken.clientId}' already exists`),
   ).toBeVisible();
   await expect(dialog).toBeVisible();
   await page.keyboard.press('Escape');

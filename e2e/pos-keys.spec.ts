@@ -164,7 +164,7 @@ test.describe('as an administrator', () => {
     await expect(rowFor(page, name).getByRole('cell').nth(5)).toHaveText(DATE_TIME);
   });
 
-  test("'Failed to create POS key' with the server's message: duplicate key, too short", async ({
+  test("'Failed to create POS key' with the server's message: duplicate key; too short refused inline", async ({
     page,
     api,
   }) => {
@@ -178,11 +178,17 @@ test.describe('as an administrator', () => {
     await expect(duplicate).toContainText('This API key is already in use');
     await expect(add).toBeVisible(); // the input stays for a correction
 
+    // A key shorter than the contract allows is refused under the field, before anything is sent.
+    const posts: string[] = [];
+    page.on(
+      'request',
+      (r) => r.method() === 'POST' && r.url().includes('/api/v1/pos-keys') && posts.push(r.url()),
+    );
     await add.getByLabel('API Key', { exact: true }).fill('tooShort123');
     await add.getByRole('button', { name: 'Create POS Key' }).click();
-    await expect(toast(page, 'Failed to create POS key')).toContainText(
-      'API key must be at least 32 characters',
-    );
+    await expect(add.getByText('API key must be at least 32 characters', { exact: true })).toBeVisible();
+    await expect(add.getByLabel('API Key', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+    expect(posts).toEqual([]);
   });
 
   test('View API Key: reveal toast, read-only key, details, copy; the reveal is in the audit log', async ({

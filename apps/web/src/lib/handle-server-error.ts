@@ -81,6 +81,19 @@ function byStatus(status: number, message: string): string {
   }
 }
 
+/**
+ * What the server said, once (the description under a screen toast like 'Failed to create user'): a validation failure's first field message without its field path
+ * ('Password must be at least 8 characters', not 'password: Password must be…').
+ */
+export function getServerMessage(error: unknown): string {
+  if (isApiError(error)) {
+    const detail = error.code === 'VALIDATION_ERROR' ? error.details?.[0]?.message : undefined;
+    if (detail) return detail;
+    if (error.status !== 0 && error.message) return error.message;
+  }
+  return getErrorMessage(error);
+}
+
 /** The user-facing text for an error: by code first, else by HTTP status (spec section 8). */
 export function getErrorMessage(error: unknown): string {
   if (isApiError(error)) {
@@ -91,9 +104,17 @@ export function getErrorMessage(error: unknown): string {
   return UNEXPECTED_ERROR_MESSAGE;
 }
 
-/** What the server said (its message), for the description under a screen toast like 'Failed to create user'. */
-export function getServerMessage(error: unknown): string {
-  if (isApiError(error) && error.status !== 0 && error.message) return error.message;
+/**
+ * The text after a context label ('Create account: …'): one prefix only. A 4xx the server explained
+ * (409 conflict, 400/422 refusal) shows its own words instead of a second 'Conflict: ' prefix; a
+ * validation failure shows its field message.
+ */
+function messageAfterContext(error: unknown): string {
+  if (isApiError(error)) {
+    if (error.code === 'VALIDATION_ERROR' && error.details?.length) return getServerMessage(error);
+    if (isSpecCode(error.code)) return codeMessages[error.code];
+    if ([400, 409, 422].includes(error.status) && error.message) return error.message;
+  }
   return getErrorMessage(error);
 }
 
@@ -105,8 +126,8 @@ export interface HandleErrorOptions {
 }
 
 /**
- * The one place an error becomes a toast. A 401 has already ended the session (api-client), so it shows
- * one session toast (deduplicated) instead of the screen's message.
+ * The one place an error becomes a toast, saying the message once. A 401 has already ended the session
+ * (api-client), so it shows one session toast (deduplicated) instead of the screen's message.
  */
 export function handleServerError(error: unknown, options: HandleErrorOptions | string = {}): void {
   const { context, title } = typeof options === 'string' ? { context: options, title: undefined } : options;
@@ -118,6 +139,5 @@ export function handleServerError(error: unknown, options: HandleErrorOptions | 
     toast.error(title, { description: getServerMessage(error) });
     return;
   }
-  const message = getErrorMessage(error);
-  toast.error(context ? `${context}: ${message}` : message);
+  toast.error(context ? `${context}: ${messageAfterContext(error)}` : getErrorMessage(error));
 }

@@ -1,36 +1,40 @@
-import type { Account } from '@loyalty/contracts';
+import { type Account, manualAccrualRequest } from '@loyalty/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useRef, useState } from 'react';
 import { toast } from 'sonner';
+import { z } from 'zod';
 import { FieldError } from '@/components/feedback/field-error';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { DialogFormFooter } from '@/components/ui/dialog-form-footer';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
+import { fieldAria, numberFromInput, setServerFieldErrors, useZodForm } from '@/lib/form';
 import { formatNumber } from '@/lib/format';
 import { formatPoints } from '@/lib/points';
 import { useReturnFocus } from '@/lib/use-return-focus';
 import { accountErrorContext, accountsKeys, addPoints, operationsKeys } from './accounts-api';
-import { canSubmitPoints, parsePoints, validatePoints } from './add-points-form';
+
+/** The contract's amount and reason; the account comes from the row the dialog was opened on. */
+const addPointsForm = z.object({
+  points: numberFromInput(manualAccrualRequest.shape.points),
+  reason: manualAccrualRequest.shape.reason,
+});
+
+const empty = { points: '', reason: '' };
 
 /** Spec section 2 "Add Points": an amount (step 0.01) and an optional reason; a manual accrual. */
 export function AddPointsDialog({ account, onClose }: { account: Account | null; onClose: () => void }) {
   const queryClient = useQueryClient();
-  const [amount, setAmount] = useState('');
-  const [reason, setReason] = useState('');
-  const [touched, setTouched] = useState(false);
-  const amountRef = useRef<HTMLInputElement>(null);
+  const form = useZodForm(addPointsForm, { defaultValues: empty, mode: 'onTouched' });
+  const error = form.formState.errors.points?.message;
   const returnFocus = useReturnFocus((event) => {
     event.preventDefault();
-    amountRef.current?.focus();
+    form.setFocus('points');
   });
 
   const close = () => {
     onClose();
-    setAmount('');
-    setReason('');
-    setTouched(false);
+    form.reset(empty);
   };
 
   const mutation = useMutation({
@@ -42,20 +46,16 @@ export function AddPointsDialog({ account, onClose }: { account: Account | null;
       void queryClient.invalidateQueries({ queryKey: operationsKeys.all });
       close();
     },
+    onError: (failure) => setServerFieldErrors(form, failure),
   });
 
-  const error = touched ? validatePoints(amount) : null;
+  const onSubmit = form.handleSubmit(({ points, reason }) => {
+    if (account && !mutation.isPending) mutation.mutate({ accountId: account.id, points, reason });
+  });
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setTouched(true);
-    const points = parsePoints(amount);
-    if (!account || mutation.isPending || validatePoints(amount) || points === null || points <= 0) {
-      amountRef.current?.focus();
-      return;
-    }
-    mutation.mutate({ accountId: account.id, points, reason: reason.trim() || null });
-  };
+  // Spec section 5: the button stays disabled while the amount is empty or at most 0.
+  const amount = Number(form.watch('points') || Number.NaN);
+  const canSubmit = Number.isFinite(amount) && amount > 0;
 
   return (
     <Dialog open={account !== null} onOpenChange={(next) => !next && !mutation.isPending && close()}>
@@ -71,18 +71,13 @@ export function AddPointsDialog({ account, onClose }: { account: Account | null;
           <div className="grid gap-2">
             <Label htmlFor="add-points-amount">Points</Label>
             <Input
-              id="add-points-amount"
-              ref={amountRef}
               type="number"
               inputMode="decimal"
               step="0.01"
               min="0.01"
               placeholder="0.00"
-              value={amount}
-              onChange={(e) => setAmount(e.target.value)}
-              onBlur={() => setTouched(true)}
-              aria-invalid={error ? true : undefined}
-              aria-describedby={error ? 'add-points-amount-error' : undefined}
+              {...form.register('points')}
+              {...fieldAria('add-points-amount', error)}
             />
             <FieldError id="add-points-amount-error" message={error} />
           </div>
@@ -90,10 +85,9 @@ export function AddPointsDialog({ account, onClose }: { account: Account | null;
             <Label htmlFor="add-points-reason">Reason (optional)</Label>
             <Textarea
               id="add-points-reason"
-              value={reason}
               maxLength={500}
-              onChange={(e) => setReason(e.target.value)}
               placeholder="e.g. Goodwill credit"
+              {...form.register('reason')}
             />
           </div>
           <DialogFormFooter
@@ -101,7 +95,7 @@ export function AddPointsDialog({ account, onClose }: { account: Account | null;
             pending={mutation.isPending}
             submitLabel="Add Points"
             pendingLabel="Adding..."
-            submitDisabled={!canSubmitPoints(amount)}
+            submitDisabled={!canSubmit}
           />
         </form>
       </DialogContent>

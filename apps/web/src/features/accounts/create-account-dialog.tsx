@@ -1,19 +1,16 @@
+import { createAccountRequest } from '@loyalty/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { FieldError } from '@/components/feedback/field-error';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { DialogFormFooter } from '@/components/ui/dialog-form-footer';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
+import { fieldAria, setServerFieldErrors, useZodForm } from '@/lib/form';
 import { useReturnFocus } from '@/lib/use-return-focus';
 import { accountErrorContext, accountsKeys, createAccount } from './accounts-api';
 
-/** Spec section 5 "Create account": required, trimmed, '{field} is required' with the label 'Client ID'. */
-export function validateClientId(value: string): string | null {
-  return value.trim() ? null : 'Client ID is required';
-}
-
+/** Spec section 5 "Create account": required and trimmed ('Client ID is required'), by the contract's schema. */
 export function CreateAccountDialog({
   open,
   onOpenChange,
@@ -22,18 +19,16 @@ export function CreateAccountDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   const queryClient = useQueryClient();
-  const [clientId, setClientId] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const inputRef = useRef<HTMLInputElement>(null);
+  const form = useZodForm(createAccountRequest, { defaultValues: { clientId: '' } });
+  const error = form.formState.errors.clientId?.message;
   const returnFocus = useReturnFocus((event) => {
     event.preventDefault();
-    inputRef.current?.focus();
+    form.setFocus('clientId');
   });
 
   const close = () => {
     onOpenChange(false);
-    setClientId('');
-    setError(null);
+    form.reset({ clientId: '' });
   };
 
   const mutation = useMutation({
@@ -44,19 +39,12 @@ export function CreateAccountDialog({
       void queryClient.invalidateQueries({ queryKey: accountsKeys.all });
       close();
     },
+    onError: (failure) => setServerFieldErrors(form, failure),
   });
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (mutation.isPending) return;
-    const found = validateClientId(clientId);
-    setError(found);
-    if (found) {
-      inputRef.current?.focus();
-      return;
-    }
-    mutation.mutate({ clientId: clientId.trim() });
-  };
+  const onSubmit = form.handleSubmit((values) => {
+    if (!mutation.isPending) mutation.mutate(values);
+  });
 
   return (
     <Dialog open={open} onOpenChange={(next) => (next ? onOpenChange(true) : !mutation.isPending && close())}>
@@ -71,18 +59,11 @@ export function CreateAccountDialog({
           <div className="grid gap-2">
             <Label htmlFor="create-account-client-id">Client ID</Label>
             <Input
-              id="create-account-client-id"
-              ref={inputRef}
               autoComplete="off"
               spellCheck={false}
-              value={clientId}
               maxLength={100}
-              onChange={(e) => {
-                setClientId(e.target.value);
-                if (error) setError(null);
-              }}
-              aria-invalid={error ? true : undefined}
-              aria-describedby={error ? 'create-account-client-id-error' : undefined}
+              {...form.register('clientId')}
+              {...fieldAria('create-account-client-id', error)}
             />
             <FieldError id="create-account-client-id-error" message={error} />
           </div>

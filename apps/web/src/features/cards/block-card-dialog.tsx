@@ -1,6 +1,5 @@
-import type { Card } from '@loyalty/contracts';
+import { blockCardDialogRequest, type Card } from '@loyalty/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { CardNumber } from '@/components/cards/card-number';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
@@ -8,25 +7,22 @@ import { DialogFormFooter } from '@/components/ui/dialog-form-footer';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { blockCard, cardsKeys } from '@/lib/cards-api';
+import { setServerFieldErrors, useZodForm } from '@/lib/form';
 import { useReturnFocus } from '@/lib/use-return-focus';
-
-export const BLOCK_REASON_REQUIRED = 'Block reason is required';
 
 /** Spec section 2 "Loyalty Cards": block an active card with a required reason. */
 export function BlockCardDialog({ card, onClose }: { card: Card | null; onClose: () => void }) {
   const queryClient = useQueryClient();
-  const [reason, setReason] = useState('');
-  const [invalid, setInvalid] = useState(false);
-  const reasonRef = useRef<HTMLTextAreaElement>(null);
+  const form = useZodForm(blockCardDialogRequest, { defaultValues: { reason: '' } });
+  const invalid = Boolean(form.formState.errors.reason);
   const returnFocus = useReturnFocus((event) => {
     event.preventDefault();
-    reasonRef.current?.focus();
+    form.setFocus('reason');
   });
 
   const close = () => {
     onClose();
-    setReason('');
-    setInvalid(false);
+    form.reset({ reason: '' });
   };
 
   const mutation = useMutation({
@@ -38,20 +34,19 @@ export function BlockCardDialog({ card, onClose }: { card: Card | null; onClose:
       void queryClient.invalidateQueries({ queryKey: ['accounts'] });
       close();
     },
+    onError: (error) => setServerFieldErrors(form, error),
   });
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (mutation.isPending) return;
-    // Spec section 5 "Block card": a card must be selected and the trimmed reason non-empty.
-    if (!card || !reason.trim()) {
-      setInvalid(true);
-      toast.error(BLOCK_REASON_REQUIRED);
-      reasonRef.current?.focus();
-      return;
-    }
-    mutation.mutate({ id: card.id, reason: reason.trim() });
-  };
+  // Spec section 5 "Block card": a card must be selected and the trimmed reason non-empty; the spec
+  // reports a blank reason as a toast ('Block reason is required').
+  const onSubmit = form.handleSubmit(
+    ({ reason }) => {
+      if (card && !mutation.isPending) mutation.mutate({ id: card.id, reason });
+    },
+    (errors) => {
+      if (errors.reason?.message) toast.error(errors.reason.message);
+    },
+  );
 
   return (
     <Dialog open={card !== null} onOpenChange={(next) => !next && !mutation.isPending && close()}>
@@ -68,14 +63,9 @@ export function BlockCardDialog({ card, onClose }: { card: Card | null; onClose:
             <Label htmlFor="block-card-reason">Block Reason</Label>
             <Textarea
               id="block-card-reason"
-              ref={reasonRef}
               required
               maxLength={500}
-              value={reason}
-              onChange={(e) => {
-                setReason(e.target.value);
-                if (invalid) setInvalid(false);
-              }}
+              {...form.register('reason')}
               placeholder="e.g. Reported lost by the client"
               aria-invalid={invalid ? true : undefined}
             />

@@ -1,24 +1,38 @@
+import type { LoginRequest } from '@loyalty/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { LoaderCircleIcon } from 'lucide-react';
-import { type FormEvent, useRef, useState } from 'react';
+import { useEffect } from 'react';
+import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
+import { FieldError } from '@/components/feedback/field-error';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
+import { fieldAria } from '@/lib/field-aria';
 import { handleServerError } from '@/lib/handle-server-error';
+import { lazyResolver } from '@/lib/lazy-resolver';
 import { storeSession } from '@/lib/session';
 import { login } from './login-api';
-import { type LoginFieldError, validateLogin } from './validate-login';
+
+const FIELDS = ['username', 'password'] as const;
+
+const schema = lazyResolver(() => import('./login-resolver').then((m) => m.loginResolver));
 
 export function LoginForm() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [username, setUsername] = useState('');
-  const [password, setPassword] = useState('');
-  const [fieldError, setFieldError] = useState<LoginFieldError | null>(null);
-  const usernameRef = useRef<HTMLInputElement>(null);
-  const passwordRef = useRef<HTMLInputElement>(null);
+  const form = useForm<LoginRequest>({
+    defaultValues: { username: '', password: '' },
+    resolver: schema.resolver,
+  });
+  // Fetch the schema while the user types, so the first Sign in does not wait for it.
+  useEffect(() => schema.preload(), []);
+  const { errors } = form.formState;
+  // Spec section 5: the form stops at the first failure, so only the first field's message shows.
+  const first = FIELDS.find((field) => errors[field]);
+  const messageFor = (field: (typeof FIELDS)[number]) =>
+    field === first ? errors[field]?.message : undefined;
 
   const mutation = useMutation({
     mutationFn: login,
@@ -34,62 +48,34 @@ export function LoginForm() {
     onError: (error) => handleServerError(error),
   });
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (mutation.isPending) return;
-    const error = validateLogin({ username, password });
-    setFieldError(error);
-    if (error) {
-      // Shown inline only: a toast with the same words would make the message appear twice.
-      (error.field === 'username' ? usernameRef : passwordRef).current?.focus();
-      return;
-    }
-    mutation.mutate({ username: username.trim(), password });
-  };
-
-  const errorFor = (field: LoginFieldError['field']) => (fieldError?.field === field ? fieldError : null);
+  // Blank fields are shown inline only: a toast with the same words would make the message appear twice.
+  const onSubmit = form.handleSubmit((values: LoginRequest) => {
+    if (!mutation.isPending) mutation.mutate(values);
+  });
 
   return (
     <form noValidate onSubmit={onSubmit} className="grid gap-4">
       <div className="grid gap-2">
         <Label htmlFor="login-username">Username</Label>
         <Input
-          ref={usernameRef}
-          id="login-username"
-          name="username"
           autoComplete="username"
           autoCapitalize="none"
           spellCheck={false}
           autoFocus
-          value={username}
-          onChange={(event) => setUsername(event.target.value)}
-          aria-invalid={errorFor('username') ? true : undefined}
-          aria-describedby={errorFor('username') ? 'login-username-error' : undefined}
+          {...form.register('username')}
+          {...fieldAria('login-username', messageFor('username'))}
         />
-        {errorFor('username') && (
-          <p id="login-username-error" className="text-sm text-destructive">
-            {errorFor('username')?.message}
-          </p>
-        )}
+        <FieldError id="login-username-error" message={messageFor('username')} />
       </div>
       <div className="grid gap-2">
         <Label htmlFor="login-password">Password</Label>
         <Input
-          ref={passwordRef}
-          id="login-password"
-          name="password"
           type="password"
           autoComplete="current-password"
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-          aria-invalid={errorFor('password') ? true : undefined}
-          aria-describedby={errorFor('password') ? 'login-password-error' : undefined}
+          {...form.register('password')}
+          {...fieldAria('login-password', messageFor('password'))}
         />
-        {errorFor('password') && (
-          <p id="login-password-error" className="text-sm text-destructive">
-            {errorFor('password')?.message}
-          </p>
-        )}
+        <FieldError id="login-password-error" message={messageFor('password')} />
       </div>
       <Button type="submit" className="w-full" disabled={mutation.isPending}>
         {mutation.isPending && <LoaderCircleIcon className="animate-spin" />}

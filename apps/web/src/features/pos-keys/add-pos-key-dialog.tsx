@@ -1,23 +1,22 @@
-import type { PosKeyStatus } from '@loyalty/contracts';
+import { createPosKeyRequest, type PosKeyStatus } from '@loyalty/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useRef, useState } from 'react';
+import { Controller } from 'react-hook-form';
 import { toast } from 'sonner';
+import { FieldError } from '@/components/feedback/field-error';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { DialogFormFooter } from '@/components/ui/dialog-form-footer';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
-import {
-  type AddPosKeyValues,
-  emptyAddPosKey,
-  generateApiKey,
-  toCreatePosKeyRequest,
-  validateAddPosKey,
-} from './add-pos-key-form';
+import { fieldAria, setServerFieldErrors, useZodForm } from '@/lib/form';
 import { ApiKeyInput } from './api-key-input';
+import { generateApiKey } from './generate-api-key';
 import { createPosKey, posKeyStatusOptions, posKeysKeys } from './pos-keys-api';
 
-/** Spec section 2 "POS Keys" and 5 "Create POS key". */
+const REQUIRED = 'Name and API Key are required';
+const empty = { name: '', address: '', apiKey: '', status: 'active' as PosKeyStatus };
+
+/** Spec section 2 "POS Keys" and 5 "Create POS key", checked by the contract's schema. */
 export function AddPosKeyDialog({
   open,
   onOpenChange,
@@ -26,14 +25,12 @@ export function AddPosKeyDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   const queryClient = useQueryClient();
-  const [values, setValues] = useState<AddPosKeyValues>(emptyAddPosKey);
-  const [error, setError] = useState<string | null>(null);
-  const nameRef = useRef<HTMLInputElement>(null);
+  const form = useZodForm(createPosKeyRequest, { defaultValues: empty });
+  const { errors } = form.formState;
 
   const close = () => {
     onOpenChange(false);
-    setValues(emptyAddPosKey);
-    setError(null);
+    form.reset(empty);
   };
 
   const mutation = useMutation({
@@ -44,38 +41,35 @@ export function AddPosKeyDialog({
       void queryClient.invalidateQueries({ queryKey: posKeysKeys.all });
       close();
     },
+    onError: (error) => setServerFieldErrors(form, error),
   });
 
-  const set = <K extends keyof AddPosKeyValues>(field: K, value: AddPosKeyValues[K]) => {
-    setValues((v) => ({ ...v, [field]: value }));
-    if (error) setError(null);
-  };
-
   const generate = () => {
-    set('apiKey', generateApiKey());
+    form.setValue('apiKey', generateApiKey(), { shouldValidate: form.formState.isSubmitted });
     toast.success('API key generated');
   };
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (mutation.isPending) return;
-    const found = validateAddPosKey(values);
-    setError(found);
-    if (found) {
-      nameRef.current?.focus();
-      return;
-    }
-    mutation.mutate(toCreatePosKeyRequest(values));
-  };
+  const onSubmit = form.handleSubmit((values) => {
+    if (!mutation.isPending) mutation.mutate(values);
+  });
 
-  const invalid = (value: string) => (error && !value.trim() ? true : undefined);
+  // The spec's one message for a blank name or key, said once above the fields.
+  const required = errors.name?.message === REQUIRED || errors.apiKey?.message === REQUIRED;
+  const messageOf = (name: keyof typeof empty) => {
+    const message = errors[name]?.message;
+    return message === REQUIRED ? undefined : message;
+  };
+  const aria = (name: keyof typeof empty) => {
+    const own = fieldAria(`add-pos-key-${name === 'apiKey' ? 'api-key' : name}`, messageOf(name));
+    return errors[name] ? { ...own, 'aria-invalid': true as const } : own;
+  };
 
   return (
     <Dialog open={open} onOpenChange={(next) => (next ? onOpenChange(true) : !mutation.isPending && close())}>
       <DialogContent
         onOpenAutoFocus={(event) => {
           event.preventDefault();
-          nameRef.current?.focus();
+          form.setFocus('name');
         }}
       >
         <DialogHeader>
@@ -86,61 +80,67 @@ export function AddPosKeyDialog({
           </DialogDescription>
         </DialogHeader>
         <form noValidate onSubmit={onSubmit} className="grid gap-4">
-          {error && (
+          {required && (
             <p role="alert" className="rounded-md bg-destructive/10 px-3 py-2 text-sm text-destructive">
-              {error}
+              {REQUIRED}
             </p>
           )}
           <div className="grid gap-2">
             <Label htmlFor="add-pos-key-name">Name</Label>
             <Input
-              id="add-pos-key-name"
-              ref={nameRef}
               autoComplete="off"
               maxLength={200}
               placeholder="e.g. Main Street till 1"
-              value={values.name}
-              onChange={(e) => set('name', e.target.value)}
-              aria-invalid={invalid(values.name)}
+              {...form.register('name')}
+              {...aria('name')}
             />
+            <FieldError id="add-pos-key-name-error" message={messageOf('name')} />
           </div>
           <div className="grid gap-2">
             <Label htmlFor="add-pos-key-address">Address</Label>
             <Input
-              id="add-pos-key-address"
               autoComplete="off"
               maxLength={500}
               placeholder="Optional"
-              value={values.address}
-              onChange={(e) => set('address', e.target.value)}
+              {...form.register('address')}
+              {...aria('address')}
             />
+            <FieldError id="add-pos-key-address-error" message={messageOf('address')} />
           </div>
           <div className="grid gap-2">
             <Label htmlFor="add-pos-key-api-key">API Key</Label>
             <ApiKeyInput
-              id="add-pos-key-api-key"
               maxLength={256}
               placeholder="At least 32 characters"
-              value={values.apiKey}
-              onChange={(e) => set('apiKey', e.target.value)}
               onGenerate={generate}
-              aria-invalid={invalid(values.apiKey)}
+              {...form.register('apiKey')}
+              {...aria('apiKey')}
             />
+            <FieldError id="add-pos-key-api-key-error" message={messageOf('apiKey')} />
           </div>
           <div className="grid gap-2">
             <Label htmlFor="add-pos-key-status">Status</Label>
-            <Select value={values.status} onValueChange={(status) => set('status', status as PosKeyStatus)}>
-              <SelectTrigger id="add-pos-key-status" className="w-full">
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                {posKeyStatusOptions.map((option) => (
-                  <SelectItem key={option.value} value={option.value}>
-                    {option.label}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
+            <Controller
+              control={form.control}
+              name="status"
+              render={({ field }) => (
+                <Select
+                  value={field.value}
+                  onValueChange={(status) => field.onChange(status as PosKeyStatus)}
+                >
+                  <SelectTrigger id="add-pos-key-status" ref={field.ref} className="w-full">
+                    <SelectValue />
+                  </SelectTrigger>
+                  <SelectContent>
+                    {posKeyStatusOptions.map((option) => (
+                      <SelectItem key={option.value} value={option.value}>
+                        {option.label}
+                      </SelectItem>
+                    ))}
+                  </SelectContent>
+                </Select>
+              )}
+            />
           </div>
           <DialogFormFooter
             onCancel={close}

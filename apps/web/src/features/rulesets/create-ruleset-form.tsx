@@ -1,18 +1,13 @@
+import type { CreateRulesetRequest } from '@loyalty/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
 import { toast } from 'sonner';
 import { FieldError } from '@/components/feedback/field-error';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import {
-  emptyRuleset,
-  type RulesetErrors,
-  type RulesetValues,
-  toCreateRulesetRequest,
-  validateRuleset,
-} from './ruleset-form';
+import { setServerFieldErrors, useZodForm } from '@/lib/form';
+import { emptyRuleset, rulesetFormSchema } from './ruleset-form-schema';
 import { createRuleset, rulesetsKeys } from './rulesets-api';
 
 function describedBy(id: string, error: string | undefined): string {
@@ -22,33 +17,28 @@ function describedBy(id: string, error: string | undefined): string {
 /** Spec section 2 "Rulesets" create form; shown to those who may create (MANAGER, ADMIN). */
 export function CreateRulesetForm() {
   const queryClient = useQueryClient();
-  const [values, setValues] = useState<RulesetValues>(emptyRuleset);
-  const [errors, setErrors] = useState<RulesetErrors>({});
+  const form = useZodForm(rulesetFormSchema, { defaultValues: emptyRuleset });
+  const errors = {
+    version: form.formState.errors.version?.message,
+    percent: form.formState.errors.percent?.message,
+    activeFrom: form.formState.errors.activeFrom?.message,
+  };
 
   const mutation = useMutation({
-    mutationFn: createRuleset,
+    mutationFn: (body: CreateRulesetRequest) => createRuleset(body),
     meta: { errorTitle: 'Create failed' },
     onSuccess: () => {
       toast.success('Ruleset created successfully');
-      setValues(emptyRuleset);
-      setErrors({});
+      form.reset(emptyRuleset);
       void queryClient.invalidateQueries({ queryKey: rulesetsKeys.all });
     },
+    // The server names the percent 'config.percent'; the input is 'percent'.
+    onError: (error) => setServerFieldErrors(form, error, { 'config.percent': 'percent' }),
   });
 
-  const set = (name: keyof RulesetValues) => (value: string) => {
-    setValues((v) => ({ ...v, [name]: value }));
-    if (errors[name]) setErrors((e) => ({ ...e, [name]: undefined }));
-  };
-
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (mutation.isPending) return;
-    const found = validateRuleset(values);
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    mutation.mutate(toCreateRulesetRequest(values));
-  };
+  const onSubmit = form.handleSubmit((body) => {
+    if (!mutation.isPending) mutation.mutate(body);
+  });
 
   return (
     <Card>
@@ -74,8 +64,7 @@ export function CreateRulesetForm() {
               min={1}
               step={1}
               placeholder="Auto"
-              value={values.version}
-              onChange={(e) => set('version')(e.target.value)}
+              {...form.register('version')}
               aria-invalid={errors.version ? true : undefined}
               aria-describedby={describedBy('ruleset-version', errors.version)}
             />
@@ -94,8 +83,7 @@ export function CreateRulesetForm() {
               max={100}
               step={0.01}
               placeholder="5"
-              value={values.percent}
-              onChange={(e) => set('percent')(e.target.value)}
+              {...form.register('percent')}
               aria-invalid={errors.percent ? true : undefined}
               aria-describedby={describedBy('ruleset-percent', errors.percent)}
             />
@@ -109,8 +97,7 @@ export function CreateRulesetForm() {
             <Input
               id="ruleset-active-from"
               type="datetime-local"
-              value={values.activeFrom}
-              onChange={(e) => set('activeFrom')(e.target.value)}
+              {...form.register('activeFrom')}
               aria-invalid={errors.activeFrom ? true : undefined}
               aria-describedby={describedBy('ruleset-active-from', errors.activeFrom)}
             />

@@ -1,22 +1,16 @@
-import type { Ruleset } from '@loyalty/contracts';
+import { type CreateExcludedSkuRequest, createExcludedSkuRequest, type Ruleset } from '@loyalty/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { FieldError } from '@/components/feedback/field-error';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { DialogFormFooter } from '@/components/ui/dialog-form-footer';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
+import { fieldAria, setServerFieldErrors, useZodForm } from '@/lib/form';
 import { rulesetLabel } from './ruleset-chooser';
 import { addExcludedSku, skuKeys } from './sku-exclusions-api';
 
-interface SkuValues {
-  sku: string;
-  description: string;
-  category: string;
-}
-
-const empty: SkuValues = { sku: '', description: '', category: '' };
+const empty = { sku: '', description: '', category: '' };
 
 /** Spec section 5 "Add SKU exclusion": SKU required, values trimmed, description and category optional. */
 export function AddSkuDialog({
@@ -31,50 +25,35 @@ export function AddSkuDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   const queryClient = useQueryClient();
-  const [values, setValues] = useState<SkuValues>(empty);
-  const [skuError, setSkuError] = useState<string | null>(null);
-  const skuRef = useRef<HTMLInputElement>(null);
+  const form = useZodForm(createExcludedSkuRequest, { defaultValues: empty });
+  const skuError = form.formState.errors.sku?.message;
 
   const close = () => {
     onOpenChange(false);
-    setValues(empty);
-    setSkuError(null);
+    form.reset(empty);
   };
 
   const mutation = useMutation({
-    mutationFn: (body: SkuValues) =>
-      addExcludedSku(ruleset.id, {
-        sku: body.sku.trim(),
-        description: body.description.trim() || null,
-        category: body.category.trim() || null,
-      }),
+    mutationFn: (body: CreateExcludedSkuRequest) => addExcludedSku(ruleset.id, body),
     onSuccess: () => {
       toast.success('SKU added to exclusions');
       void queryClient.invalidateQueries({ queryKey: skuKeys.ruleset(ruleset.id) });
       close();
     },
+    onError: (error) => setServerFieldErrors(form, error),
   });
 
-  const set = (name: keyof SkuValues) => (value: string) => setValues((v) => ({ ...v, [name]: value }));
-
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (mutation.isPending) return;
-    if (!values.sku.trim()) {
-      setSkuError('SKU is required');
-      skuRef.current?.focus();
-      return;
-    }
-    setSkuError(null);
-    mutation.mutate(values);
-  };
+  // The contract trims the values and turns blank description and category into null.
+  const onSubmit = form.handleSubmit((values) => {
+    if (!mutation.isPending) mutation.mutate(values);
+  });
 
   return (
     <Dialog open={open} onOpenChange={(next) => (next ? onOpenChange(true) : !mutation.isPending && close())}>
       <DialogContent
         onOpenAutoFocus={(event) => {
           event.preventDefault();
-          skuRef.current?.focus();
+          form.setFocus('sku');
         }}
       >
         <DialogHeader>
@@ -87,16 +66,12 @@ export function AddSkuDialog({
           <div className="grid gap-2">
             <Label htmlFor="add-sku-sku">SKU</Label>
             <Input
-              id="add-sku-sku"
-              ref={skuRef}
               autoComplete="off"
               autoCapitalize="none"
               spellCheck={false}
               maxLength={100}
-              value={values.sku}
-              onChange={(e) => set('sku')(e.target.value)}
-              aria-invalid={skuError ? true : undefined}
-              aria-describedby={skuError ? 'add-sku-sku-error' : undefined}
+              {...form.register('sku')}
+              {...fieldAria('add-sku-sku', skuError)}
             />
             <FieldError id="add-sku-sku-error" message={skuError} />
           </div>
@@ -107,8 +82,7 @@ export function AddSkuDialog({
               autoComplete="off"
               maxLength={500}
               placeholder="Optional"
-              value={values.description}
-              onChange={(e) => set('description')(e.target.value)}
+              {...form.register('description')}
             />
           </div>
           <div className="grid gap-2">
@@ -119,8 +93,7 @@ export function AddSkuDialog({
               maxLength={100}
               placeholder="Optional"
               list="add-sku-categories"
-              value={values.category}
-              onChange={(e) => set('category')(e.target.value)}
+              {...form.register('category')}
             />
             <datalist id="add-sku-categories">
               {categories.map((category) => (

@@ -1,6 +1,6 @@
-import type { Role } from '@loyalty/contracts';
+import { type CreateUserRequest, createUserRequest, type Role } from '@loyalty/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useRef, useState } from 'react';
+import { Controller } from 'react-hook-form';
 import { toast } from 'sonner';
 import { FieldError } from '@/components/feedback/field-error';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
@@ -8,18 +8,15 @@ import { DialogFormFooter } from '@/components/ui/dialog-form-footer';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
-import { isApiError } from '@/lib/api-client';
-import {
-  type AddUserErrors,
-  type AddUserValues,
-  emptyAddUser,
-  serverFieldErrors,
-  toCreateUserRequest,
-  validateAddUser,
-} from './add-user-form';
+import { fieldAria, setServerFieldErrors, useZodForm } from '@/lib/form';
 import { roleOptions } from './role-labels';
 import { createUser, usersKeys } from './users-api';
 
+const REQUIRED = 'Username and password are required';
+
+const emptyUser = { username: '', password: '', email: '', fullName: '', role: 'VIEWER' as Role };
+
+/** Spec section 5 "Create user": the contract's schema checks everything the server checks, in the browser. */
 export function AddUserDialog({
   open,
   onOpenChange,
@@ -28,50 +25,46 @@ export function AddUserDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   const queryClient = useQueryClient();
-  const [values, setValues] = useState<AddUserValues>(emptyAddUser);
-  const [errors, setErrors] = useState<AddUserErrors>({});
-  const usernameRef = useRef<HTMLInputElement>(null);
+  const form = useZodForm(createUserRequest, { defaultValues: emptyUser });
+  const { errors } = form.formState;
 
   const close = () => {
     onOpenChange(false);
-    setValues(emptyAddUser);
-    setErrors({});
+    form.reset(emptyUser);
   };
 
   const mutation = useMutation({
-    mutationFn: createUser,
+    mutationFn: (body: CreateUserRequest) => createUser(body),
     meta: { errorTitle: 'Failed to create user' },
     onSuccess: () => {
       toast.success('User created successfully');
       void queryClient.invalidateQueries({ queryKey: usersKeys.all });
       close();
     },
-    onError: (error) => setErrors(isApiError(error) ? serverFieldErrors(error.details) : {}),
+    onError: (error) => setServerFieldErrors(form, error),
   });
 
-  const set = (field: keyof AddUserValues) => (value: string) => setValues((v) => ({ ...v, [field]: value }));
+  const onSubmit = form.handleSubmit((values) => {
+    if (!mutation.isPending) mutation.mutate(values);
+  });
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (mutation.isPending) return;
-    const found = validateAddUser(values);
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    mutation.mutate(toCreateUserRequest(values));
+  // One blank field or both: the spec's single message, said once above the fields.
+  const required = errors.username?.message === REQUIRED || errors.password?.message === REQUIRED;
+  const messageOf = (name: keyof typeof emptyUser) => {
+    const message = errors[name]?.message;
+    return message === REQUIRED ? undefined : message;
+  };
+  const aria = (name: keyof typeof emptyUser) => {
+    const own = fieldAria(`add-user-${name}`, messageOf(name));
+    return errors[name] ? { ...own, 'aria-invalid': true as const } : own;
   };
 
-  const field = (name: keyof AddUserValues) => ({
-    id: `add-user-${name}`,
-    'aria-invalid': errors[name] ? true : undefined,
-    'aria-describedby': errors[name] ? `add-user-${name}-error` : undefined,
-  });
-
   return (
-    <Dialog open={open} onOpenChange={(next) => (next ? onOpenChange(true) : close())}>
+    <Dialog open={open} onOpenChange={(next) => (next ? onOpenChange(true) : !mutation.isPending && close())}>
       <DialogContent
         onOpenAutoFocus={(event) => {
           event.preventDefault();
-          usernameRef.current?.focus();
+          form.setFocus('username');
         }}
       >
         <DialogHeader>
@@ -79,71 +72,63 @@ export function AddUserDialog({
           <DialogDescription>The new user can sign in immediately.</DialogDescription>
         </DialogHeader>
         <form noValidate onSubmit={onSubmit} className="grid gap-4">
-          {errors.form && (
+          {required && (
             <p role="alert" className="rounded-md bg-destructive/10 px-3 py-2 text-sm text-destructive">
-              {errors.form}
+              {REQUIRED}
             </p>
           )}
           <div className="grid gap-2">
             <Label htmlFor="add-user-username">Username</Label>
             <Input
-              ref={usernameRef}
               autoComplete="off"
               autoCapitalize="none"
               spellCheck={false}
-              value={values.username}
-              onChange={(e) => set('username')(e.target.value)}
-              {...field('username')}
+              {...form.register('username')}
+              {...aria('username')}
             />
-            <FieldError id="add-user-username-error" message={errors.username} />
+            <FieldError id="add-user-username-error" message={messageOf('username')} />
           </div>
           <div className="grid gap-2">
             <Label htmlFor="add-user-password">Password</Label>
             <Input
               type="password"
               autoComplete="new-password"
-              value={values.password}
-              onChange={(e) => set('password')(e.target.value)}
-              {...field('password')}
+              {...form.register('password')}
+              {...aria('password')}
             />
-            <FieldError id="add-user-password-error" message={errors.password} />
+            <FieldError id="add-user-password-error" message={messageOf('password')} />
           </div>
           <div className="grid gap-2">
             <Label htmlFor="add-user-email">Email</Label>
-            <Input
-              type="email"
-              autoComplete="off"
-              value={values.email}
-              onChange={(e) => set('email')(e.target.value)}
-              {...field('email')}
-            />
-            <FieldError id="add-user-email-error" message={errors.email} />
+            <Input type="email" autoComplete="off" {...form.register('email')} {...aria('email')} />
+            <FieldError id="add-user-email-error" message={messageOf('email')} />
           </div>
           <div className="grid gap-2">
             <Label htmlFor="add-user-fullName">Full Name</Label>
-            <Input
-              autoComplete="off"
-              value={values.fullName}
-              onChange={(e) => set('fullName')(e.target.value)}
-              {...field('fullName')}
-            />
-            <FieldError id="add-user-fullName-error" message={errors.fullName} />
+            <Input autoComplete="off" {...form.register('fullName')} {...aria('fullName')} />
+            <FieldError id="add-user-fullName-error" message={messageOf('fullName')} />
           </div>
           <div className="grid gap-2">
             <Label htmlFor="add-user-role">Role</Label>
-            <Select value={values.role} onValueChange={(value) => set('role')(value as Role)}>
-              <SelectTrigger className="w-full" {...field('role')}>
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                {roleOptions.map((option) => (
-                  <SelectItem key={option.value} value={option.value}>
-                    {option.label}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
-            <FieldError id="add-user-role-error" message={errors.role} />
+            <Controller
+              control={form.control}
+              name="role"
+              render={({ field }) => (
+                <Select value={field.value} onValueChange={(value) => field.onChange(value as Role)}>
+                  <SelectTrigger className="w-full" ref={field.ref} {...aria('role')}>
+                    <SelectValue />
+                  </SelectTrigger>
+                  <SelectContent>
+                    {roleOptions.map((option) => (
+                      <SelectItem key={option.value} value={option.value}>
+                        {option.label}
+                      </SelectItem>
+                    ))}
+                  </SelectContent>
+                </Select>
+              )}
+            />
+            <FieldError id="add-user-role-error" message={messageOf('role')} />
           </div>
           <DialogFormFooter
             onCancel={close}

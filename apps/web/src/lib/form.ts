@@ -1,0 +1,84 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  type FieldValues,
+  get,
+  type Path,
+  type UseFormProps,
+  type UseFormReturn,
+  useForm,
+} from 'react-hook-form';
+import { z } from 'zod';
+import { isApiError } from './api-client';
+
+export { fieldAria } from './field-aria';
+
+/**
+ * A react-hook-form form validated by a zod schema built from the contracts: the browser checks exactly
+ * what the server checks, with the same messages. Submit handlers receive the schema's output (trimmed,
+ * converted), ready to send.
+ */
+export function useZodForm<Input extends FieldValues, Output>(
+  schema: z.ZodType<Output, Input>,
+  options: Omit<UseFormProps<Input, unknown, Output>, 'resolver'>,
+): UseFormReturn<Input, unknown, Output> {
+  return useForm<Input, unknown, Output>({
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+    ...options,
+    resolver: zodResolver(schema as never) as never,
+  });
+}
+
+/** Where the server's field path ('body.config.percent') names a differently named input ('percent'). */
+export type FieldAliases<T extends FieldValues> = Partial<Record<string, Path<T>>>;
+
+/**
+ * The one mapper from a 400's `details` ({field, message}) onto a form's inputs. Paths are the server's
+ * (`body.` prefix allowed); a path naming no input is left to the toast. Focuses the first placed field.
+ * Returns whether any error was placed.
+ */
+export function setServerFieldErrors<T extends FieldValues>(
+  form: Pick<UseFormReturn<T, unknown, unknown>, 'getValues' | 'getFieldState' | 'setError'>,
+  error: unknown,
+  aliases: FieldAliases<T> = {},
+): boolean {
+  if (!isApiError(error) || !error.details?.length) return false;
+  const values = form.getValues();
+  let placed = false;
+  for (const { field, message } of error.details) {
+    const path = field.replace(/^(body|querystring|params)\./, '');
+    const name = (aliases[path] ?? path) as Path<T>;
+    if (get(values, name) === undefined || form.getFieldState(name).error) continue;
+    form.setError(name, { type: 'server', message }, { shouldFocus: !placed });
+    placed = true;
+  }
+  return placed;
+}
+
+/**
+ * A number input's text into a contract's number field: blank or not a number becomes NaN, which the
+ * contract's own type check refuses with its own message.
+ */
+export function numberFromInput<Out>(field: z.ZodType<Out, number>) {
+  return z
+    .string()
+    .trim()
+    .transform((text) => (text === '' ? Number.NaN : Number(text)))
+    .pipe(field);
+}
+
+/**
+ * Like numberFromInput, for optional fields: blank becomes `blank` (null, 0 or undefined, whatever the
+ * contract makes of an absent value) instead of NaN.
+ */
+export function optionalNumberFromInput<Out>(
+  // `unknown` admits a contract field that preprocesses its input (the ruleset version).
+  field: z.ZodType<Out, number | null | undefined> | z.ZodType<Out, unknown>,
+  blank: number | null | undefined,
+) {
+  return z
+    .string()
+    .trim()
+    .transform((text) => (text === '' ? blank : Number(text)))
+    .pipe(field as z.ZodType<Out, number | null | undefined>);
+}
