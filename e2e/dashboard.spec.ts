@@ -174,7 +174,7 @@ test('range choices: 24 hours hourly (shared with the 24 h metric), last month d
   await page.getByRole('radio', { name: 'Last 24 hours' }).click();
   await expect(page.getByRole('radio', { name: 'Last 24 hours' })).toHaveAttribute('aria-checked', 'true');
   await expect(chartSubtitle(page)).toHaveText(subtitle(totals(lastDay)));
-  await expect(chartCard(page)).toContainText('Hourly, in your local time.');
+  await expect(chartCard(page)).toContainText('Hourly, in UTC.');
   await expectTicks(page, HOUR_TICK);
   expect(calls).toEqual([]);
 });

@@ -170,8 +170,8 @@ test('View Receipt opens the receipt with its items and totals; Escape closes it
   await expect(dialog).toContainText(`Receipt ID${a.accrual.receiptId}`);
   await expect(dialog).toContainText(`POS${a.till.name}, 5 Market Square`);
   await expect(dialog).toContainText(`Card Number${a.cardNumber}`);
-  await expect(dialog).toContainText('Total Amount15.47'); // 2 × 1.49 + 12.99 − 0.5
-  await expect(dialog).toContainText('Total Discount0.5');
+  await expect(dialog).toContainText('Total Amount€15.47'); // 2 × 1.49 + 12.99 − 0.5
+  await expect(dialog).toContainText('Total Discount€0.50');
   const items = dialog.getByRole('table', { name: 'Receipt items' });
   await expect(items.getByRole('columnheader')).toHaveText([
     'SKU',
@@ -186,14 +186,14 @@ test('View Receipt opens the receipt with its items and totals; Escape closes it
     'MILK-1L',
     'Dairy',
     '2',
-    '1.49',
-    '0',
-    '2.98',
+    '€1.49',
+    '€0.00',
+    '€2.98',
     /^\d+(\.\d{1,2})?$/,
   ]);
-  await expect(items.getByRole('row').nth(2).getByRole('cell').nth(5)).toHaveText('12.49');
-  await expect(dialog).toContainText('Subtotal15.97');
-  await expect(dialog).toContainText('Receipt Total15.47');
+  await expect(items.getByRole('row').nth(2).getByRole('cell').nth(5)).toHaveText('€12.49');
+  await expect(dialog).toContainText('Subtotal€15.97');
+  await expect(dialog).toContainText('Receipt Total€15.47');
   await expect(dialog).toContainText(`Total Bonus Points Earned${points.format(a.accrual.points)} pts`);
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();

@@ -1,7 +1,8 @@
 import type { Page } from '@playwright/test';
 import { expect, test, toast, uniqueName } from './support/fixtures';
 import { failWith, holdRequests } from './support/loyalty-api';
-import { accrualWithReceipt } from './support/pos-api-helpers';
+import { accrualWithReceipt, ensureRulesetInForce } from './support/pos-api-helpers';
+import { addExcludedSku, listRulesets } from './support/programme-api';
 
 // Spec section 2 "Operations History" → View Receipt, 3 "Receipt detail", 8 'Failed to load receipt
 // details', 9 (en-US numbers, up to 2 decimals).
@@ -63,8 +64,8 @@ test('a real accrual: receipt fields, every line, and the totals', async ({ page
   await expect(dialog).toContainText(`POS${posKey.name}, 9 Market Street`);
   await expect(dialog).toContainText(`Card Number${card.number}`);
   // 1,124.99 + 6 (0.355 × 18.9 = 6.71, less 0.71) + 0.3
-  await expect(dialog).toContainText('Total Amount1,131.29');
-  await expect(dialog).toContainText('Total Discount125.71');
+  await expect(dialog).toContainText('Total Amount€1,131.29');
+  await expect(dialog).toContainText('Total Discount€125.71');
   await expect(fields.filter({ hasText: DATE_TIME })).toHaveCount(1);
 
   const items = dialog.getByRole('table', { name: 'Receipt items' });
@@ -82,14 +83,23 @@ test('a real accrual: receipt fields, every line, and the totals', async ({ page
   const [coffee = '', cheese = '', bag = ''] = accrual.receipt.items.map((item) =>
     en.format(item.bonusPoints),
   );
-  await expect(line(1)).toHaveText(['COFFEE-1KG', 'Beverages', '1', '1,249.99', '125', '1,124.99', coffee]);
-  await expect(line(2)).toHaveText(['CHEESE-GOUDA', 'Dairy', '0.355', '18.9', '0.71', '6', cheese]);
-  await expect(line(3)).toHaveText(['BAG', '—', '3', '0.1', '0', '0.3', bag]);
+  // Issue 16: money always with two decimals and the programme's currency (EUR by default).
+  await expect(line(1)).toHaveText([
+    'COFFEE-1KG',
+    'Beverages',
+    '1',
+    '€1,249.99',
+    '€125.00',
+    '€1,124.99',
+    coffee,
+  ]);
+  await expect(line(2)).toHaveText(['CHEESE-GOUDA', 'Dairy', '0.355', '€18.90', '€0.71', '€6.00', cheese]);
+  await expect(line(3)).toHaveText(['BAG', '—', '3', '€0.10', '€0.00', '€0.30', bag]);
 
   const totals = dialog.getByRole('definition').last();
-  await expect(dialog).toContainText('Subtotal1,257'); // 1,249.99 + 6.71 + 0.3
-  await expect(dialog).toContainText('Discount-125.71');
-  await expect(dialog).toContainText('Receipt Total1,131.29');
+  await expect(dialog).toContainText('Subtotal€1,257.00'); // 1,249.99 + 6.71 + 0.3
+  await expect(dialog).toContainText('Discount-€125.71');
+  await expect(dialog).toContainText('Receipt Total€1,131.29');
   await expect(totals).toHaveText(`${en.format(accrual.points)} pts`);
   expect(accrual.points).toBeGreaterThan(0);
 
@@ -139,7 +149,7 @@ test('the POS falls back to the name, the address, or the first 8 characters of 
   for (const text of ['POSKiosk', 'POS3 Dock Road', 'POS0a1b2c3d…']) {
     const dialog = await openReceipt(page, accrual.operationId);
     await expect(dialog).toContainText(text);
-    await expect(dialog).toContainText('Total Amount1,234.5');
+    await expect(dialog).toContainText('Total Amount€1,234.50');
     await expect(dialog.getByRole('table', { name: 'Receipt items' })).toContainText('No results.');
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
@@ -165,4 +175,44 @@ test('390 px, dark theme: the dialog fits and the items table scrolls sideways',
   expect(widths.scroll).toBeGreaterThan(widths.client);
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   await expect(page.locator('html')).toHaveClass(/dark/);
+});
+
+test('an excluded SKU that earns 0 says so; money follows the programme currency', async ({
+  page,
+  api,
+  request,
+}) => {
+  await ensureRulesetInForce(api);
+  const inForce = (await listRulesets(api)).content.find((ruleset) => ruleset.inForce);
+  expect(inForce?.config.percent).toBeGreaterThan(0);
+  const excluded = uniqueName('EXCL').toUpperCase();
+  await addExcludedSku(api, inForce!.id, { sku: excluded });
+  const { accrual } = await accrualWithReceipt(api, request, [
+    { sku: 'SOAP', quantity: 2, price: 5 },
+    { sku: excluded, quantity: 1, price: 20 },
+  ]);
+  const [soap, skipped] = accrual.receipt.items;
+  expect(soap?.bonusPoints).toBeGreaterThan(0);
+  expect(skipped?.bonusPoints).toBe(0);
+
+  // The server's settings, with another currency: the receipt is shown in it.
+  await page.route('**/api/v1/settings', async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, json: { ...(await response.json()), programme: { currency: 'USD' } } });
+  });
+  const dialog = await openReceipt(page, accrual.operationId);
+  const items = dialog.getByRole('table', { name: 'Receipt items' });
+  const line = (n: number) => items.getByRole('row').nth(n).getByRole('cell');
+  await expect(line(1)).toHaveText([
+    'SOAP',
+    '—',
+    '2',
+    '$5.00',
+    '$0.00',
+    '$10.00',
+    en.format(soap!.bonusPoints),
+  ]);
+  await expect(line(2)).toHaveText([excluded, '—', '1', '$20.00', '$0.00', '$20.00', '0Excluded SKU']);
+  await expect(dialog).toContainText('Total Amount$30.00');
+  await expect(dialog).toContainText('Receipt Total$30.00');
 });

@@ -157,11 +157,38 @@ for (const role of ['VIEWER', 'MANAGER'] as const) {
     await expect(page.getByText('Only administrators can change these settings.')).toBeVisible();
     await expect(ttl(page)).toHaveAttribute('readonly', '');
     await expect(cards(page)).toHaveAttribute('readonly', '');
+    await expect(page.getByLabel('Currency')).toHaveAttribute('readonly', '');
+    await expect(page.getByRole('button', { name: 'Save Currency' })).toHaveCount(0);
     await expect(ttl(page)).toHaveValue(String(stored.holds.ttl_minutes ?? ''));
     await expect(save(page)).toHaveCount(0);
     await expect(summary(page)).toContainText('Hold Duration');
   });
 }
+
+test('Currency: the programme currency (EUR by default), an ISO 4217 code checked in the browser, saved upper case', async ({
+  page,
+}) => {
+  const posts: unknown[] = [];
+  page.on('request', (r) => isSave(r.url(), r.method()) && posts.push(r.postDataJSON()));
+  await page.goto('/settings');
+  const currency = page.getByLabel('Currency');
+  // Other screens' tests read the currency: it stays EUR here (saved again, in lower case).
+  await expect(currency).toHaveValue('EUR');
+  await currency.fill('XYZ');
+  await page.getByRole('button', { name: 'Save Currency' }).click();
+  const message = page.getByText('Currency must be a three-letter ISO 4217 code', { exact: true });
+  await expect(message).toBeVisible();
+  await expect(currency).toHaveAttribute('aria-invalid', 'true');
+  await expect(currency).toBeFocused();
+  expect(posts).toEqual([]);
+
+  await currency.fill('eur');
+  await expect(message).toBeHidden();
+  await page.getByRole('button', { name: 'Save Currency' }).click();
+  await expect(toast(page, 'Settings saved successfully')).toBeVisible();
+  expect(posts).toEqual([{ programme: { currency: 'EUR' } }]);
+  await expect(currency).toHaveValue('EUR');
+});
 
 test('works at 390 px wide', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });

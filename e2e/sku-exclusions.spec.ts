@@ -161,13 +161,30 @@ test('adding a SKU twice shows the conflict from the server', async ({ page, api
   await expect(dialog).toBeVisible();
 });
 
-test("Remove takes the SKU out and shows 'SKU removed from exclusions'", async ({ page, api }) => {
+test("Remove asks first, then takes the SKU out and shows 'SKU removed from exclusions'", async ({
+  page,
+  api,
+}) => {
   const ruleset = await createRuleset(api, { version: topVersion() });
   await addExcludedSku(api, ruleset.id, { sku: 'KEEP-1', category: 'Tobacco' });
   await addExcludedSku(api, ruleset.id, { sku: 'GONE-1', category: 'Tobacco' });
   await openFor(page, ruleset);
+  // Issue 16: Remove asks first, like every other change; Cancel keeps the SKU.
   await rowFor(page, 'GONE-1').getByRole('button', { name: 'Remove GONE-1' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Remove SKU' });
+  await expect(confirm).toContainText('GONE-1');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(rowFor(page, 'GONE-1').getByRole('button', { name: 'Remove GONE-1' })).toBeFocused();
+  expect((await listExcludedSkus(api, ruleset.id)).map((s) => s.sku).sort()).toEqual(['GONE-1', 'KEEP-1']);
+
+  await rowFor(page, 'GONE-1').getByRole('button', { name: 'Remove GONE-1' }).click();
+  await page.keyboard.press('Escape');
+  await expect(confirm).toBeHidden();
+  await rowFor(page, 'GONE-1').getByRole('button', { name: 'Remove GONE-1' }).click();
+  await confirm.getByRole('button', { name: 'Remove', exact: true }).click();
   await expect(toast(page, 'SKU removed from exclusions')).toBeVisible();
+  await expect(confirm).toBeHidden();
   await expect(rowFor(page, 'GONE-1')).toHaveCount(0);
   await expect(rowFor(page, 'KEEP-1')).toBeVisible();
   expect((await listExcludedSkus(api, ruleset.id)).map((s) => s.sku)).toEqual(['KEEP-1']);
@@ -273,6 +290,10 @@ test('a MANAGER adds and removes SKUs', async ({ page, api, signIn, createUser }
   await dialog.getByRole('button', { name: 'Add SKU' }).click();
   await expect(toast(page, 'SKU added to exclusions')).toBeVisible();
   await rowFor(page, 'MGR-1').getByRole('button', { name: 'Remove MGR-1' }).click();
+  await page
+    .getByRole('alertdialog', { name: 'Remove SKU' })
+    .getByRole('button', { name: 'Remove', exact: true })
+    .click();
   await expect(toast(page, 'SKU removed from exclusions')).toBeVisible();
   await expect(rowFor(page, 'MGR-1')).toHaveCount(0);
 });

@@ -10,7 +10,8 @@ import {
 } from '@/components/ui/sidebar';
 import { useSidebar } from '@/components/ui/sidebar-context';
 import { SidebarMenu, SidebarMenuButton, SidebarMenuItem } from '@/components/ui/sidebar-menu';
-import { isNavItemActive, navGroups } from './nav-config';
+import { getCurrentUser } from '@/lib/current-user';
+import { isNavItemActive, navGroupsFor } from './nav-config';
 import { NavUser } from './nav-user';
 
 /** aria-labelledby takes a space-separated list of ids, so the id must not contain spaces. */
@@ -40,7 +41,7 @@ export function AppSidebar() {
       </SidebarHeader>
       <SidebarContent>
         <nav aria-label="Main">
-          {navGroups.map((group) => (
+          {navGroupsFor(getCurrentUser().role).map((group) => (
             <SidebarGroup key={group.title} role="group" aria-labelledby={groupLabelId(group.title)}>
               <SidebarGroupLabel id={groupLabelId(group.title)}>{group.title}</SidebarGroupLabel>
               <SidebarMenu>

@@ -1,3 +1,4 @@
+import type { Role } from '@loyalty/contracts';
 import {
   BadgePercentIcon,
   CreditCardIcon,
@@ -20,6 +21,8 @@ export interface NavItem {
   icon: LucideIcon;
   /** Other paths that highlight this entry (the dashboard is also /dashboard). */
   aliases?: string[];
+  /** Roles that may open it; absent means every role. The server enforces the same rule. */
+  roles?: Role[];
 }
 
 export interface NavGroup {
@@ -27,15 +30,18 @@ export interface NavGroup {
   items: NavItem[];
 }
 
-/** Spec section 2 "Shell": the three groups, their entries and order. No role filtering. */
+/**
+ * Spec section 2 "Shell": the three groups, their entries and order. Issue 16 hides what the signed-in
+ * role cannot open (a viewer saw Users and Audit Logs that led to a wall); see `navGroupsFor`.
+ */
 export const navGroups: NavGroup[] = [
   {
     title: 'General',
     items: [
       { title: 'Dashboard', url: '/', icon: LayoutDashboardIcon, aliases: ['/dashboard'] },
-      { title: 'Users', url: '/users', icon: UsersIcon },
+      { title: 'Users', url: '/users', icon: UsersIcon, roles: ['ADMIN'] },
       { title: 'Settings', url: '/settings', icon: SettingsIcon },
-      { title: 'Audit Logs', url: '/audit', icon: ScrollTextIcon },
+      { title: 'Audit Logs', url: '/audit', icon: ScrollTextIcon, roles: ['ADMIN'] },
     ],
   },
   {
@@ -57,6 +63,16 @@ export const navGroups: NavGroup[] = [
     ],
   },
 ];
+
+/** The entries `role` may open; a group left empty is dropped. An unknown role sees every entry. */
+export function navGroupsFor(role: Role | null): NavGroup[] {
+  return navGroups
+    .map((group) => ({
+      ...group,
+      items: group.items.filter((item) => !item.roles || !role || item.roles.includes(role)),
+    }))
+    .filter((group) => group.items.length > 0);
+}
 
 export function isNavItemActive(item: NavItem, pathname: string): boolean {
   const paths = [item.url, ...(item.aliases ?? [])];

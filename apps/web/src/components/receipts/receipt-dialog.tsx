@@ -3,8 +3,10 @@ import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useEffect } from 'react';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Skeleton } from '@/components/ui/skeleton';
-import { formatDateTime, formatNumber } from '@/lib/format';
+import { formatDateTime } from '@/lib/format';
+import { formatMoney } from '@/lib/money';
 import { formatPoints } from '@/lib/points';
+import { programmeCurrency, settingsQuery } from '@/lib/settings-api';
 import { useReturnFocus } from '@/lib/use-return-focus';
 import { ReceiptItemsTable } from './receipt-items-table';
 import { posLabel, receiptTotals } from './receipt-math';
@@ -20,6 +22,8 @@ export interface ReceiptDialogProps {
 /** Spec section 2 "Operations History" → View Receipt: the receipt, its lines and its totals. */
 export function ReceiptDialog({ operationId, open, onOpenChange }: ReceiptDialogProps) {
   const query = useQuery({ ...receiptQuery(operationId ?? ''), enabled: open && !!operationId });
+  // Every role may read settings; money waits for them so it never flips from one currency to another.
+  const settings = useQuery({ ...settingsQuery(), enabled: open });
   const returnFocus = useReturnFocus();
   const failed = open && query.isError && !query.isFetching;
 
@@ -36,7 +40,11 @@ export function ReceiptDialog({ operationId, open, onOpenChange }: ReceiptDialog
           <DialogTitle>Receipt Details</DialogTitle>
           <DialogDescription>The receipt this accrual was earned on.</DialogDescription>
         </DialogHeader>
-        {query.data ? <ReceiptBody detail={query.data} /> : <ReceiptSkeleton />}
+        {query.data && !settings.isPending ? (
+          <ReceiptBody detail={query.data} currency={programmeCurrency(settings.data)} />
+        ) : (
+          <ReceiptSkeleton />
+        )}
       </DialogContent>
     </Dialog>
   );
@@ -51,9 +59,10 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function ReceiptBody({ detail }: { detail: ReceiptDetail }) {
+function ReceiptBody({ detail, currency }: { detail: ReceiptDetail; currency: string }) {
   const { receipt, items } = detail;
   const totals = receiptTotals(detail);
+  const money = (value: number) => formatMoney(value, currency);
   return (
     <>
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3" aria-label="Receipt">
@@ -64,23 +73,23 @@ function ReceiptBody({ detail }: { detail: ReceiptDetail }) {
         <Field label="Card Number">
           <span className="font-mono tabular-nums">{receipt.cardNumber}</span>
         </Field>
-        <Field label="Total Amount">{formatNumber(receipt.totalAmount)}</Field>
-        <Field label="Total Discount">{formatNumber(receipt.totalDiscount)}</Field>
+        <Field label="Total Amount">{money(receipt.totalAmount)}</Field>
+        <Field label="Total Discount">{money(receipt.totalDiscount)}</Field>
         <Field label="Date">{formatDateTime(receipt.createdAt)}</Field>
       </dl>
-      <ReceiptItemsTable items={items} />
+      <ReceiptItemsTable items={items} currency={currency} />
       <dl
         aria-label="Receipt totals"
         className="ml-auto grid w-full max-w-xs grid-cols-[1fr_auto] gap-y-1 text-sm [&_dd]:pl-6"
       >
         <dt className="text-muted-foreground">Subtotal</dt>
-        <dd className="text-right tabular-nums">{formatNumber(totals.subtotal)}</dd>
+        <dd className="text-right tabular-nums">{money(totals.subtotal)}</dd>
         <dt className="text-muted-foreground">Discount</dt>
         <dd className="text-right tabular-nums">
-          {totals.discount > 0 ? `-${formatNumber(totals.discount)}` : formatNumber(0)}
+          {totals.discount > 0 ? `-${money(totals.discount)}` : money(0)}
         </dd>
         <dt className="border-t pt-1 font-medium">Receipt Total</dt>
-        <dd className="border-t pt-1 text-right font-medium tabular-nums">{formatNumber(totals.total)}</dd>
+        <dd className="border-t pt-1 text-right font-medium tabular-nums">{money(totals.total)}</dd>
         <dt className="font-medium">Total Bonus Points Earned</dt>
         <dd className="text-right font-medium tabular-nums text-emerald-700 dark:text-emerald-400">
           {formatPoints(totals.bonusPoints)}

@@ -1,6 +1,8 @@
 import type { ReceiptDetail } from '@loyalty/contracts';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { formatNumber } from '@/lib/format';
+import { formatMoney } from '@/lib/money';
+import { excludedLineIds } from './receipt-math';
 
 // Goods sold by weight have 3-decimal quantities; amounts and points have at most 2.
 const quantityFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 });
@@ -8,7 +10,9 @@ const quantityFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3
 const heads = ['SKU', 'Category', 'Qty', 'Price', 'Discount', 'Line Total', 'Bonus Points'];
 
 /** The receipt's lines; the table scrolls sideways inside the dialog on narrow screens. */
-export function ReceiptItemsTable({ items }: { items: ReceiptDetail['items'] }) {
+export function ReceiptItemsTable({ items, currency }: { items: ReceiptDetail['items']; currency: string }) {
+  const excluded = excludedLineIds(items);
+  const money = (value: number) => formatMoney(value, currency);
   return (
     <div className="rounded-md border">
       <Table aria-label="Receipt items">
@@ -36,10 +40,15 @@ export function ReceiptItemsTable({ items }: { items: ReceiptDetail['items'] }) 
                 <TableCell className="text-right tabular-nums">
                   {quantityFormat.format(item.quantity)}
                 </TableCell>
-                <TableCell className="text-right tabular-nums">{formatNumber(item.price)}</TableCell>
-                <TableCell className="text-right tabular-nums">{formatNumber(item.discount)}</TableCell>
-                <TableCell className="text-right tabular-nums">{formatNumber(item.lineTotal)}</TableCell>
-                <TableCell className="text-right tabular-nums">{formatNumber(item.bonusPoints)}</TableCell>
+                <TableCell className="text-right tabular-nums">{money(item.price)}</TableCell>
+                <TableCell className="text-right tabular-nums">{money(item.discount)}</TableCell>
+                <TableCell className="text-right tabular-nums">{money(item.lineTotal)}</TableCell>
+                <TableCell className="text-right tabular-nums">
+                  {formatNumber(item.bonusPoints)}
+                  {excluded.has(item.id) && (
+                    <span className="block text-xs font-normal text-muted-foreground">Excluded SKU</span>
+                  )}
+                </TableCell>
               </TableRow>
             ))
           )}

@@ -26,6 +26,23 @@ export function receiptTotals({ receipt, items }: ReceiptDetail): ReceiptTotals 
 }
 
 /**
+ * Lines that earned nothing though their amount would have earned at the receipt's rate: the SKU was
+ * excluded from accrual. The rate is read off the lines that did earn (points ÷ line total), so a 0 %
+ * ruleset or a line too small to reach 0.01 points is not mistaken for an exclusion. With no earning
+ * line the rate is unknown and no line is marked.
+ */
+export function excludedLineIds(items: ReceiptDetail['items']): Set<string> {
+  const rates = items
+    .filter((i) => i.bonusPoints > 0 && i.lineTotal > 0)
+    .map((i) => i.bonusPoints / i.lineTotal);
+  if (rates.length === 0) return new Set();
+  const rate = Math.min(...rates);
+  return new Set(
+    items.filter((i) => i.bonusPoints === 0 && i.lineTotal * rate >= 0.01).map((item) => item.id),
+  );
+}
+
+/**
  * Spec section 2, the POS of an operation: name and address; else name; else address; else the first 8
  * characters of the id plus an ellipsis; else a dash.
  */

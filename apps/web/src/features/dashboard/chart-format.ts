@@ -1,13 +1,15 @@
 import type { AnalyticsGroupBy } from '@loyalty/contracts';
 
-// Hours read in the viewer's clock; days are UTC days (a bucket is one), so they are labelled in UTC:
-// in a UTC-5 browser the bucket 'Jan 5 00:00 UTC' is still Jan 5, not Jan 4.
-const hourTick = new Intl.DateTimeFormat('en-US', { hour: 'numeric' });
+// One time base: the buckets are UTC hours and UTC days (the server's rollups), so every label is in UTC.
+// Mixing the viewer's clock for hours with UTC days showed the same moment on two different dates.
+const hourTick = new Intl.DateTimeFormat('en-US', { hour: 'numeric', timeZone: 'UTC' });
 const hourLabel = new Intl.DateTimeFormat('en-US', {
   month: 'short',
   day: 'numeric',
   hour: 'numeric',
   minute: '2-digit',
+  timeZone: 'UTC',
+  timeZoneName: 'short',
 });
 const dayTick = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 const dayLabel = new Intl.DateTimeFormat('en-US', {
@@ -31,6 +33,22 @@ export function formatBucket(timestamp: string, groupBy: AnalyticsGroupBy): stri
   const date = new Date(timestamp);
   if (Number.isNaN(date.getTime())) return '';
   return (groupBy === 'hour' ? hourLabel : dayLabel).format(date);
+}
+
+/**
+ * Round axis ticks from 0: the step is 1, 2, 2.5 or 5 × 10ⁿ, so ticks read 0, 250, 500, 750, 1,000 rather
+ * than the library's 0, 233, 466. `count` is the most intervals wanted; whole numbers only.
+ */
+export function roundTicks(max: number, count = 4): number[] {
+  if (!(max > 0)) return [0, 1];
+  const raw = max / count;
+  const magnitude = 10 ** Math.floor(Math.log10(raw));
+  const step = Math.max(1, ([1, 2, 2.5, 5, 10].find((m) => m * magnitude >= raw) ?? 10) * magnitude);
+  const wholeStep = Number.isInteger(step) ? step : Math.ceil(step);
+  const ticks: number[] = [];
+  for (let tick = 0; ticks.length === 0 || ticks[ticks.length - 1]! < max; tick += wholeStep)
+    ticks.push(tick);
+  return ticks;
 }
 
 /** Y axis: 950, 1.2K, 3.4M. */

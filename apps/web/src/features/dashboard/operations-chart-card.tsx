@@ -74,8 +74,9 @@ export function OperationsChartCard({
           <EmptyChart />
         )}
         <p className="mt-3 px-4 text-xs text-muted-foreground sm:px-0">
-          {groupBy === 'hour' ? 'Hourly, in your local time.' : 'Daily, by UTC day.'} Volume: points moved,
-          rounded to whole points.
+          {groupBy === 'hour' ? 'Hourly, in UTC.' : 'Daily, by UTC day.'} The faded last bar and dashed line
+          are the {groupBy === 'hour' ? 'current hour' : 'current day'} so far. Volume: points moved, rounded
+          to whole points.
         </p>
       </CardContent>
     </Card>

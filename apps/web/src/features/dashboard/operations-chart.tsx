@@ -1,8 +1,9 @@
 import type { AnalyticsGroupBy } from '@loyalty/contracts';
-import { Area, Bar, CartesianGrid, ComposedChart, Tooltip, XAxis, YAxis } from 'recharts';
+import { Area, Bar, CartesianGrid, Cell, ComposedChart, Line, Tooltip, XAxis, YAxis } from 'recharts';
 import { type ChartConfig, ChartContainer, ChartTooltipContent } from '@/components/ui/chart';
 import { formatNumber } from '@/lib/format';
-import { formatBucket, formatCompact, formatTick } from './chart-format';
+import { DAY_MS, HOUR_MS } from './analytics-windows';
+import { formatBucket, formatCompact, formatTick, roundTicks } from './chart-format';
 import type { ChartPoint } from './dashboard-metrics';
 
 // Operations in the brand colour, volume in teal; each a step lighter on the dark background.
@@ -17,13 +18,36 @@ const config = {
   },
 } satisfies ChartConfig;
 
+/** A bucket still filling up: its bar is faded and its volume dashed, so it does not read as a drop. */
+const PARTIAL_OPACITY = 0.45;
+
 function formatValue(value: number, key: string): string {
   return key === 'volume' ? `${formatNumber(value)} pts` : formatNumber(value);
 }
 
+interface PlotPoint extends ChartPoint {
+  partial: boolean;
+  /** Volume of the complete buckets (null on the partial one). */
+  settled: number | null;
+  /** The last complete bucket and the partial one: the dashed end of the line. */
+  soFar: number | null;
+}
+
+/** Marks the bucket that holds `now` (today, or this hour) and splits the volume line before it. */
+export function plotPoints(points: ChartPoint[], groupBy: AnalyticsGroupBy, now = Date.now()): PlotPoint[] {
+  const size = groupBy === 'hour' ? HOUR_MS : DAY_MS;
+  const partialAt = points.findIndex((point) => Date.parse(point.timestamp) + size > now);
+  return points.map((point, index) => {
+    const partial = partialAt !== -1 && index >= partialAt;
+    const dashed = partialAt !== -1 && index >= partialAt - 1;
+    return { ...point, partial, settled: partial ? null : point.volume, soFar: dashed ? point.volume : null };
+  });
+}
+
 /**
- * Bonus operations (bars, left axis) and their volume (area drawn over them, right axis): the two differ by orders of
- * magnitude, so each has its own scale. `compact` drops the value axes to give a phone the width.
+ * Bonus operations (bars, left axis) and their volume (a line over a soft area, right axis): the two differ
+ * by orders of magnitude, so each has its own scale, with round ticks. The line is drawn above the bars so
+ * they never hide it. `compact` drops the value axes to give a phone the width.
  */
 export default function OperationsChart({
   points,
@@ -34,15 +58,19 @@ export default function OperationsChart({
   groupBy: AnalyticsGroupBy;
   compact: boolean;
 }) {
+  const data = plotPoints(points, groupBy);
+  const countTicks = roundTicks(Math.max(0, ...points.map((p) => p.count)));
+  const volumeTicks = roundTicks(Math.max(0, ...points.map((p) => p.volume)));
+  const partialStamps = new Set(data.filter((p) => p.partial).map((p) => p.timestamp));
   return (
     <ChartContainer config={config} legend className="h-[280px] w-full" aria-label="Bonus operations chart">
       <ComposedChart
-        data={points}
+        data={data}
         margin={{ top: 8, right: compact ? 4 : 0, bottom: 0, left: compact ? 4 : 0 }}
       >
         <defs>
           <linearGradient id="fill-volume" x1="0" y1="0" x2="0" y2="1">
-            <stop offset="5%" stopColor="var(--color-volume)" stopOpacity={0.35} />
+            <stop offset="5%" stopColor="var(--color-volume)" stopOpacity={0.25} />
             <stop offset="95%" stopColor="var(--color-volume)" stopOpacity={0.02} />
           </linearGradient>
         </defs>
@@ -59,7 +87,8 @@ export default function OperationsChart({
         <YAxis
           yAxisId="count"
           hide={compact}
-          allowDecimals={false}
+          domain={[0, countTicks[countTicks.length - 1]!]}
+          ticks={countTicks}
           tickLine={false}
           axisLine={false}
           width={44}
@@ -69,7 +98,8 @@ export default function OperationsChart({
           yAxisId="volume"
           orientation="right"
           hide={compact}
-          allowDecimals={false}
+          domain={[0, volumeTicks[volumeTicks.length - 1]!]}
+          ticks={volumeTicks}
           tickLine={false}
           axisLine={false}
           width={48}
@@ -80,25 +110,49 @@ export default function OperationsChart({
           itemSorter="dataKey"
           content={
             <ChartTooltipContent
-              labelFormatter={(label) => formatBucket(label, groupBy)}
+              labelFormatter={(label) =>
+                `${formatBucket(label, groupBy)}${partialStamps.has(label) ? ' (so far)' : ''}`
+              }
               valueFormatter={formatValue}
             />
           }
         />
-        <Bar
-          yAxisId="count"
-          dataKey="count"
-          fill="var(--color-count)"
-          radius={[4, 4, 0, 0]}
-          maxBarSize={32}
-        />
+        {/* The soft fill (and the tooltip's volume) sits behind the bars; the line is drawn above them. */}
         <Area
           yAxisId="volume"
           dataKey="volume"
           type="monotone"
+          stroke="none"
+          fill="url(#fill-volume)"
+          isAnimationActive={false}
+        />
+        <Bar yAxisId="count" dataKey="count" fill="var(--color-count)" radius={[4, 4, 0, 0]} maxBarSize={32}>
+          {data.map((point) => (
+            <Cell key={point.timestamp} fillOpacity={point.partial ? PARTIAL_OPACITY : 1} />
+          ))}
+        </Bar>
+        <Line
+          yAxisId="volume"
+          dataKey="settled"
+          name="volume"
+          type="monotone"
           stroke="var(--color-volume)"
           strokeWidth={2}
-          fill="url(#fill-volume)"
+          dot={false}
+          legendType="none"
+          tooltipType="none"
+        />
+        <Line
+          yAxisId="volume"
+          dataKey="soFar"
+          name="volume"
+          type="monotone"
+          stroke="var(--color-volume)"
+          strokeWidth={2}
+          strokeDasharray="4 4"
+          dot={false}
+          legendType="none"
+          tooltipType="none"
         />
       </ComposedChart>
     </ChartContainer>

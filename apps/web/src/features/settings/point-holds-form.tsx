@@ -1,23 +1,16 @@
 import type { Settings } from '@loyalty/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
-import { toast } from 'sonner';
 import { FieldError } from '@/components/feedback/field-error';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { saveSettings, settingsKeys } from './settings-api';
-import {
-  type SettingsErrors,
-  type SettingsValues,
-  toSettingsValues,
-  toUpdateSettingsRequest,
-  validateSettings,
-} from './settings-form';
+import { setServerFieldErrors, useZodForm } from '@/lib/form';
+import { pointHoldsSchema, toPointHoldsValues, useSaveSettings } from './settings-form';
+
+type FieldName = 'ttlMinutes' | 'cardsLimit';
 
 interface FieldSpec {
-  name: keyof SettingsValues;
+  name: FieldName;
   label: string;
   placeholder: string;
   hint: string;
@@ -49,35 +42,25 @@ export function PointHoldsForm({
   loading: boolean;
   canEdit: boolean;
 }) {
-  const queryClient = useQueryClient();
-  // null: show what the server has; an object: what the admin is typing.
-  const [draft, setDraft] = useState<SettingsValues | null>(null);
-  const [errors, setErrors] = useState<SettingsErrors>({});
-  const values = draft ?? toSettingsValues(settings);
-
-  const mutation = useMutation({
-    mutationFn: saveSettings,
-    meta: { errorTitle: 'Save failed' },
-    onSuccess: (saved) => {
-      queryClient.setQueryData(settingsKeys.all, saved);
-      setDraft(null);
-      toast.success('Settings saved successfully');
-    },
+  // `values` follows the server's settings until the admin types (then the draft is kept).
+  const form = useZodForm(pointHoldsSchema, {
+    defaultValues: toPointHoldsValues(settings),
+    values: toPointHoldsValues(settings),
+    resetOptions: { keepDirtyValues: true },
   });
+  const mutation = useSaveSettings((saved) => form.reset(toPointHoldsValues(saved)));
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (!canEdit || mutation.isPending) return;
-    const found = validateSettings(values);
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    mutation.mutate(toUpdateSettingsRequest(values));
-  };
-
-  const set = (name: keyof SettingsValues, value: string) => {
-    setDraft({ ...values, [name]: value });
-    if (errors[name]) setErrors((e) => ({ ...e, [name]: undefined }));
-  };
+  const onSubmit = form.handleSubmit((body) => {
+    if (canEdit && !mutation.isPending) {
+      mutation.mutate(body, {
+        onError: (error) =>
+          setServerFieldErrors(form, error, {
+            'holds.ttl_minutes': 'ttlMinutes',
+            'cards.limit_per_account': 'cardsLimit',
+          }),
+      });
+    }
+  });
 
   return (
     <Card>
@@ -93,7 +76,7 @@ export function PointHoldsForm({
         <CardContent className="grid gap-5">
           {fields.map((field) => {
             const id = `settings-${field.name}`;
-            const error = errors[field.name];
+            const error = form.formState.errors[field.name]?.message;
             return (
               <div key={field.name} className="grid gap-2">
                 <Label htmlFor={id}>{field.label}</Label>
@@ -104,8 +87,7 @@ export function PointHoldsForm({
                   min={0}
                   step={1}
                   placeholder={field.placeholder}
-                  value={values[field.name]}
-                  onChange={(e) => set(field.name, e.target.value)}
+                  {...form.register(field.name)}
                   readOnly={!canEdit}
                   className={canEdit ? undefined : 'cursor-default bg-muted/60 dark:bg-muted/40'}
                   disabled={loading}
@@ -122,13 +104,10 @@ export function PointHoldsForm({
         </CardContent>
         {canEdit && (
           <CardFooter className="justify-end gap-2">
-            {draft && (
+            {form.formState.isDirty && (
               <Button
                 variant="outline"
-                onClick={() => {
-                  setDraft(null);
-                  setErrors({});
-                }}
+                onClick={() => form.reset(toPointHoldsValues(settings))}
                 disabled={mutation.isPending}
               >
                 Reset

@@ -1,17 +1,34 @@
-import type { Settings, UpdateSettingsRequest } from '@loyalty/contracts';
+import {
+  currencyCode,
+  type Settings,
+  type UpdateSettingsRequest,
+  updateSettingsRequest,
+} from '@loyalty/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { toast } from 'sonner';
+import { z } from 'zod';
+import { optionalNumberFromInput } from '@/lib/form';
+import { saveSettings, settingsKeys } from '@/lib/settings-api';
 
-/** The inputs as typed: '' means "leave this setting as it is". */
-export interface SettingsValues {
-  ttlMinutes: string;
-  cardsLimit: string;
-}
+const { holds, cards } = updateSettingsRequest.shape;
 
-export type SettingsErrors = Partial<Record<keyof SettingsValues, string>>;
+/**
+ * The 'Point Holds Configuration' inputs as typed, checked by the contract's own fields (their messages
+ * name the field). Spec section 5: only the non-empty values are sent; an empty input keeps the stored value.
+ */
+export const pointHoldsSchema = z
+  .object({
+    ttlMinutes: optionalNumberFromInput(holds.unwrap().shape.ttl_minutes, undefined),
+    cardsLimit: optionalNumberFromInput(cards.unwrap().shape.limit_per_account, undefined),
+  })
+  .transform(({ ttlMinutes, cardsLimit }): UpdateSettingsRequest => {
+    const body: UpdateSettingsRequest = {};
+    if (ttlMinutes !== undefined && ttlMinutes !== null) body.holds = { ttl_minutes: ttlMinutes };
+    if (cardsLimit !== undefined && cardsLimit !== null) body.cards = { limit_per_account: cardsLimit };
+    return body;
+  });
 
-/** Same ceiling as the server's contract. */
-const MAX_SETTING = 1_000_000;
-
-export function toSettingsValues(settings: Settings | undefined): SettingsValues {
+export function toPointHoldsValues(settings: Settings | undefined) {
   const text = (value: number | null | undefined) =>
     value === null || value === undefined ? '' : String(value);
   return {
@@ -20,30 +37,25 @@ export function toSettingsValues(settings: Settings | undefined): SettingsValues
   };
 }
 
-function checkWholeNumber(raw: string, label: string): string | undefined {
-  const text = raw.trim();
-  if (!text) return undefined;
-  const value = Number(text);
-  if (!Number.isInteger(value)) return `${label} must be a whole number`;
-  if (value < 0) return `${label} must be 0 or more`;
-  if (value > MAX_SETTING) return `${label} must be at most ${MAX_SETTING.toLocaleString('en-US')}`;
-  return undefined;
+/** The programme's currency: an ISO 4217 code, upper-cased by the contract. */
+export const programmeSchema = z
+  .object({ currency: currencyCode })
+  .transform(({ currency }): UpdateSettingsRequest => ({ programme: { currency } }));
+
+export function toProgrammeValues(settings: Settings | undefined) {
+  return { currency: settings?.programme?.currency ?? '' };
 }
 
-/** Spec section 5 "Settings": both numbers have a minimum of 0 (and the server stores whole numbers). */
-export function validateSettings(values: SettingsValues): SettingsErrors {
-  const errors: SettingsErrors = {};
-  const ttl = checkWholeNumber(values.ttlMinutes, 'Holds TTL');
-  const cards = checkWholeNumber(values.cardsLimit, 'Cards per Account');
-  if (ttl) errors.ttlMinutes = ttl;
-  if (cards) errors.cardsLimit = cards;
-  return errors;
-}
-
-/** Spec section 5: only the non-empty values are sent; an empty input keeps the stored value. */
-export function toUpdateSettingsRequest(values: SettingsValues): UpdateSettingsRequest {
-  const body: UpdateSettingsRequest = {};
-  if (values.ttlMinutes.trim()) body.holds = { ttl_minutes: Number(values.ttlMinutes) };
-  if (values.cardsLimit.trim()) body.cards = { limit_per_account: Number(values.cardsLimit) };
-  return body;
+/** Saves a settings change; both settings forms share the toasts and the cache update. */
+export function useSaveSettings(onSaved: (saved: Settings) => void) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: saveSettings,
+    meta: { errorTitle: 'Save failed' },
+    onSuccess: (saved) => {
+      queryClient.setQueryData(settingsKeys.all, saved);
+      onSaved(saved);
+      toast.success('Settings saved successfully');
+    },
+  });
 }

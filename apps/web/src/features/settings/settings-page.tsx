@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { PageHeader } from '@/components/layout/page-header';
 import { getCurrentUser } from '@/lib/current-user';
+import { settingsQuery } from '@/lib/settings-api';
 import { CardManagementSummary } from './card-management-summary';
 import { PointHoldsForm } from './point-holds-form';
-import { settingsQuery } from './settings-api';
+import { ProgrammeForm } from './programme-form';
 
 /** Spec section 2 "Settings": everyone reads them, only an ADMIN changes them. */
 export function SettingsPage() {
@@ -12,9 +13,15 @@ export function SettingsPage() {
 
   return (
     <>
-      <PageHeader title="Settings" description="Point holds and card limits for the whole programme." />
+      <PageHeader
+        title="Settings"
+        description="Point holds, card limits and the currency of the whole programme."
+      />
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
-        <PointHoldsForm settings={query.data} loading={query.isPending} canEdit={canEdit} />
+        <div className="grid gap-6">
+          <PointHoldsForm settings={query.data} loading={query.isPending} canEdit={canEdit} />
+          <ProgrammeForm settings={query.data} loading={query.isPending} canEdit={canEdit} />
+        </div>
         <CardManagementSummary
           settings={query.data}
           loading={query.isPending}

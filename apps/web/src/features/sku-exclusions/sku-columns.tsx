@@ -8,10 +8,7 @@ function Empty() {
 }
 
 /** Column ids are the server's sort fields (sku, description, category). */
-export function skuColumns(options: {
-  onRemove?: (sku: ExcludedSku) => void;
-  removing?: string | null;
-}): ColumnDef<ExcludedSku>[] {
+export function skuColumns(options: { onRemove?: (sku: ExcludedSku) => void }): ColumnDef<ExcludedSku>[] {
   const columns: ColumnDef<ExcludedSku>[] = [
     {
       accessorKey: 'sku',
@@ -39,7 +36,7 @@ export function skuColumns(options: {
       cell: ({ row }) => row.original.category ?? <Empty />,
     },
   ];
-  const { onRemove, removing } = options;
+  const { onRemove } = options;
   if (onRemove) {
     columns.push({
       id: 'actions',
@@ -52,7 +49,6 @@ export function skuColumns(options: {
           size="sm"
           className="text-destructive hover:text-destructive"
           aria-label={`Remove ${row.original.sku}`}
-          disabled={removing === row.original.sku}
           onClick={() => onRemove(row.original)}
         >
           <Trash2Icon />

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
+import { ConfirmDialog } from '@/components/feedback/confirm-dialog';
 import { CategoryFilter } from './category-filter';
 import { skuColumns } from './sku-columns';
 import { type SkuFilters, skuListQuery } from './sku-exclusions-api';
@@ -18,30 +19,46 @@ export function SkuTable({
 }) {
   const table = useServerTable<SkuFilters>({ initialFilters: { category: undefined } });
   const query = useQuery(skuListQuery(rulesetId, table.params));
-  const { remove, removing } = useRemoveSku(rulesetId);
-  const columns = useMemo(
-    () => skuColumns(canManage ? { onRemove: remove, removing } : {}),
-    [canManage, remove, removing],
-  );
+  const removal = useRemoveSku(rulesetId);
+  const { ask } = removal;
+  const columns = useMemo(() => skuColumns(canManage ? { onRemove: ask } : {}), [canManage, ask]);
 
   return (
-    <DataTable
-      label="Excluded SKUs"
-      columns={columns}
-      controls={table}
-      getRowId={(sku) => sku.sku}
-      {...fromQuery(query)}
-      errorText="Failed to load SKU exclusions"
-      searchable
-      searchLabel="Search SKUs"
-      searchPlaceholder="Search SKUs..."
-      filters={
-        <CategoryFilter
-          categories={categories}
-          value={table.filters.category}
-          onChange={(category) => table.setFilter('category', category)}
-        />
-      }
-    />
+    <>
+      <ConfirmDialog
+        open={removal.asking !== null}
+        onOpenChange={(open) => !open && removal.cancel()}
+        title="Remove SKU"
+        description={
+          <>
+            Purchases of <span className="font-mono font-medium text-foreground">{removal.asking?.sku}</span>{' '}
+            will earn points again under this ruleset.
+          </>
+        }
+        confirmLabel="Remove"
+        pendingLabel="Removing..."
+        pending={removal.pending}
+        destructive
+        onConfirm={removal.confirm}
+      />
+      <DataTable
+        label="Excluded SKUs"
+        columns={columns}
+        controls={table}
+        getRowId={(sku) => sku.sku}
+        {...fromQuery(query)}
+        errorText="Failed to load SKU exclusions"
+        searchable
+        searchLabel="Search SKUs"
+        searchPlaceholder="Search SKUs..."
+        filters={
+          <CategoryFilter
+            categories={categories}
+            value={table.filters.category}
+            onChange={(category) => table.setFilter('category', category)}
+          />
+        }
+      />
+    </>
   );
 }

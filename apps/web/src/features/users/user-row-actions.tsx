@@ -1,5 +1,5 @@
 import type { User } from '@loyalty/contracts';
-import { MoreHorizontalIcon, Trash2Icon } from 'lucide-react';
+import { MoreHorizontalIcon, Trash2Icon, UserCheckIcon } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import {
   DropdownMenu,
@@ -9,8 +9,11 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
+import { getCurrentUser } from '@/lib/current-user';
 
+/** Row menu; your own row offers no Delete (the server refuses it anyway). */
 export function UserRowActions({ user, onDelete }: { user: User; onDelete: (user: User) => void }) {
+  const isMe = user.username === getCurrentUser().username;
   return (
     <DropdownMenu modal={false}>
       <DropdownMenuTrigger asChild>
@@ -21,10 +24,17 @@ export function UserRowActions({ user, onDelete }: { user: User; onDelete: (user
       <DropdownMenuContent align="end">
         <DropdownMenuLabel className="max-w-48 truncate">{user.username}</DropdownMenuLabel>
         <DropdownMenuSeparator />
-        <DropdownMenuItem variant="destructive" onSelect={() => onDelete(user)}>
-          <Trash2Icon />
-          Delete
-        </DropdownMenuItem>
+        {isMe ? (
+          <DropdownMenuItem disabled>
+            <UserCheckIcon />
+            Signed in as this user
+          </DropdownMenuItem>
+        ) : (
+          <DropdownMenuItem variant="destructive" onSelect={() => onDelete(user)}>
+            <Trash2Icon />
+            Delete
+          </DropdownMenuItem>
+        )}
       </DropdownMenuContent>
     </DropdownMenu>
   );
