@@ -368,3 +368,37 @@ test.describe('at 390 px', () => {
     expect(await fitsViewport(page)).toBe(true);
   });
 });
+
+// Issue 16: one time base (UTC), the current bucket marked as partial, round value ticks.
+test('the chart: UTC labels, a faded partial last bar, round value ticks', async ({ page, api }) => {
+  await createCardholder(api, 12);
+  await page.goto('/dashboard');
+  await expect(plot(page)).toBeVisible();
+  await expect(chartCard(page)).toContainText('Daily, by UTC day.');
+  await expect(chartCard(page)).toContainText('current day so far');
+
+  // The last bucket is today (UTC), still filling up: its bar is faded; the complete ones are not.
+  await expect.poll(() => bars(page).count()).toBeGreaterThan(0);
+  const opacities = await chartCard(page)
+    .locator('.recharts-bar-rectangle path')
+    .evaluateAll((paths) => paths.map((p) => p.getAttribute('fill-opacity')));
+  expect(opacities.at(-1)).toBe('0.45');
+  for (const opacity of opacities.slice(0, -1)) expect(opacity).toBe('1');
+  const today = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(
+    new Date(),
+  );
+  expect((await tickTexts(page)).at(-1)).toBe(today);
+
+  // Value axes start at 0 and step by 1, 2, 2.5 or 5 × 10ⁿ.
+  for (const side of ['left', 'right']) {
+    const texts = await chartCard(page)
+      .locator(`text.recharts-cartesian-axis-tick-value[orientation=${side}]`)
+      .allTextContents();
+    const values = texts.map((t) => Number(t.replace(/K$/, 'e3').replace(/M$/, 'e6')));
+    expect(values[0]).toBe(0);
+    const step = values[1]! - values[0]!;
+    const mantissa = step / 10 ** Math.floor(Math.log10(step));
+    expect([1, 2, 2.5, 5]).toContain(mantissa);
+    values.forEach((value, index) => expect(value).toBeCloseTo(index * step));
+  }
+});

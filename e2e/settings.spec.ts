@@ -183,6 +183,7 @@ test('Currency: the programme currency (EUR by default), an ISO 4217 code checke
   expect(posts).toEqual([]);
 
   await currency.fill('eur');
+  await expect(currency).toHaveValue('EUR');
   await expect(message).toBeHidden();
   await page.getByRole('button', { name: 'Save Currency' }).click();
   await expect(toast(page, 'Settings saved successfully')).toBeVisible();

@@ -255,3 +255,33 @@ test.describe('sidebar', () => {
     await expect(sheet).toBeHidden();
   });
 });
+
+// Issue 16: the navigation hides what the signed-in role cannot open; the server still refuses it.
+for (const role of ['VIEWER', 'MANAGER'] as const) {
+  test(`a ${role} is not shown Users and Audit Logs; typing the URL still meets the wall`, async ({
+    page,
+    signIn,
+    createUser,
+  }) => {
+    await signIn(page, await createUser(role));
+    await page.goto('/');
+    const nav = mainNav(page);
+    await expect(nav.getByRole('link', { name: 'Dashboard' })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Settings' })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'POS Keys' })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Users' })).toHaveCount(0);
+    await expect(nav.getByRole('link', { name: 'Audit Logs' })).toHaveCount(0);
+    await page.goto('/users');
+    await expect(page.getByText('You do not have permission to view users.')).toBeVisible();
+  });
+}
+
+test('an ADMIN is shown every entry, Users and Audit Logs included', async ({ page, signIn }) => {
+  await signIn(page);
+  await page.goto('/');
+  for (const group of groups) {
+    for (const [name] of group.links) {
+      await expect(mainNav(page).getByRole('link', { name, exact: true })).toBeVisible();
+    }
+  }
+});

@@ -56,6 +56,14 @@ export const programmeScreenshotStates: ScreenshotState[] = [
   },
   {
     route: '/sku-exclusions',
+    name: 'remove-sku',
+    prepare: async (page) => {
+      await page.getByRole('button', { name: 'Remove TOB-001' }).click();
+      await page.getByRole('alertdialog', { name: 'Remove SKU' }).waitFor();
+    },
+  },
+  {
+    route: '/sku-exclusions',
     name: 'ruleset-chooser',
     prepare: async (page) => {
       await page.getByRole('combobox', { name: 'Ruleset' }).click();
@@ -79,8 +87,14 @@ export const programmeScreenshotStates: ScreenshotState[] = [
  */
 export const seedProgramme: ScreenshotSeeder = async (api) => {
   await saveSettings(api, { holds: { ttl_minutes: 30 }, cards: { limit_per_account: 3 } });
-  await createRuleset(api, { version: 1, percent: 5, activeFrom: isoInDays(-30) });
   await createRuleset(api, { version: 2, percent: 2.25 });
+  const inForce = await createRuleset(api, { version: 1, percent: 5, activeFrom: isoInDays(-30) });
+  // A receipt line with an excluded SKU shows its 'Excluded SKU' hint.
+  await addExcludedSku(api, inForce.id, {
+    sku: 'TOB-001',
+    description: 'Cigarettes, 20 pack',
+    category: 'Tobacco',
+  });
   const latest = await createRuleset(api, { version: 3, percent: 7.5, activeFrom: isoInDays(14) });
   const skus = [
     { sku: 'TOB-001', description: 'Cigarettes, 20 pack', category: 'Tobacco' },
@@ -102,6 +116,7 @@ export const seedProgramme: ScreenshotSeeder = async (api) => {
         { sku: 'MILK-1L', category: 'Dairy', quantity: 2, price: 1.49 },
         { sku: 'BREAD-01', category: 'Bakery', quantity: 1, price: 2.99, discount: 0.5 },
         { sku: 'COFFEE-250', category: 'Grocery', quantity: 1, price: 6.8 },
+        { sku: 'TOB-001', category: 'Tobacco', quantity: 1, price: 9.5 },
       ],
     },
   });

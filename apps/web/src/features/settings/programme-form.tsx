@@ -26,6 +26,7 @@ export function ProgrammeForm({
   });
   const mutation = useSaveSettings((saved) => form.reset(toProgrammeValues(saved)));
   const error = form.formState.errors.currency?.message;
+  const currency = form.register('currency');
 
   const onSubmit = form.handleSubmit((body) => {
     if (!canEdit || mutation.isPending) return;
@@ -41,7 +42,7 @@ export function ProgrammeForm({
         <CardDescription>
           {canEdit
             ? 'The currency receipts show prices in.'
-            : 'Only administrators can change these settings.'}
+            : 'Receipts show prices in this currency; an administrator sets it.'}
         </CardDescription>
       </CardHeader>
       <form noValidate onSubmit={onSubmit} aria-label="Programme" className="contents">
@@ -54,9 +55,14 @@ export function ProgrammeForm({
             spellCheck={false}
             maxLength={3}
             placeholder="EUR"
-            {...form.register('currency')}
+            {...currency}
+            // Codes are upper case: show what will be saved while it is typed.
+            onChange={(event) => {
+              event.target.value = event.target.value.toUpperCase();
+              return currency.onChange(event);
+            }}
             readOnly={!canEdit}
-            className={canEdit ? 'uppercase' : 'cursor-default bg-muted/60 uppercase dark:bg-muted/40'}
+            className={canEdit ? undefined : 'cursor-default bg-muted/60 dark:bg-muted/40'}
             disabled={loading}
             aria-invalid={error ? true : undefined}
             aria-describedby={`${ID}-hint${error ? ` ${ID}-error` : ''}`}
