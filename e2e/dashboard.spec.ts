@@ -399,6 +399,6 @@ test('the chart: UTC labels, a faded partial last bar, round value ticks', async
     const step = values[1]! - values[0]!;
     const mantissa = step / 10 ** Math.floor(Math.log10(step));
     expect([1, 2, 2.5, 5]).toContain(mantissa);
-    values.forEach((value, index) => expect(value).toBeCloseTo(index * step));
+    for (const [index, value] of values.entries()) expect(value).toBeCloseTo(index * step);
   }
 });
