@@ -76,7 +76,8 @@ export const programmeScreenshotStates: ScreenshotState[] = [
     prepare: async (page) => {
       const row = page.getByRole('row').filter({ hasText: 'R-000123' });
       await row.getByRole('button', { name: 'View Receipt' }).click();
-      await page.getByRole('dialog', { name: 'Receipt Details' }).waitFor();
+      const dialog = page.getByRole('dialog', { name: 'Receipt Details' });
+      await dialog.getByRole('table', { name: 'Receipt items' }).waitFor();
     },
   },
 ];

@@ -139,6 +139,7 @@ export default function OperationsChart({
           stroke="var(--color-volume)"
           strokeWidth={2}
           dot={false}
+          isAnimationActive={false}
           legendType="none"
           tooltipType="none"
         />
@@ -151,6 +152,7 @@ export default function OperationsChart({
           strokeWidth={2}
           strokeDasharray="4 4"
           dot={false}
+          isAnimationActive={false}
           legendType="none"
           tooltipType="none"
         />
