@@ -1,41 +1,56 @@
-import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
-import { afterAll } from 'vitest';
+import { afterAll, expect, inject } from 'vitest';
 import { type App, buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { type DatabaseHandle, openDatabase } from '../src/db/connection';
 import { migrateToLatest } from '../src/db/migrate';
+import { verifyLedger } from '../src/modules/ledger/verify-ledger';
 import { createUser } from '../src/modules/users/users.service';
+import {
+  serverUrl,
+  TEST_DATABASE_PREFIX,
+  testDatabaseName,
+  urlOfDatabase,
+  withAdminClient,
+} from './test-database';
+
+// The migrated template of this run (test/global-setup.ts), read once per test file.
+let templateDataDir: Blob | undefined;
+
+function templateTar(): Blob | undefined {
+  const file = inject('templateDataDir');
+  if (!file) return undefined;
+  templateDataDir ??= new Blob([readFileSync(file)]);
+  return templateDataDir;
+}
 
 /**
  * Test database: a fresh in-memory PGlite per test file, or, when TEST_DATABASE_URL / DATABASE_URL
- * points at a PostgreSQL server, a fresh database created on it and dropped afterwards.
+ * points at a PostgreSQL server, a fresh database created on it and dropped afterwards. Both start as a
+ * copy of the run's migrated template when the global setup made one, and migrate themselves otherwise
+ * (e.g. under a vitest config without the global setup).
  */
 export async function openTestDatabase(): Promise<DatabaseHandle> {
-  const serverUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
-  if (!serverUrl) {
-    const handle = await openDatabase({});
-    await migrateToLatest(handle.db);
+  const base = serverUrl();
+  if (!base) {
+    const loadDataDir = templateTar();
+    const handle = await openDatabase({ loadDataDir });
+    if (!loadDataDir) await migrateToLatest(handle.db);
     return handle;
   }
-  const name = `loyalty_test_${randomUUID().replaceAll('-', '')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ databaseUrl: url.toString(), poolSize: 20 });
-  await migrateToLatest(handle.db);
+  const template = inject('templateDatabase');
+  const name = testDatabaseName(TEST_DATABASE_PREFIX, inject('testRunPid') ?? process.pid);
+  await withAdminClient(base, (c) =>
+    c.query(template ? `create database ${name} template ${template}` : `create database ${name}`),
+  );
+  const handle = await openDatabase({ databaseUrl: urlOfDatabase(base, name), poolSize: 20 });
+  if (!template) await migrateToLatest(handle.db);
   return {
     ...handle,
     async close() {
       await handle.close();
-      const dropper = new pg.Client({ connectionString: serverUrl });
-      await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`);
-      await dropper.end();
+      await withAdminClient(base, (c) => c.query(`drop database if exists ${name} with (force)`));
     },
   };
 }
@@ -51,16 +66,38 @@ export interface TestContext {
   login(username: string, password?: string): Promise<LightMyRequestResponse>;
 }
 
-/** Builds the real app on a fresh database with one user per role; closed after the file's tests. */
-export async function createTestContext(env: Record<string, string> = {}): Promise<TestContext> {
-  const database = await openTestDatabase();
-  const config = loadConfig({ LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', ...env });
+/**
+ * The real app with the test secrets on a given database, ready. Closing it leaves the database open: a
+ * second app on a context's database (e.g. with another configuration) is closed by its test.
+ */
+export async function buildTestApp(database: DatabaseHandle, env: Record<string, string> = {}): Promise<App> {
   const app = await buildApp({
-    config,
+    config: loadConfig({ LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', ...env }),
     database,
     secrets: { jwtSecret: 'test-secret-that-is-long-enough-0123456789', posKeySecret: '0'.repeat(64) },
   });
   await app.ready();
+  return app;
+}
+
+export interface TestContextOptions {
+  /**
+   * Check after the file's tests that every cached balance is its ledger (verifyLedger). On by default:
+   * every file that writes points proves the invariant. Off only for a file that breaks it on purpose.
+   */
+  verifyLedger?: boolean;
+}
+
+/**
+ * Builds the real app on a fresh database with one user per role; closed after the file's tests, once the
+ * ledger has been verified (see TestContextOptions).
+ */
+export async function createTestContext(
+  env: Record<string, string> = {},
+  options: TestContextOptions = {},
+): Promise<TestContext> {
+  const database = await openTestDatabase();
+  const app = await buildTestApp(database, env);
 
   const login = (username: string, password = PASSWORD) =>
     app.inject({ method: 'POST', url: '/auth/api/v1/login', payload: { username, password } });
@@ -80,8 +117,18 @@ export async function createTestContext(env: Record<string, string> = {}): Promi
   }
 
   afterAll(async () => {
-    await app.close();
-    await database.close();
+    try {
+      if (options.verifyLedger !== false) {
+        const { differences, holdsCapturedTwice, overReturnedLines } = await verifyLedger(database.db);
+        expect(
+          { differences, holdsCapturedTwice, overReturnedLines },
+          'the ledger invariant after this file',
+        ).toEqual({ differences: [], holdsCapturedTwice: [], overReturnedLines: [] });
+      }
+    } finally {
+      await app.close();
+      await database.close();
+    }
   });
   return { app, database, tokens, users, login };
 }

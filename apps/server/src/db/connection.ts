@@ -15,6 +15,8 @@ export interface DatabaseOptions {
   /** PGlite data folder; when absent, PGlite runs in memory (tests). */
   dataDir?: string;
   poolSize?: number;
+  /** PGlite only: start from this dumped data folder (`dumpDataDir`), e.g. a migrated test template. */
+  loadDataDir?: Blob;
 }
 
 export interface PoolStats {
@@ -73,11 +75,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     };
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const pglite = await PGlite.create({
+  const pglite = await createPGlite(options);
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  return { db, kind: 'pglite', close: () => db.destroy() };
+}
+
+/** The embedded engine with the extensions and type parsers the app relies on (shared with the test template). */
+export function createPGlite(options: Pick<DatabaseOptions, 'dataDir' | 'loadDataDir'>): Promise<PGlite> {
+  return PGlite.create({
     dataDir: options.dataDir,
+    loadDataDir: options.loadDataDir,
     extensions: { pg_trgm },
     parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => v },
   });
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
-  return { db, kind: 'pglite', close: () => db.destroy() };
 }

@@ -16,6 +16,12 @@ export async function verifyPassword(passwordHash: string, password: string): Pr
 }
 
 let dummyHash: Promise<string> | undefined;
+let dummyVerifications = 0;
+
+/** How many dummy verifications this process has run: lets a test see that an unknown user paid for one. */
+export function dummyVerificationCount(): number {
+  return dummyVerifications;
+}
 
 /**
  * Spends the same time as a real verification when the user does not exist, so the answer's timing
@@ -24,5 +30,6 @@ let dummyHash: Promise<string> | undefined;
 export async function verifyAgainstDummy(password: string): Promise<false> {
   dummyHash ??= hashPassword('dummy-password-for-timing');
   await verifyPassword(await dummyHash, password);
+  dummyVerifications++;
   return false;
 }

@@ -4,7 +4,8 @@ import { createTestContext } from '../../../test/helper';
 import { createCard } from '../pos/pos.fixtures';
 import { ledgerIsSound, verifyLedger } from './verify-ledger';
 
-const ctx = await createTestContext({ HOLD_SWEEP_INTERVAL_MS: '0' });
+// This file breaks the ledger on purpose to see it reported: no ledger check after it.
+const ctx = await createTestContext({ HOLD_SWEEP_INTERVAL_MS: '0' }, { verifyLedger: false });
 const db = ctx.database.db;
 
 describe('verifyLedger', () => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { bearer, createTestContext } from '../../../test/helper';
-import { verifyLedger } from '../ledger/verify-ledger';
 import {
   accountOf,
   createCard,
@@ -239,11 +238,5 @@ describe('POST /pos/api/v1/accruals', () => {
     // The id is still free.
     const ok = await pos.accrue({ operationId: id, cardNumber: card.number, receipt: receipt() });
     expect(ok.statusCode).toBe(201);
-  });
-
-  it('leaves the ledger exact', async () => {
-    const report = await verifyLedger(db);
-    expect(report.differences).toEqual([]);
-    expect(report.accountsChecked).toBeGreaterThan(5);
   });
 });

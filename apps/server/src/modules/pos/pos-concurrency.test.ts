@@ -1,6 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext } from '../../../test/helper';
-import { verifyLedger } from '../ledger/verify-ledger';
 import { sweepExpiredHolds } from './hold-sweeper';
 import {
   accountOf,
@@ -14,30 +13,39 @@ import {
 } from './pos.fixtures';
 
 /**
- * Races. On PostgreSQL these really run side by side (the test pool has 20 connections); PGlite runs
- * them one at a time, and the same assertions must hold.
+ * Races. On PostgreSQL these really run side by side (the test pool has 20 connections), at full size.
+ * PGlite has one connection and runs them one at a time: the same assertions must hold, and a tenth of
+ * the requests prove that as well as all of them would (the ledger is verified after the file either way).
  */
 const ctx = await createTestContext({ HOLD_SWEEP_INTERVAL_MS: '0' });
 const db = ctx.database.db;
+const races = ctx.database.kind === 'postgres';
+/** How many concurrent requests a race sends: `full` where they really race, a tenth (≥ 4) on PGlite. */
+const size = (full: number) => (races ? full : Math.max(4, Math.round(full / 10)));
 
 let pos: Till;
 let other: Till;
+
+// Every test gets its own tills' keys and the 10 % ruleset from here, not from whichever test runs first.
+beforeAll(async () => {
+  pos = till(ctx, (await createPosKey(ctx)).apiKey);
+  other = till(ctx, (await createPosKey(ctx)).apiKey);
+  await createRuleset(db, { version: 1, percent: 10 });
+});
 
 const operationsWith = (operationId: string) =>
   db.selectFrom('operations').selectAll().where('operation_id', '=', operationId).execute();
 
 describe('concurrent duplicates', () => {
   it('200 concurrent accruals with one operationId: exactly one effect, 200 identical answers', async () => {
-    pos = till(ctx, (await createPosKey(ctx)).apiKey);
-    other = till(ctx, (await createPosKey(ctx)).apiKey);
-    await createRuleset(db, { version: 1, percent: 10 });
+    const n = size(200);
     const card = await createCard(db, { balance: 0 });
     const body = {
       operationId: opId('dup'),
       cardNumber: card.number,
       receipt: { receiptId: 'R', items: [{ sku: 'A', quantity: 1, price: 100 }] },
     };
-    const answers = await Promise.all(Array.from({ length: 200 }, () => pos.accrue(body)));
+    const answers = await Promise.all(Array.from({ length: n }, () => pos.accrue(body)));
     expect(new Set(answers.map((a) => a.statusCode))).toEqual(new Set([201]));
     expect(new Set(answers.map((a) => a.body)).size).toBe(1);
     expect(answers.filter((a) => a.headers['idempotent-replayed'] !== 'true')).toHaveLength(1);
@@ -48,15 +56,14 @@ describe('concurrent duplicates', () => {
 
   it('200 concurrent holds with one operationId, half from another POS: one hold, the rest replays or 409', async () => {
     const card = await createCard(db, { balance: 100 });
+    const n = size(200);
     const body = { operationId: opId('dup'), cardNumber: card.number, points: 30 };
-    const answers = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => (i % 2 ? other : pos).hold(body)),
-    );
+    const answers = await Promise.all(Array.from({ length: n }, (_, i) => (i % 2 ? other : pos).hold(body)));
     const winners = answers.filter((a) => a.statusCode === 201);
     const losers = answers.filter((a) => a.statusCode === 409);
-    expect(winners.length + losers.length).toBe(200);
+    expect(winners.length + losers.length).toBe(n);
     // Whichever POS got there first owns the id; all its requests see the same hold.
-    expect(winners.length).toBe(100);
+    expect(winners.length).toBe(n / 2);
     expect(new Set(winners.map((a) => a.body)).size).toBe(1);
     expect(new Set(losers.map((a) => a.json().code))).toEqual(new Set(['OPERATION_ID_USED_BY_OTHER_POS']));
     expect(await operationsWith(body.operationId)).toHaveLength(1);
@@ -72,7 +79,8 @@ describe('concurrent duplicates', () => {
     });
     const hold = (await pos.hold({ operationId: opId(), cardNumber: card.number, points: 5 })).json();
     const id = opId('shared');
-    const requests = Array.from({ length: 40 }, (_, i) => {
+    const n = size(40);
+    const requests = Array.from({ length: n }, (_, i) => {
       switch (i % 4) {
         case 0:
           return pos.hold({ operationId: id, cardNumber: card.number, points: 1 });
@@ -96,35 +104,39 @@ describe('concurrent duplicates', () => {
       (a) => a.statusCode === 409 && a.json().code === 'OPERATION_ID_ALREADY_USED',
     );
     const replays = answers.filter((a) => a.headers['idempotent-replayed'] === 'true');
-    expect(others.length + replays.length).toBe(39);
+    expect(others.length + replays.length).toBe(n - 1);
     expect(await operationsWith(id)).toHaveLength(1);
   });
 });
 
 describe('no over-commitment', () => {
   it('100 concurrent holds whose sum exceeds the balance: held never exceeds it', async () => {
-    const card = await createCard(db, { balance: 250 });
+    // The holds ask about 4 points each on average: the balance covers well under their sum.
+    const n = size(100);
+    const balance = 2.5 * n;
+    const card = await createCard(db, { balance });
     const answers = await Promise.all(
-      Array.from({ length: 100 }, (_, i) =>
+      Array.from({ length: n }, (_, i) =>
         pos.hold({ operationId: opId('h'), cardNumber: card.number, points: 1 + (i % 7) }),
       ),
     );
     const granted = answers.filter((a) => a.statusCode === 201).map((a) => a.json().points as number);
     const refused = answers.filter((a) => a.statusCode === 409);
-    expect(granted.length + refused.length).toBe(100);
+    expect(granted.length + refused.length).toBe(n);
     expect(new Set(refused.map((a) => a.json().code))).toEqual(new Set(['INSUFFICIENT_FUNDS']));
     const held = granted.reduce((s, p) => s + p, 0);
-    expect(held).toBeLessThanOrEqual(250);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(held).toBeLessThanOrEqual(balance);
     // Every refusal was right when it was made: less than its points was left at the end.
-    expect(250 - held).toBeLessThan(7);
-    expect(await accountOf(db, card.accountId)).toEqual({ balance: 250, held });
+    expect(balance - held).toBeLessThan(7);
+    expect(await accountOf(db, card.accountId)).toEqual({ balance, held });
   });
 
   it('50 concurrent captures of one hold (different operationIds): exactly one redemption', async () => {
     const card = await createCard(db, { balance: 50 });
     const hold = (await pos.hold({ operationId: opId(), cardNumber: card.number, points: 20 })).json();
     const answers = await Promise.all(
-      Array.from({ length: 50 }, (_, i) =>
+      Array.from({ length: size(50) }, (_, i) =>
         i % 2
           ? pos.capture(hold.holdId, { operationId: opId('c') })
           : pos.release(hold.holdId, { operationId: opId('r') }),
@@ -184,10 +196,4 @@ describe('no over-commitment', () => {
     expect(await accountOf(db, card.accountId)).toEqual({ balance: 100 - 2 * captured, held: 0 });
   });
 
-  it('leaves the ledger exact', async () => {
-    const report = await verifyLedger(db);
-    expect(report.differences).toEqual([]);
-    expect(report.holdsCapturedTwice).toEqual([]);
-    expect(report.overReturnedLines).toEqual([]);
-  });
 });

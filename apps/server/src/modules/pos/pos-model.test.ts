@@ -26,10 +26,11 @@ import {
  * - no hold was captured twice;
  * - every repeat of a request got a byte-identical body and status, exactly one of them was first.
  */
-const RUNS = Number(process.env.POS_MODEL_RUNS ?? 200);
-// A time box keeps the file under a minute on a loaded machine; the count actually run is printed.
-const TIME_LIMIT_MS = Number(process.env.POS_MODEL_MS ?? 50_000);
-const MIN_RUNS = Math.min(RUNS, 20);
+// A fixed count and seed: the same scenarios on every run, however loaded the machine (no time box, so the
+// coverage does not depend on load). CI's PostgreSQL tier runs more (POS_MODEL_RUNS); POS_MODEL_SEED replays
+// or varies the scenarios.
+const RUNS = Number(process.env.POS_MODEL_RUNS ?? 40);
+const SEED = Number(process.env.POS_MODEL_SEED ?? 20261123);
 const ctx = await createTestContext({
   HOLD_SWEEP_INTERVAL_MS: '0',
   LOG_LEVEL: process.env.POS_MODEL_LOG ?? 'silent',
@@ -324,23 +325,23 @@ async function runScenario(batches: Action[][]) {
 
 describe('ledger model', () => {
   it(
-    `holds its invariants over up to ${RUNS} random concurrent runs`,
+    `holds its invariants over ${RUNS} random concurrent runs`,
     async () => {
       tills = await Promise.all([0, 1, 2].map(async () => till(ctx, (await createPosKey(ctx)).apiKey)));
       await createRuleset(db, { version: 1, percent: 10, excluded: ['X'] });
       const started = performance.now();
       await fc.assert(fc.asyncProperty(scenario, runScenario), {
         numRuns: RUNS,
+        seed: SEED,
         endOnFailure: true,
-        interruptAfterTimeLimit: TIME_LIMIT_MS,
-        markInterruptAsFailure: false,
       });
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       console.log(
-        `ledger model: ${stats.runs} runs, ${stats.actions} actions, ${stats.requests} requests in ${seconds} s (${ctx.database.kind})`,
+        `ledger model: ${stats.runs} runs (seed ${SEED}), ${stats.actions} actions, ${stats.requests} requests in ${seconds} s (${ctx.database.kind})`,
       );
-      expect(stats.runs).toBeGreaterThanOrEqual(MIN_RUNS);
+      expect(stats.runs).toBe(RUNS);
     },
-    TIME_LIMIT_MS + 60_000,
+    // Generous: a run takes ~0.1 s on a quiet machine; the load of other suites may multiply that.
+    60_000 + RUNS * 1_500,
   );
 });
