@@ -31,7 +31,8 @@ export default async function setup(project: TestProject) {
   const base = serverUrl();
   if (base) {
     const dropped = await dropLeftoverDatabases(base);
-    if (dropped.length > 0) console.info(`dropped ${dropped.length} leftover test database(s) of killed runs`);
+    if (dropped.length > 0)
+      console.info(`dropped ${dropped.length} leftover test database(s) of killed runs`);
     const template = await buildServerTemplate(base, runPid);
     project.provide('templateDatabase', template);
     return async () => {

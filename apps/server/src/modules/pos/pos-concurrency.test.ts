@@ -195,5 +195,4 @@ describe('no over-commitment', () => {
     expect(captured).toBe(10);
     expect(await accountOf(db, card.accountId)).toEqual({ balance: 100 - 2 * captured, held: 0 });
   });
-
 });
