@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { bearer, createTestContext } from '../../../test/helper';
 import { insertAccount, insertCard, insertOperation } from './analytics-test-data';
 
-const ctx = await createTestContext();
+// The analytics tests seed raw accounts and operations for the reads, not ledger-true: no ledger check.
+const ctx = await createTestContext({}, { verifyLedger: false });
 const { app } = ctx;
 const db = ctx.database.db;
 
