@@ -33,8 +33,12 @@ export interface DatabaseHandle {
   poolStats?(): PoolStats;
 }
 
-/** How long a request waits for a connection before it answers 503 rather than hanging. */
-const CONNECT_TIMEOUT_MS = 5_000;
+/**
+ * How long a request waits for a connection (queueing for a free one included) before it answers 503 rather
+ * than hanging on an unreachable database. Generous: a loaded machine must not turn slowness into 503s; a
+ * database that refuses connections fails at once anyway.
+ */
+const CONNECT_TIMEOUT_MS = 30_000;
 
 // Both drivers return the same JavaScript shapes: bigint counts as numbers (they stay far below 2^53),
 // numeric as strings (exact decimals; converted at the edge), timestamps as Date.
