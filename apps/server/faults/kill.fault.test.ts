@@ -52,5 +52,8 @@ describe('kill -9 of a server during a POS load', () => {
 
     const ledger = verifyLedger(database.url);
     expect(ledger.ok, ledger.output).toBe(true);
+    console.info(
+      `kill -9: ${acknowledged} acknowledged, ${load.count(0)} cut off unanswered, ${load.sent.length} in all`,
+    );
   });
 });
