@@ -3,11 +3,14 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { Providers } from '@/app/providers';
-import { router } from '@/app/router';
+import { preloadInitialRoute, router } from '@/app/router';
 import { applyTheme, getInitialTheme } from '@/lib/theme';
 
 // theme-init.js already did this before paint; repeating it keeps the app right if that file failed to load.
 applyTheme(getInitialTheme());
+
+// Fetch the first screen's chunks now, in parallel with the shell, not one after the other.
+preloadInitialRoute(window.location.pathname);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

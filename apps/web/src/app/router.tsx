@@ -1,40 +1,88 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
-import { AppLayout } from '@/components/layout/app-layout';
+import { PageSkeleton } from '@/components/layout/page-skeleton';
+import { isSessionValid } from '@/lib/session';
+import { type LazyPage, lazyPage } from './lazy-page';
 import { RedirectIfAuthenticated, RequireAuth, SessionRoot } from './session-guard';
 
+// The shell behind sign-in is a chunk of its own, so /login downloads only what it shows.
+const shell = lazyPage(
+  () => import('./authenticated-shell'),
+  (m) => m.AuthenticatedShell,
+);
+
 // One chunk per screen: each feature page loads when its route is first visited.
-const LoginPage = lazy(() => import('@/features/login/login-page').then((m) => ({ default: m.LoginPage })));
-const DashboardPage = lazy(() =>
-  import('@/features/dashboard/dashboard-page').then((m) => ({ default: m.DashboardPage })),
+const login = lazyPage(
+  () => import('@/features/login/login-page'),
+  (m) => m.LoginPage,
 );
-const UsersPage = lazy(() => import('@/features/users/users-page').then((m) => ({ default: m.UsersPage })));
-const SettingsPage = lazy(() =>
-  import('@/features/settings/settings-page').then((m) => ({ default: m.SettingsPage })),
+const dashboard = lazyPage(
+  () => import('@/features/dashboard/dashboard-page'),
+  (m) => m.DashboardPage,
 );
-const AuditPage = lazy(() => import('@/features/audit/audit-page').then((m) => ({ default: m.AuditPage })));
-const RulesetsPage = lazy(() =>
-  import('@/features/rulesets/rulesets-page').then((m) => ({ default: m.RulesetsPage })),
-);
-const SkuExclusionsPage = lazy(() =>
-  import('@/features/sku-exclusions/sku-exclusions-page').then((m) => ({ default: m.SkuExclusionsPage })),
-);
-const AccountsPage = lazy(() =>
-  import('@/features/accounts/accounts-page').then((m) => ({ default: m.AccountsPage })),
-);
-const CardsPage = lazy(() => import('@/features/cards/cards-page').then((m) => ({ default: m.CardsPage })));
-const ClientsPage = lazy(() =>
-  import('@/features/clients/clients-page').then((m) => ({ default: m.ClientsPage })),
-);
-const OperationsPage = lazy(() =>
-  import('@/features/operations/operations-page').then((m) => ({ default: m.OperationsPage })),
-);
-const PosKeysPage = lazy(() =>
-  import('@/features/pos-keys/pos-keys-page').then((m) => ({ default: m.PosKeysPage })),
-);
-const PosApiPage = lazy(() =>
-  import('@/features/pos-api/pos-api-page').then((m) => ({ default: m.PosApiPage })),
-);
+const pages: Record<string, LazyPage> = {
+  dashboard,
+  users: lazyPage(
+    () => import('@/features/users/users-page'),
+    (m) => m.UsersPage,
+  ),
+  settings: lazyPage(
+    () => import('@/features/settings/settings-page'),
+    (m) => m.SettingsPage,
+  ),
+  audit: lazyPage(
+    () => import('@/features/audit/audit-page'),
+    (m) => m.AuditPage,
+  ),
+  rulesets: lazyPage(
+    () => import('@/features/rulesets/rulesets-page'),
+    (m) => m.RulesetsPage,
+  ),
+  'sku-exclusions': lazyPage(
+    () => import('@/features/sku-exclusions/sku-exclusions-page'),
+    (m) => m.SkuExclusionsPage,
+  ),
+  accounts: lazyPage(
+    () => import('@/features/accounts/accounts-page'),
+    (m) => m.AccountsPage,
+  ),
+  cards: lazyPage(
+    () => import('@/features/cards/cards-page'),
+    (m) => m.CardsPage,
+  ),
+  clients: lazyPage(
+    () => import('@/features/clients/clients-page'),
+    (m) => m.ClientsPage,
+  ),
+  operations: lazyPage(
+    () => import('@/features/operations/operations-page'),
+    (m) => m.OperationsPage,
+  ),
+  'pos-keys': lazyPage(
+    () => import('@/features/pos-keys/pos-keys-page'),
+    (m) => m.PosKeysPage,
+  ),
+  // Swagger UI and its theme are only ever downloaded here.
+  'pos-api': lazyPage(
+    () => import('@/features/pos-api/pos-api-page'),
+    (m) => m.PosApiPage,
+  ),
+};
+
+/** Starts the chunks of the page the browser opened with, before React renders the route tree. */
+export function preloadInitialRoute(pathname: string) {
+  if (pathname === '/login' || !isSessionValid()) {
+    void login.preload();
+    return;
+  }
+  void shell.preload();
+  const first = pathname.split('/')[1] || 'dashboard';
+  void pages[first]?.preload();
+}
+
+const Shell = shell.Component;
+const Login = login.Component;
+const Dashboard = dashboard.Component;
 
 /** Spec section 2 "Route rules". */
 export const router = createBrowserRouter([
@@ -46,7 +94,7 @@ export const router = createBrowserRouter([
         element: (
           <RedirectIfAuthenticated>
             <Suspense fallback={null}>
-              <LoginPage />
+              <Login />
             </Suspense>
           </RedirectIfAuthenticated>
         ),
@@ -54,23 +102,20 @@ export const router = createBrowserRouter([
       {
         element: (
           <RequireAuth>
-            <AppLayout />
+            <Suspense
+              fallback={
+                <div className="p-4 md:p-6">
+                  <PageSkeleton />
+                </div>
+              }
+            >
+              <Shell />
+            </Suspense>
           </RequireAuth>
         ),
         children: [
-          { index: true, element: <DashboardPage /> },
-          { path: 'dashboard', element: <DashboardPage /> },
-          { path: 'users', element: <UsersPage /> },
-          { path: 'settings', element: <SettingsPage /> },
-          { path: 'audit', element: <AuditPage /> },
-          { path: 'rulesets', element: <RulesetsPage /> },
-          { path: 'sku-exclusions', element: <SkuExclusionsPage /> },
-          { path: 'accounts', element: <AccountsPage /> },
-          { path: 'cards', element: <CardsPage /> },
-          { path: 'clients', element: <ClientsPage /> },
-          { path: 'operations', element: <OperationsPage /> },
-          { path: 'pos-keys', element: <PosKeysPage /> },
-          { path: 'pos-api', element: <PosApiPage /> },
+          { index: true, element: <Dashboard /> },
+          ...Object.entries(pages).map(([path, page]) => ({ path, element: <page.Component /> })),
         ],
       },
       { path: '*', element: <Navigate to="/" replace /> },
