@@ -11,6 +11,10 @@ export class Backdater {
   private readonly operationsByPosId = new Map<string, Date>();
   private readonly cards = new Map<string, { issuedAt: Date; blockedAt?: Date }>();
   private readonly accounts = new Map<string, Date>();
+  private readonly posKeys = new Map<string, Date>();
+  private readonly rulesets = new Map<string, Date>();
+  /** Wall-clock start of each admin call of the story, with the moment it stands for (ascending). */
+  private readonly marks: Array<{ real: number; at: Date }> = [];
 
   operation(id: string, at: Date) {
     this.operationsById.set(id, at);
@@ -23,6 +27,19 @@ export class Backdater {
   }
   account(id: string, createdAt: Date) {
     this.accounts.set(id, createdAt);
+  }
+  posKey(id: string, createdAt: Date) {
+    this.posKeys.set(id, createdAt);
+  }
+  ruleset(id: string, createdAt: Date) {
+    this.rulesets.set(id, createdAt);
+  }
+  /**
+   * The admin calls that follow happen, in the story, at `at`. The seed makes its calls one after the
+   * other, so the audit entries written between two marks belong to the first of them.
+   */
+  mark(at: Date) {
+    this.marks.push({ real: Date.now(), at });
   }
 
   async apply(db: Db): Promise<void> {
@@ -49,9 +66,52 @@ export class Backdater {
         db,
       ),
     );
+    await inChunks([...this.posKeys], (rows) =>
+      sql`update pos_keys k set created_at = v.t from (values ${values(rows)}) as v(id, t) where k.id = v.id::uuid`.execute(
+        db,
+      ),
+    );
+    await inChunks([...this.rulesets], (rows) =>
+      sql`update rulesets r set created_at = v.t from (values ${values(rows)}) as v(id, t) where r.id = v.id::uuid`.execute(
+        db,
+      ),
+    );
+    await sql`update pos_keys k set last_used_at = u.t
+      from (select pos_id, max(created_at) as t from operations where pos_id is not null group by pos_id) u
+      where u.pos_id = k.id`.execute(db);
+    await this.applyAudit(db);
     // Failed attempts and the redemption/adjustment rows the services wrote carry their request's time.
     await sql`update receipts r set created_at = o.created_at from operations o where o.id = r.accrual_id`.execute(
       db,
+    );
+  }
+  /** Each audit entry written during the seed takes the story time of the call that wrote it. */
+  private async applyAudit(db: Db) {
+    const marks = this.marks;
+    const first = marks[0];
+    if (!first) return;
+    const rows = await db
+      .selectFrom('audit_log')
+      .select(['id', 'executed_at'])
+      .where('executed_at', '>=', new Date(first.real))
+      .execute();
+    const moved: Array<readonly [string, Date]> = [];
+    for (const row of rows) {
+      const real = new Date(row.executed_at as unknown as string | Date).getTime();
+      // The last mark at or before the entry's wall-clock time.
+      let lo = 0;
+      let hi = marks.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if ((marks[mid] as { real: number }).real <= real) lo = mid;
+        else hi = mid - 1;
+      }
+      moved.push([row.id, (marks[lo] as { at: Date }).at]);
+    }
+    await inChunks(moved, (chunk) =>
+      sql`update audit_log a set executed_at = v.t from (values ${values(chunk)}) as v(id, t) where a.id = v.id::uuid`.execute(
+        db,
+      ),
     );
   }
 }

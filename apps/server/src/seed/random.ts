@@ -24,7 +24,7 @@ export function createRandom(seed: number) {
       return weights.length - 1;
     },
     /** Skewed towards low indexes: a few loyal customers shop far more often than the rest. */
-    skewed: (n: number) => Math.min(n - 1, Math.floor(n * next() ** 2.2)),
+    skewed: (n: number, power = 2.2) => Math.min(n - 1, Math.floor(n * next() ** power)),
   };
 }
 

@@ -2,6 +2,7 @@ import type { SeedApi } from './api-client';
 import type { Backdater } from './backdate';
 import { hourWeights, products, weekdayWeights } from './catalogue';
 import type { Random } from './random';
+import type { SeedPosKey } from './seed';
 
 const DAY = 86_400_000;
 const MINUTE = 60_000;
@@ -22,11 +23,26 @@ interface Story {
   api: SeedApi;
   random: Random;
   backdate: Backdater;
-  posKeys: Array<{ key: string; weight: number }>;
-  nextId: () => string;
+  posKeys: SeedPosKey[];
+  /** A till's operation id, dated the day it happens: `op-20261109-000123`. */
+  nextId: (t: number) => string;
   recentAccruals: PastAccrual[];
-  stats: { purchases: number; redemptions: number; returns: number; manual: number };
+  stats: {
+    history: number;
+    purchases: number;
+    redemptions: number;
+    returns: number;
+    manual: number;
+    openHolds: number;
+  };
 }
+
+function yyyymmdd(t: number) {
+  return new Date(t).toISOString().slice(0, 10).replaceAll('-', '');
+}
+
+/** How unevenly purchases fall on customers: > 1 favours the regulars, yet most people shop now and then. */
+const LOYALTY_SKEW = 1.5;
 
 /** Day by day, hour by hour: purchases earn points, some are redeemed, a few returned. */
 export async function simulateDays(
@@ -34,7 +50,7 @@ export async function simulateDays(
   random: Random,
   backdate: Backdater,
   customers: Customer[],
-  posKeys: Array<{ key: string; weight: number }>,
+  posKeys: SeedPosKey[],
   options: { days: number; purchasesPerDay: number; seed: number },
   now: number,
 ) {
@@ -44,11 +60,13 @@ export async function simulateDays(
     random,
     backdate,
     posKeys,
-    nextId: () => `seed-${options.seed}-${++counter}`,
+    nextId: (t) => `op-${yyyymmdd(t)}-${String(++counter).padStart(6, '0')}`,
     recentAccruals: [],
-    stats: { purchases: 0, redemptions: 0, returns: 0, manual: 0 },
+    stats: { history: 0, purchases: 0, redemptions: 0, returns: 0, manual: 0, openHolds: 0 },
   };
   const today = Math.floor(now / DAY) * DAY;
+  await earlierPurchases(story, customers, today - (options.days - 1) * DAY);
+  story.recentAccruals = []; // returns in the month are of the month's purchases
   for (let d = options.days - 1; d >= 0; d--) {
     const dayStart = today - d * DAY;
     const weekday = new Date(dayStart).getUTCDay();
@@ -68,14 +86,59 @@ export async function simulateDays(
     for (const t of times) {
       const eligible = countJoinedBefore(customers, t);
       if (eligible === 0) continue;
-      const customer = customers[random.skewed(eligible)] as Customer;
-      await purchase(story, customer, t);
+      const customer = customers[random.skewed(eligible, LOYALTY_SKEW)] as Customer;
+      if (await purchase(story, customer, t)) story.stats.purchases++;
       if (random.chance(0.13)) await redeem(story, customer, t + random.int(1, 3) * MINUTE);
       if (random.chance(0.025)) await returnSomething(story, t + random.int(4, 9) * MINUTE);
       if (random.chance(0.005)) await goodwill(story, customer, t + MINUTE);
     }
   }
+  await openHolds(story, customers, now);
   return story.stats;
+}
+
+/**
+ * Customers who joined before the simulated month shopped before it too: one or two earlier purchases
+ * each, so their accounts carry a balance into the month as in a programme that has been running.
+ */
+async function earlierPurchases(story: Story, customers: Customer[], monthStart: number) {
+  const { random } = story;
+  for (const customer of customers) {
+    const since = customer.since.getTime();
+    if (since >= monthStart - DAY) continue;
+    for (let n = random.int(1, 2); n > 0; n--) {
+      const day = Math.floor((since + random.next() * (monthStart - since - DAY)) / DAY) * DAY;
+      const t = Math.max(
+        since + MINUTE,
+        day + random.weighted(hourWeights) * 3_600_000 + random.int(0, 3_599_999),
+      );
+      if (await purchase(story, customer, t)) story.stats.history++;
+    }
+  }
+}
+
+/** Orders waiting for pick-up right now: points reserved by a hold that is neither captured nor released. */
+async function openHolds(story: Story, customers: Customer[], now: number) {
+  const { api, random } = story;
+  const wanted = Math.max(5, Math.round(customers.length / 25));
+  for (let tries = 0; story.stats.openHolds < wanted && tries < wanted * 4; tries++) {
+    // Regulars, mostly: they have the points to spend.
+    const customer = customers[random.skewed(customers.length, 3)] as Customer;
+    const t = now - random.int(2, 40) * MINUTE;
+    const posKey = pickPos(story, t);
+    const card = await api.pos(posKey, 'GET', `/pos/api/v1/cards/${customer.cardNumber}`);
+    const available = Math.floor(Number((card.body as { availableBalance?: number }).availableBalance ?? 0));
+    const points = Math.floor(available * (0.3 + random.next() * 0.5));
+    if (points < 5) continue;
+    const operationId = story.nextId(t);
+    const hold = await api.pos(posKey, 'POST', '/pos/api/v1/holds', {
+      operationId,
+      cardNumber: customer.cardNumber,
+      points,
+    });
+    story.backdate.posOperation(operationId, new Date(t));
+    if (hold.status === 201) story.stats.openHolds++;
+  }
 }
 
 function countJoinedBefore(customers: Customer[], t: number) {
@@ -89,38 +152,42 @@ function countJoinedBefore(customers: Customer[], t: number) {
   return lo;
 }
 
-function pickPos(story: Story) {
-  return (story.posKeys[story.random.weighted(story.posKeys.map((p) => p.weight))] as { key: string }).key;
+/** A till that was already connected at `t`. */
+function pickPos(story: Story, t: number) {
+  const open = story.posKeys.filter((p) => p.since <= t);
+  const tills = open.length > 0 ? open : story.posKeys.slice(0, 1);
+  return (tills[story.random.weighted(tills.map((p) => p.weight))] as SeedPosKey).key;
 }
 
-async function purchase(story: Story, customer: Customer, t: number) {
+async function purchase(story: Story, customer: Customer, t: number): Promise<boolean> {
   const { random } = story;
   const lines = random.int(1, 6);
   const items = Array.from({ length: lines }, () => {
     const product = random.pick(products);
     const quantity = random.chance(0.8) ? 1 : random.int(2, 4);
+    // Money in whole cents: a 10 % discount rounded to the cent.
     const discount = random.chance(0.15) ? Math.round(product.price * quantity * 10) / 100 : 0;
     return { sku: product.sku, category: product.category, quantity, price: product.price, discount };
   });
-  const posKey = pickPos(story);
-  const operationId = story.nextId();
-  const receiptId = `R-${new Date(t).toISOString().slice(0, 10).replaceAll('-', '')}-${operationId.split('-').pop()}`;
+  const posKey = pickPos(story, t);
+  const operationId = story.nextId(t);
+  // The receipt carries the same date and number as the till's operation id.
+  const receiptId = `R-${operationId.slice(3)}`;
   const res = await story.api.pos(posKey, 'POST', '/pos/api/v1/accruals', {
     operationId,
     cardNumber: customer.cardNumber,
     receipt: { receiptId, items },
   });
   story.backdate.posOperation(operationId, new Date(t));
-  if (res.status === 201) {
-    story.stats.purchases++;
-    story.recentAccruals.push({ operationId, posKey, skus: items.map((i) => i.sku) });
-    if (story.recentAccruals.length > 400) story.recentAccruals.shift();
-  }
+  if (res.status !== 201) return false;
+  story.recentAccruals.push({ operationId, posKey, skus: items.map((i) => i.sku) });
+  if (story.recentAccruals.length > 400) story.recentAccruals.shift();
+  return true;
 }
 
 async function redeem(story: Story, customer: Customer, t: number) {
   const { api, random } = story;
-  const posKey = pickPos(story);
+  const posKey = pickPos(story, t);
   const card = await api.pos(posKey, 'GET', `/pos/api/v1/cards/${customer.cardNumber}`);
   const available = Number((card.body as { availableBalance?: number }).availableBalance ?? 0);
   // Now and then a till asks for more than the customer has: a refused, recorded attempt.
@@ -128,7 +195,7 @@ async function redeem(story: Story, customer: Customer, t: number) {
     ? Math.floor(available) + 50
     : Math.floor(available * (0.2 + random.next() * 0.6));
   if (points < 1) return;
-  const holdOp = story.nextId();
+  const holdOp = story.nextId(t);
   const hold = await api.pos(posKey, 'POST', '/pos/api/v1/holds', {
     operationId: holdOp,
     cardNumber: customer.cardNumber,
@@ -139,7 +206,7 @@ async function redeem(story: Story, customer: Customer, t: number) {
   const holdId = (hold.body as { holdId: string }).holdId;
   const outcome = random.next();
   if (outcome > 0.96) return; // abandoned at the till: the hold expires and the sweeper voids it
-  const closeOp = story.nextId();
+  const closeOp = story.nextId(t + MINUTE);
   if (outcome < 0.72) {
     await api.pos(posKey, 'POST', `/pos/api/v1/holds/${holdId}/capture`, { operationId: closeOp });
   } else if (outcome < 0.84) {
@@ -158,7 +225,7 @@ async function returnSomething(story: Story, t: number) {
   const { random } = story;
   if (story.recentAccruals.length < 20) return;
   const original = story.recentAccruals[random.int(0, story.recentAccruals.length - 20)] as PastAccrual;
-  const operationId = story.nextId();
+  const operationId = story.nextId(t);
   const whole = random.chance(0.3);
   await story.api.pos(original.posKey, 'POST', '/pos/api/v1/returns', {
     operationId,
@@ -171,6 +238,7 @@ async function returnSomething(story: Story, t: number) {
 
 async function goodwill(story: Story, customer: Customer, t: number) {
   const { random } = story;
+  story.backdate.mark(new Date(t));
   const result = await story.api.admin<{ operation: { id: string } }>(
     'POST',
     '/api/v1/admin/operations/manual-accrual',
