@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyServerOptions } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { DatabaseHandle } from './db/connection';
 import type { Secrets } from './lib/secrets';
@@ -25,6 +25,7 @@ import { authPlugin } from './plugins/auth';
 import { registerConsole } from './plugins/console';
 import { databasePlugin } from './plugins/database';
 import { registerErrorHandling } from './plugins/errors';
+import { registerStrictJsonParser, validatorCompiler } from './plugins/input';
 import { metricsPlugin } from './plugins/metrics';
 import { registerSwagger } from './plugins/swagger';
 
@@ -50,6 +51,7 @@ export async function buildApp({ config, database, secrets, logger }: AppDeps) {
 
   // The APIs speak JSON only: a text body is a 415, not a string that fails validation later.
   app.removeContentTypeParser('text/plain');
+  registerStrictJsonParser(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);

@@ -1,0 +1,84 @@
+import type { FieldError } from '@loyalty/contracts';
+import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
+import { validatorCompiler as zodValidatorCompiler } from 'fastify-type-provider-zod';
+import { AppError } from '../lib/app-error';
+
+/**
+ * Text PostgreSQL cannot store: NUL (refused in `text` and in `jsonb`) and lone UTF-16 surrogates
+ * (no UTF-8 form; drivers would silently replace them). Found anywhere in a request, they are a 400
+ * naming the field, before any route sees them.
+ */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export function unstorableText(value: string): boolean {
+  return value.includes('\u0000') || LONE_SURROGATE.test(value);
+}
+
+/** Paths (`items.0.sku`) of every string, or object key, in `value` that cannot be stored. */
+export function findUnstorableText(value: unknown, path = '', found: string[] = []): string[] {
+  if (typeof value === 'string') {
+    if (unstorableText(value)) found.push(path);
+  } else if (Array.isArray(value)) {
+    for (const [i, item] of value.entries())
+      findUnstorableText(item, path ? `${path}.${i}` : String(i), found);
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      const at = path ? `${path}.${key}` : key;
+      if (unstorableText(key)) found.push(at);
+      else findUnstorableText(item, at, found);
+    }
+  }
+  return found;
+}
+
+const PART_PREFIX: Record<string, string> = {
+  body: '',
+  querystring: 'query',
+  params: 'params',
+  headers: 'headers',
+};
+
+/**
+ * The validator every route's schemas compile with: the storable-text check over the whole part
+ * (body, query, params), then the route's zod schema. One mechanism for every route.
+ */
+export const validatorCompiler: FastifySchemaCompiler<unknown> = (route) => {
+  const validate = zodValidatorCompiler(route as Parameters<typeof zodValidatorCompiler>[0]);
+  const prefix = PART_PREFIX[route.httpPart ?? ''] ?? route.httpPart ?? '';
+  return (data: unknown) => {
+    // Headers cannot carry NUL (Node refuses them) and may hold anything else a client sends.
+    if (route.httpPart !== 'headers') {
+      const bad = findUnstorableText(data);
+      if (bad.length > 0) {
+        const details: FieldError[] = bad.map((path) => ({
+          field: [prefix, path].filter(Boolean).join('.') || prefix || 'body',
+          message: 'must not contain NUL characters or invalid Unicode',
+        }));
+        const message = `${details[0]!.field}: ${details[0]!.message}`;
+        return { error: new AppError('VALIDATION_ERROR', message, details) };
+      }
+    }
+    return validate(data);
+  };
+};
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * JSON bodies are decoded strictly: invalid UTF-8 is a 400 `BAD_REQUEST`, where Fastify's default
+ * parser would replace the bad bytes with U+FFFD and store text the client never sent.
+ */
+export function registerStrictJsonParser(app: FastifyInstance) {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    let text: string;
+    try {
+      text = strictUtf8.decode(body as Buffer);
+    } catch {
+      done(new AppError('BAD_REQUEST', 'The JSON body is not valid UTF-8'), undefined);
+      return;
+    }
+    parseJson(request, text, done);
+  });
+}
