@@ -29,6 +29,10 @@ const envSchema = z.object({
   LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
   LOGIN_MAX_FAILURES_PER_USERNAME: z.coerce.number().int().min(1).default(5),
   LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(30),
+  /** Past LOGIN_MAX_FAILURES_PER_USERNAME failures from all addresses, each sign-in of that username waits this long, doubling per further failure… */
+  LOGIN_SLOWDOWN_BASE_MS: z.coerce.number().int().min(0).default(500),
+  /** …up to this. The username is slowed, never blocked, so nobody can lock another user out. */
+  LOGIN_SLOWDOWN_MAX_MS: z.coerce.number().int().min(0).default(5000),
   /** How often the hold sweeper voids expired holds; 0 turns it off (tests drive it by hand). */
   HOLD_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).default(30_000),
   WEB_DIST: z.string().optional(),

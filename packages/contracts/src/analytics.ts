@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoTimestamp } from './common';
+import { businessTimestamp, isoTimestamp } from './common';
 
 /**
  * Dashboard analytics (ADMIN-API.md "Analytics").
@@ -23,9 +23,7 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
 // zod's pattern already rejects impossible dates (2025-02-30), so Date.parse never sees one.
-const instant = z.iso
-  .datetime({ offset: true })
-  .describe('ISO-8601 timestamp with Z or an offset, e.g. 2025-01-31T00:00:00Z');
+const instant = businessTimestamp();
 
 export const analyticsRangeQuery = z
   .object({

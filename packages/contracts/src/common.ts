@@ -53,6 +53,33 @@ export function hasAtMostTwoDecimals(n: number): boolean {
   return Math.abs(Math.round(n * 100) - n * 100) < 1e-6;
 }
 
+/**
+ * The business range every timestamp the API accepts must fall in: [2000-01-01, 2100-01-01). Inside
+ * PostgreSQL's range with room to spare, and far enough from "year 0" or "year 275760" that no date
+ * arithmetic overflows (issue 15.4: `0000-01-01` was a 500).
+ */
+export const BUSINESS_TIME_MIN = '2000-01-01T00:00:00Z';
+export const BUSINESS_TIME_MAX = '2100-01-01T00:00:00Z';
+const businessMinMs = Date.parse(BUSINESS_TIME_MIN);
+const businessMaxMs = Date.parse(BUSINESS_TIME_MAX);
+
+/** An ISO-8601 date-time with Z or an offset, inside the business range; the one schema for accepted timestamps. */
+export function businessTimestamp(message = 'must be an ISO-8601 date-time with a time zone') {
+  return z.iso
+    .datetime({ offset: true, message })
+    .refine(
+      (v) => {
+        const ms = Date.parse(v);
+        return ms >= businessMinMs && ms < businessMaxMs;
+      },
+      `must be between ${BUSINESS_TIME_MIN.slice(0, 10)} and ${BUSINESS_TIME_MAX.slice(0, 10)}`,
+    )
+    .meta({
+      description: `ISO-8601 date-time with Z or an offset, from ${BUSINESS_TIME_MIN} (inclusive) to ${BUSINESS_TIME_MAX} (exclusive)`,
+      example: '2025-01-31T00:00:00Z',
+    });
+}
+
 /** Points and money: exact decimals with at most 2 places, as numbers on the wire. */
 export const decimal2 = z
   .number()

@@ -47,8 +47,9 @@ export const errorCatalogue = {
   RECEIPT_NOT_FOUND: { status: 404, message: 'Receipt not found' },
   NO_ACTIVE_RULESET: { status: 409, message: 'No ruleset is in force' },
   POS_KEY_NOT_FOUND: { status: 404, message: 'POS key not found' },
-  POS_KEY_TAKEN: { status: 409, message: 'This API key is already in use' },
   RETURN_NOT_ALLOWED: { status: 409, message: 'Nothing left to return for this operation' },
+  RULESET_ALREADY_RETIRED: { status: 409, message: 'This ruleset is already retired' },
+  CARD_ALREADY_REISSUED: { status: 409, message: 'This card was already reissued' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

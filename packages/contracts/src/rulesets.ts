@@ -1,8 +1,17 @@
 import { z } from 'zod';
-import { hasAtMostTwoDecimals, isoTimestamp, pageQuery, sortParam } from './common';
+import { businessTimestamp, hasAtMostTwoDecimals, isoTimestamp, pageQuery, sortParam } from './common';
 
-/** Derived from activeFrom: none → Draft, not in the future → Active, in the future → Scheduled. */
-export const rulesetStatuses = ['Active', 'Draft', 'Scheduled'] as const;
+/**
+ * Versions are positive 32-bit integers (issue 15.3: an unbounded version could outrank every later one
+ * for ever). The automatic version is the current time in seconds, which fits until 2038-01-19.
+ */
+export const RULESET_VERSION_MAX = 2_147_483_647;
+
+/**
+ * Derived from activeFrom: none → Draft, not in the future → Active, in the future → Scheduled; a
+ * retired ruleset is Retired whatever its activeFrom (it is never in force again).
+ */
+export const rulesetStatuses = ['Active', 'Draft', 'Scheduled', 'Retired'] as const;
 export const rulesetStatus = z.enum(rulesetStatuses);
 export type RulesetStatus = z.infer<typeof rulesetStatus>;
 
@@ -14,8 +23,10 @@ export const ruleset = z.object({
   activeFrom: isoTimestamp.nullable(),
   createdBy: z.string(),
   createdAt: isoTimestamp,
-  /** The one the POS uses: highest version among those whose activeFrom is set and not in the future. */
+  /** The one the POS uses: highest version among those not retired whose activeFrom has passed. */
   inForce: z.boolean(),
+  retiredAt: isoTimestamp.nullable(),
+  retiredBy: z.string().nullable(),
 });
 export type Ruleset = z.infer<typeof ruleset>;
 
@@ -29,7 +40,7 @@ export const createRulesetRequest = z.object({
       .number('Version must be a number')
       .int('Version must be a whole number')
       .min(1, 'Version must be at least 1')
-      .max(Number.MAX_SAFE_INTEGER)
+      .max(RULESET_VERSION_MAX, `Version must be at most ${RULESET_VERSION_MAX}`)
       .nullish()
       .transform((v) => v ?? null),
   ),
@@ -44,10 +55,7 @@ export const createRulesetRequest = z.object({
   }),
   /** ISO-8601 with a zone (Z or ±hh:mm); absent, null or '' → Draft. */
   activeFrom: z
-    .union([
-      z.literal(''),
-      z.iso.datetime({ offset: true, message: 'activeFrom must be an ISO-8601 date-time with a time zone' }),
-    ])
+    .union([z.literal(''), businessTimestamp('activeFrom must be an ISO-8601 date-time with a time zone')])
     .nullish()
     .transform((v) => (v ? v : null)),
 });

@@ -59,6 +59,9 @@ export interface RulesetsTable {
   active_from: NullableTimestamp;
   created_by: string;
   created_at: Timestamp;
+  /** Set once, by the retire endpoint: the ruleset is never in force again. */
+  retired_at: NullableTimestamp;
+  retired_by: string | null;
 }
 
 export interface ExcludedSkusTable {

@@ -24,6 +24,8 @@ declare module 'fastify' {
   }
 }
 
+const ROLE_CHECK = Symbol('role check');
+
 /** Reads `Authorization: Bearer …`. "null"/"undefined" count as no token, as the console may send them. */
 function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
@@ -50,10 +52,21 @@ export const authPlugin = fp(
     });
 
     app.decorate('requireRole', (...roles: Role[]): preHandlerAsyncHookHandler => {
-      return async (request) => {
+      const check: preHandlerAsyncHookHandler = async (request) => {
         if (!request.user) throw new AppError('NO_TOKEN');
         if (!roles.includes(request.user.role)) throw new AppError('FORBIDDEN');
       };
+      return Object.assign(check, { [ROLE_CHECK]: true });
+    });
+
+    // Routes declare `preHandler: app.requireRole(…)`; the check is moved before validation so a
+    // role that may not call a route learns 403, never the route's validation rules (a 400).
+    app.addHook('onRoute', (route) => {
+      const handlers = [route.preHandler ?? []].flat();
+      const checks = handlers.filter((h) => ROLE_CHECK in h);
+      if (checks.length === 0) return;
+      route.preHandler = handlers.filter((h) => !(ROLE_CHECK in h));
+      route.preValidation = [...checks, ...[route.preValidation ?? []].flat()] as typeof route.preValidation;
     });
   },
   { name: 'auth', dependencies: ['database'] },

@@ -81,6 +81,8 @@ export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler(errorHandler);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // API answers are per user and change with every write: no cache (shared or browser) may keep them.
+    if (isApiPath(request.url)) reply.header('cache-control', 'no-store');
   });
 }
 

@@ -46,7 +46,7 @@ describe('text PostgreSQL cannot store is refused at the edge, on every route', 
       url: '/api/v1/accounts?search=a%00b',
       headers: bearer(ctx.tokens.VIEWER),
     });
-    expectFieldError(query, 'query.search');
+    expectFieldError(query, 'querystring.search');
 
     const params = await app.inject({
       method: 'DELETE',

@@ -31,12 +31,8 @@ export function findUnstorableText(value: unknown, path = '', found: string[] = 
   return found;
 }
 
-const PART_PREFIX: Record<string, string> = {
-  body: '',
-  querystring: 'query',
-  params: 'params',
-  headers: 'headers',
-};
+// The field names of the zod errors: body fields bare, `querystring.search`, `params.id`.
+const PART_PREFIX: Record<string, string> = { body: '' };
 
 /**
  * The validator every route's schemas compile with: the storable-text check over the whole part

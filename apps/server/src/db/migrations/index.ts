@@ -4,6 +4,7 @@ import * as m002 from './002-loyalty-core';
 import * as m003 from './003-pos';
 import * as m004 from './004-analytics';
 import * as m005 from './005-settings-text';
+import * as m007 from './007-ruleset-retirement';
 
 /**
  * Every migration, in order. Forward-only: a shipped migration is never edited; add the next one.
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '003-pos': m003,
   '004-analytics': m004,
   '005-settings-text': m005,
+  '007-ruleset-retirement': m007,
 };

@@ -11,8 +11,25 @@ import { clearFailures, recentFailures, recordAttempt } from './login-attempts.r
 
 type LoginLimits = Pick<
   Config,
-  'LOGIN_WINDOW_SECONDS' | 'LOGIN_MAX_FAILURES_PER_USERNAME' | 'LOGIN_MAX_FAILURES_PER_ADDRESS'
+  | 'LOGIN_WINDOW_SECONDS'
+  | 'LOGIN_MAX_FAILURES_PER_USERNAME'
+  | 'LOGIN_MAX_FAILURES_PER_ADDRESS'
+  | 'LOGIN_SLOWDOWN_BASE_MS'
+  | 'LOGIN_SLOWDOWN_MAX_MS'
 >;
+
+/**
+ * How long a sign-in of a username waits, given its failures from every address in the window: nothing
+ * up to the per-username limit, then the base delay doubling per further failure, capped (OWASP: slow
+ * the account down, do not lock it, or anyone can lock `admin` out with a few requests).
+ */
+export function signInDelayMs(failuresByUsername: number, limits: LoginLimits): number {
+  const over = failuresByUsername - limits.LOGIN_MAX_FAILURES_PER_USERNAME;
+  if (over < 0) return 0;
+  return Math.min(limits.LOGIN_SLOWDOWN_MAX_MS, limits.LOGIN_SLOWDOWN_BASE_MS * 2 ** Math.min(over, 20));
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function login(
   db: Db,
@@ -21,8 +38,10 @@ export async function login(
   input: { username: string; password: string; address: string },
 ): Promise<LoginResponse> {
   const failures = await recentFailures(db, input.username, input.address, limits.LOGIN_WINDOW_SECONDS);
+  // Blocked: this username from this address, or this address for any username. Never the username
+  // everywhere, which would let any address lock a user out.
   if (
-    failures.byUsername >= limits.LOGIN_MAX_FAILURES_PER_USERNAME ||
+    failures.byPair >= limits.LOGIN_MAX_FAILURES_PER_USERNAME ||
     failures.byAddress >= limits.LOGIN_MAX_FAILURES_PER_ADDRESS
   ) {
     const minutes = Math.ceil(limits.LOGIN_WINDOW_SECONDS / 60);
@@ -31,6 +50,11 @@ export async function login(
       `Too many failed sign-in attempts. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
     );
   }
+
+  // Slowed: a username under attack from many addresses, right or wrong password alike (so the delay
+  // says nothing about the password).
+  const delay = signInDelayMs(failures.byUsername, limits);
+  if (delay > 0) await pause(delay);
 
   const user = await findCredentialsByUsername(db, input.username);
   const valid = user

@@ -96,6 +96,11 @@ export async function reissueCard(db: Db, actor: AuthUser, id: string): Promise<
     if (card.status === 'pending') {
       throw new AppError('CARD_NOT_REISSUABLE', 'A pending card cannot be reissued');
     }
+    // A card is replaced at most once (issue 16): a second reissue would fork the card's line into two
+    // active successors. Checked under the account and card locks, so of two racing reissues one wins.
+    if (card.replacedBy) {
+      throw new AppError('CARD_ALREADY_REISSUED', `Card ${card.number} was already reissued`);
+    }
     await ensureBelowLimit(trx, card.accountId, card.status === 'active' ? 1 : 0);
     const issued = await insertNewCard(trx, card.accountId);
     const replaced = await updateCard(trx, id, {

@@ -30,13 +30,25 @@ interface NewPosKey {
   status: PosKeyStatus;
 }
 
+const UNUSABLE_KEY = 'This API key cannot be used. Generate a new one.';
+
+/**
+ * A key whose value exists is refused like any other unusable value: a 400 that does not say the key
+ * exists, so this endpoint cannot be used to test guessed keys (issue 15.7).
+ */
+function unusableKey() {
+  return new AppError('VALIDATION_ERROR', `apiKey: ${UNUSABLE_KEY}`, [
+    { field: 'apiKey', message: UNUSABLE_KEY },
+  ]);
+}
+
 export async function createPosKey(db: Db, crypto: KeyCrypto, actor: AuthUser, input: NewPosKey) {
   const id = randomUUID();
   const keyHash = crypto.hash(input.apiKey);
   const keyCipher = crypto.encrypt(input.apiKey, id);
   try {
     return await inTransaction(db, async (trx) => {
-      if (await keyHashExists(trx, keyHash)) throw new AppError('POS_KEY_TAKEN');
+      if (await keyHashExists(trx, keyHash)) throw unusableKey();
       const created = await insertPosKey(trx, {
         id,
         name: input.name,
@@ -56,8 +68,8 @@ export async function createPosKey(db: Db, crypto: KeyCrypto, actor: AuthUser, i
       return created;
     });
   } catch (error) {
-    // Two concurrent creates of one key: the unique index decides; the loser gets the same 409.
-    if ((error as { code?: string }).code === '23505') throw new AppError('POS_KEY_TAKEN');
+    // Two concurrent creates of one key: the unique index decides; the loser gets the same answer.
+    if ((error as { code?: string }).code === '23505') throw unusableKey();
     throw error;
   }
 }

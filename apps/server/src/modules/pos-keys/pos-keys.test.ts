@@ -63,15 +63,20 @@ describe('POS keys admin API', () => {
     expect(() => stranger.decrypt(row.key_cipher, row.id)).toThrow();
   });
 
-  it('refuses a duplicate key (409 POS_KEY_TAKEN), concurrently too', async () => {
+  // Issue 15.7 changed this answer: it was a 409 POS_KEY_TAKEN, which confirmed that a key exists.
+  it('refuses a duplicate key with a generic 400 that does not confirm the key exists, concurrently too', async () => {
     const dup = await create(ctx.tokens.ADMIN, { name: 'Copy', apiKey: KEY });
-    expect(dup.statusCode).toBe(409);
-    expect(dup.json()).toMatchObject({ code: 'POS_KEY_TAKEN', message: 'This API key is already in use' });
+    expect(dup.statusCode).toBe(400);
+    expect(dup.json()).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: [{ field: 'apiKey', message: 'This API key cannot be used. Generate a new one.' }],
+    });
+    expect(JSON.stringify(dup.json())).not.toMatch(/in use|exists|taken/i);
     const racer = 'R'.repeat(40);
     const results = await Promise.all(
       [1, 2, 3].map((i) => create(ctx.tokens.MANAGER, { name: `Racer ${i}`, apiKey: racer })),
     );
-    expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409, 409]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([201, 400, 400]);
   });
 
   it.each([

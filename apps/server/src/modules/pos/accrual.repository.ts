@@ -44,7 +44,7 @@ export async function readAccrualContext(
           and e.sku in (select jsonb_array_elements_text(${JSON.stringify(input.skus)}::jsonb))
       ) as excluded
       from rulesets r
-      where r.active_from <= now()
+      where r.active_from <= now() and r.retired_at is null
       order by r.version desc
       limit 1
     ) r on true`.execute(db);
@@ -89,7 +89,7 @@ export async function insertAccrual(db: Db, w: AccrualWrite): Promise<StoredRequ
     ),
     r as (
       select id, version, percent from rulesets
-      where active_from <= now() order by version desc limit 1
+      where active_from <= now() and retired_at is null order by version desc limit 1
     ),
     l as (
       select x.*, case

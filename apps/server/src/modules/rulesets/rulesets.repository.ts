@@ -6,12 +6,22 @@ import type { Tx } from '../../db/transaction';
 import { fetchListPage } from '../../lib/list-page';
 import { likeContains, toIso, toNumber } from '../../lib/paging';
 
+/**
+ * Whether the ruleset aliased `alias` may be in force: its activeFrom has passed and it is not retired.
+ * The one definition of "eligible"; the one in force is the highest version among the eligible.
+ */
+export function eligibleSql(alias: string) {
+  const t = sql.table(alias);
+  return sql<SqlBool>`(${t}.active_from <= now() and ${t}.retired_at is null)`;
+}
+
 /** Status and "in force" come from the database clock, so every server instance derives the same answer. */
 const statusSql = sql<RulesetStatus>`case
+  when rulesets.retired_at is not null then 'Retired'
   when rulesets.active_from is null then 'Draft'
   when rulesets.active_from <= now() then 'Active'
   else 'Scheduled' end`;
-const inForceIdSql = sql<string>`(select r2.id from rulesets r2 where r2.active_from <= now()
+const inForceIdSql = sql<string>`(select r2.id from rulesets r2 where ${eligibleSql('r2')}
   order by r2.version desc limit 1)`;
 
 function rulesetQuery(db: Executor) {
@@ -24,6 +34,8 @@ function rulesetQuery(db: Executor) {
       'rulesets.active_from',
       'rulesets.created_by',
       'rulesets.created_at',
+      'rulesets.retired_at',
+      'rulesets.retired_by',
       statusSql.as('status'),
       sql<boolean>`rulesets.id is not distinct from ${inForceIdSql}`.as('in_force'),
     ]);
@@ -41,6 +53,8 @@ function toRuleset(row: RulesetRow): Ruleset {
     createdBy: row.created_by,
     createdAt: toIso(row.created_at) as string,
     inForce: row.in_force,
+    retiredAt: toIso(row.retired_at),
+    retiredBy: row.retired_by,
   };
 }
 
@@ -71,6 +85,26 @@ export async function insertRuleset(
   return (await findRulesetById(trx, id))!;
 }
 
+/** Locks the ruleset row for a state change (retire). */
+export async function lockRuleset(trx: Tx, id: string): Promise<Ruleset | undefined> {
+  const locked = await trx
+    .selectFrom('rulesets')
+    .select('id')
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+  return locked ? findRulesetById(trx, id) : undefined;
+}
+
+export async function markRulesetRetired(trx: Tx, id: string, by: string): Promise<Ruleset> {
+  await trx
+    .updateTable('rulesets')
+    .set({ retired_at: sql`now()`, retired_by: by })
+    .where('id', '=', id)
+    .execute();
+  return (await findRulesetById(trx, id))!;
+}
+
 export interface RulesetFilter {
   page: number;
   size: number;
@@ -87,9 +121,10 @@ const sortColumns = {
 } as const;
 
 function statusCondition(status: RulesetStatus): Expression<SqlBool> {
-  if (status === 'Draft') return sql<SqlBool>`rulesets.active_from is null`;
-  if (status === 'Active') return sql<SqlBool>`rulesets.active_from <= now()`;
-  return sql<SqlBool>`rulesets.active_from > now()`;
+  if (status === 'Retired') return sql<SqlBool>`rulesets.retired_at is not null`;
+  if (status === 'Draft') return sql<SqlBool>`rulesets.retired_at is null and rulesets.active_from is null`;
+  if (status === 'Active') return eligibleSql('rulesets');
+  return sql<SqlBool>`rulesets.retired_at is null and rulesets.active_from > now()`;
 }
 
 export async function listRulesets(

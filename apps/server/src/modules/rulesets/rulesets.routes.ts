@@ -1,8 +1,8 @@
-import { createRulesetRequest, pagedResponse, ruleset, rulesetListQuery } from '@loyalty/contracts';
+import { createRulesetRequest, idParam, pagedResponse, ruleset, rulesetListQuery } from '@loyalty/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ANY_ROLE, MANAGERS } from '../../plugins/auth';
+import { ADMINS, ANY_ROLE, MANAGERS } from '../../plugins/auth';
 import { excludedSkusRoutes } from './excluded-skus.routes';
-import { createRuleset, listRulesetsPage } from './rulesets.service';
+import { createRuleset, listRulesetsPage, retireRuleset } from './rulesets.service';
 
 /** Rulesets and their excluded SKUs. */
 export const rulesetsRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -35,6 +35,20 @@ export const rulesetsRoutes: FastifyPluginAsyncZod = async (app) => {
       const created = await createRuleset(app.db, request.user!, request.body);
       return reply.code(201).send(created);
     },
+  );
+
+  app.post(
+    '/api/v1/rulesets/:id/retire',
+    {
+      preHandler: app.requireRole(...ADMINS),
+      schema: {
+        tags: ['Rulesets'],
+        summary: 'Retire a ruleset: it is never in force again and stays listed as Retired',
+        params: idParam,
+        response: { 200: ruleset },
+      },
+    },
+    async (request) => retireRuleset(app.db, request.user!, request.params.id),
   );
 
   await app.register(excludedSkusRoutes);

@@ -9,6 +9,8 @@ import {
   findRulesetById,
   insertRuleset,
   listRulesets,
+  lockRuleset,
+  markRulesetRetired,
   type RulesetFilter,
   rulesetVersionExists,
 } from './rulesets.repository';
@@ -70,4 +72,28 @@ export async function createRuleset(db: Db, actor: AuthUser, input: NewRuleset):
 
 function versionTaken(version: number) {
   return new AppError('RULESET_VERSION_TAKEN', `A ruleset with version ${version} already exists`);
+}
+
+/**
+ * Retires a ruleset for good (issue 15.3): it is never in force again, whatever its version or
+ * activeFrom, and stays listed (status Retired) for history and for the receipts that name it.
+ */
+export async function retireRuleset(db: Db, actor: AuthUser, id: string): Promise<Ruleset> {
+  return inTransaction(db, async (trx) => {
+    const ruleset = await lockRuleset(trx, id);
+    if (!ruleset) throw new AppError('RULESET_NOT_FOUND');
+    if (ruleset.retiredAt) {
+      throw new AppError('RULESET_ALREADY_RETIRED', `Ruleset version ${ruleset.version} is already retired`);
+    }
+    const retired = await markRulesetRetired(trx, id, actor.username);
+    await insertAudit(trx, {
+      username: actor.username,
+      message: `Retired ruleset version ${ruleset.version}${ruleset.inForce ? ' (it was in force)' : ''}`,
+      targetType: 'ruleset',
+      targetId: id,
+      source: ruleset,
+      dest: retired,
+    });
+    return retired;
+  });
 }

@@ -2,7 +2,7 @@ import { createUserRequest, idParam, pagedResponse, user, userListQuery } from '
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ADMINS } from '../../plugins/auth';
-import { createUser, listUsersPage, removeUser } from './users.service';
+import { createUser, listUsersPage, removeUser, unlockUser } from './users.service';
 
 export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   const adminOnly = app.requireRole(...ADMINS);
@@ -51,6 +51,23 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       await removeUser(app.db, request.user!, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/auth/api/v1/users/:id/unlock',
+    {
+      preHandler: adminOnly,
+      schema: {
+        tags: ['Users'],
+        summary: "Unlock sign-in: clear the user's failed attempts from every address",
+        params: idParam,
+        response: { 204: z.null() },
+      },
+    },
+    async (request, reply) => {
+      await unlockUser(app.db, request.user!, request.params.id);
       return reply.code(204).send(null);
     },
   );

@@ -6,6 +6,7 @@ import { toPage } from '../../lib/paging';
 import { hashPassword } from '../../lib/password';
 import type { AuthUser } from '../../plugins/auth';
 import { insertAudit } from '../audit/audit.repository';
+import { clearFailures } from '../auth/login-attempts.repository';
 import {
   deleteUser,
   findUserById,
@@ -74,6 +75,24 @@ export async function removeUser(db: Db, actor: AuthUser, id: string): Promise<v
       targetId: user.id,
       source: user,
       dest: null,
+    });
+  });
+}
+
+/**
+ * Clears a user's failed sign-ins from every address, lifting the per-address blocks and the slow-down
+ * at once (issue 15.7: an administrator can unlock a user). Audited with how many were cleared.
+ */
+export async function unlockUser(db: Db, actor: AuthUser, id: string): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    const user = await findUserById(trx, id);
+    if (!user) throw new AppError('USER_NOT_FOUND');
+    const cleared = await clearFailures(trx, user.username);
+    await insertAudit(trx, {
+      username: actor.username,
+      message: `Unlocked sign-in for '${user.username}' (${cleared} failed attempt${cleared === 1 ? '' : 's'} cleared)`,
+      targetType: 'user',
+      targetId: user.id,
     });
   });
 }

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { bearer, createTestContext, PASSWORD } from '../../../test/helper';
+import { signInDelayMs } from './auth.service';
+
+// A tiny slow-down keeps the test fast; its size is checked through signInDelayMs, not by a clock.
+const ctx = await createTestContext({
+  LOGIN_MAX_FAILURES_PER_USERNAME: '3',
+  LOGIN_SLOWDOWN_BASE_MS: '1',
+  LOGIN_SLOWDOWN_MAX_MS: '4',
+});
+const { app } = ctx;
+
+const login = (username: string, password: string, remoteAddress: string) =>
+  app.inject({ method: 'POST', url: '/auth/api/v1/login', payload: { username, password }, remoteAddress });
+const unlock = (id: string, token = ctx.tokens.ADMIN) =>
+  app.inject({ method: 'POST', url: `/auth/api/v1/users/${id}/unlock`, headers: bearer(token) });
+
+describe('failed sign-ins are throttled per (username, address), the username only slowed (issue 15.7)', () => {
+  it('an attacker cannot lock a user out: blocked at their address, the user signs in from theirs', async () => {
+    for (let i = 0; i < 3; i++)
+      expect((await login('manager', 'wrong-guess', '203.0.113.9')).statusCode).toBe(401);
+    const blocked = await login('manager', 'wrong-guess', '203.0.113.9');
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().code).toBe('TOO_MANY_REQUESTS');
+    // The attacker's right guess from that address is refused too: the pair is blocked.
+    expect((await login('manager', PASSWORD, '203.0.113.9')).statusCode).toBe(429);
+    // From the user's own address the right password works (it used to be a 429 from every address).
+    expect((await login('manager', PASSWORD, '198.51.100.7')).statusCode).toBe(200);
+  });
+
+  it('many addresses guessing one username slow it down but never block it', async () => {
+    for (let i = 0; i < 8; i++)
+      expect((await login('viewer', 'wrong-guess', `192.0.2.${i}`)).statusCode).toBe(401);
+    expect((await login('viewer', PASSWORD, '192.0.2.200')).statusCode).toBe(200);
+  });
+
+  it('the slow-down: none up to the limit, then doubling per failure, capped', () => {
+    const limits = {
+      LOGIN_WINDOW_SECONDS: 900,
+      LOGIN_MAX_FAILURES_PER_USERNAME: 5,
+      LOGIN_MAX_FAILURES_PER_ADDRESS: 30,
+      LOGIN_SLOWDOWN_BASE_MS: 500,
+      LOGIN_SLOWDOWN_MAX_MS: 5000,
+    };
+    expect([0, 4, 5, 6, 7, 8, 9, 1000].map((n) => signInDelayMs(n, limits))).toEqual([
+      0, 0, 500, 1000, 2000, 4000, 5000, 5000,
+    ]);
+  });
+
+  it('an ADMIN unlocks a user: every address may try again at once, and it is audited', async () => {
+    for (let i = 0; i < 3; i++) await login('admin', 'wrong-guess', '203.0.113.50');
+    expect((await login('admin', PASSWORD, '203.0.113.50')).statusCode).toBe(429);
+    const res = await unlock(ctx.users.ADMIN);
+    expect(res.statusCode).toBe(204);
+    expect(res.body).toBe('');
+    expect((await login('admin', PASSWORD, '203.0.113.50')).statusCode).toBe(200);
+    const audit = await app.inject({
+      url: `/api/v1/audit?targetType=user&targetId=${ctx.users.ADMIN}`,
+      headers: bearer(ctx.tokens.ADMIN),
+    });
+    expect(audit.json().content[0]).toMatchObject({
+      username: 'admin',
+      message: "Unlocked sign-in for 'admin' (3 failed attempts cleared)",
+    });
+  });
+
+  it('only an ADMIN may unlock; an unknown user is a 404', async () => {
+    expect((await unlock(ctx.users.VIEWER, ctx.tokens.MANAGER)).statusCode).toBe(403);
+    expect((await unlock(ctx.users.VIEWER, ctx.tokens.VIEWER)).statusCode).toBe(403);
+    const unknown = await unlock('00000000-0000-4000-8000-000000000000');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().code).toBe('USER_NOT_FOUND');
+  });
+});
