@@ -12,7 +12,10 @@ import {
 
 export type CardAction = 'block' | 'reissue';
 
-/** Spec section 2: Block Card only when active, Reissue Card only when blocked; a pending card has none. */
+/**
+ * Spec section 2: Block Card only when active, Reissue Card only when blocked and not yet reissued (a
+ * card is replaced once); a pending card has none.
+ */
 export function CardRowActions({
   card,
   onAction,
@@ -20,7 +23,8 @@ export function CardRowActions({
   card: Card;
   onAction: (action: CardAction, card: Card) => void;
 }) {
-  if (card.status !== 'active' && card.status !== 'blocked') return null;
+  const canReissue = card.status === 'blocked' && !card.replacedBy;
+  if (card.status !== 'active' && !canReissue) return null;
   return (
     <DropdownMenu modal={false}>
       <DropdownMenuTrigger asChild>
@@ -37,7 +41,7 @@ export function CardRowActions({
             Block Card
           </DropdownMenuItem>
         )}
-        {card.status === 'blocked' && (
+        {canReissue && (
           <DropdownMenuItem onSelect={() => onAction('reissue', card)}>
             <RefreshCcwIcon />
             Reissue Card

@@ -11,8 +11,8 @@ export function ReissueCardDialog({ card, onClose }: { card: Card | null; onClos
   const mutation = useMutation({
     mutationFn: reissueCard,
     meta: { errorTitle: 'Failed to reissue card' },
-    onSuccess: () => {
-      toast.success('Card reissued successfully');
+    onSuccess: (issued) => {
+      toast.success(`Card reissued: the new card is ${issued.number}`);
       void queryClient.invalidateQueries({ queryKey: cardsKeys.all });
       void queryClient.invalidateQueries({ queryKey: ['accounts'] });
     },

@@ -2,8 +2,8 @@ import type { RulesetStatus } from '@loyalty/contracts';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 
 const ALL = 'all';
-// Spec section 2: the filter's choices, in its order.
-const statuses: readonly RulesetStatus[] = ['Active', 'Draft', 'Scheduled'];
+// Spec section 2: the filter's choices, in its order; Retired rulesets (issue 15.3) last.
+const statuses: readonly RulesetStatus[] = ['Active', 'Draft', 'Scheduled', 'Retired'];
 
 export function RulesetStatusFilter({
   value,

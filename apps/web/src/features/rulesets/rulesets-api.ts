@@ -26,3 +26,7 @@ export function rulesetsListQuery(params: RulesetListParams) {
 export function createRuleset(body: CreateRulesetRequest): Promise<Ruleset> {
   return apiClient.post<Ruleset>(RULESETS, body);
 }
+
+export function retireRuleset(id: string): Promise<Ruleset> {
+  return apiClient.post<Ruleset>(`${RULESETS}/${encodeURIComponent(id)}/retire`);
+}

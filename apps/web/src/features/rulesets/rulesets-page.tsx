@@ -1,8 +1,12 @@
+import type { Ruleset } from '@loyalty/contracts';
 import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
 import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
 import { PageHeader } from '@/components/layout/page-header';
 import { getCurrentUser } from '@/lib/current-user';
 import { CreateRulesetForm } from './create-ruleset-form';
+import { RetireRulesetDialog } from './retire-ruleset-dialog';
+import { rulesetActionsColumn } from './ruleset-row-actions';
 import { RulesetStatusFilter } from './ruleset-status-filter';
 import { type RulesetFilters, rulesetsListQuery } from './rulesets-api';
 import { rulesetColumns } from './rulesets-columns';
@@ -14,7 +18,12 @@ export function RulesetsPage() {
     defaultSort: [{ id: 'version', desc: true }],
   });
   const query = useQuery(rulesetsListQuery(table.params));
-  const canCreate = getCurrentUser().canManage;
+  const { canManage: canCreate, isAdmin } = getCurrentUser();
+  const [retiring, setRetiring] = useState<Ruleset | null>(null);
+  const columns = useMemo(
+    () => (isAdmin ? [...rulesetColumns, rulesetActionsColumn(setRetiring)] : rulesetColumns),
+    [isAdmin],
+  );
 
   return (
     <>
@@ -22,7 +31,7 @@ export function RulesetsPage() {
       {canCreate && <CreateRulesetForm />}
       <DataTable
         label="Rulesets"
-        columns={rulesetColumns}
+        columns={columns}
         controls={table}
         getRowId={(ruleset) => ruleset.id}
         {...fromQuery(query)}
@@ -34,6 +43,7 @@ export function RulesetsPage() {
           <RulesetStatusFilter value={table.filters.status} onChange={(s) => table.setFilter('status', s)} />
         }
       />
+      <RetireRulesetDialog ruleset={retiring} onClose={() => setRetiring(null)} />
     </>
   );
 }

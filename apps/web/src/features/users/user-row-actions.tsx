@@ -1,5 +1,5 @@
 import type { User } from '@loyalty/contracts';
-import { MoreHorizontalIcon, Trash2Icon, UserCheckIcon } from 'lucide-react';
+import { LockOpenIcon, MoreHorizontalIcon, Trash2Icon, UserCheckIcon } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import {
   DropdownMenu,
@@ -12,7 +12,15 @@ import {
 import { getCurrentUser } from '@/lib/current-user';
 
 /** Row menu; your own row offers no Delete (the server refuses it anyway). */
-export function UserRowActions({ user, onDelete }: { user: User; onDelete: (user: User) => void }) {
+export function UserRowActions({
+  user,
+  onDelete,
+  onUnlock,
+}: {
+  user: User;
+  onDelete: (user: User) => void;
+  onUnlock?: (user: User) => void;
+}) {
   const isMe = user.username === getCurrentUser().username;
   return (
     <DropdownMenu modal={false}>
@@ -24,6 +32,12 @@ export function UserRowActions({ user, onDelete }: { user: User; onDelete: (user
       <DropdownMenuContent align="end">
         <DropdownMenuLabel className="max-w-48 truncate">{user.username}</DropdownMenuLabel>
         <DropdownMenuSeparator />
+        {onUnlock && (
+          <DropdownMenuItem onSelect={() => onUnlock(user)}>
+            <LockOpenIcon />
+            Unlock sign-in
+          </DropdownMenuItem>
+        )}
         {isMe ? (
           <DropdownMenuItem disabled>
             <UserCheckIcon />

@@ -30,3 +30,8 @@ export function createUser(body: CreateUserRequest): Promise<User> {
 export function deleteUser(id: string): Promise<void> {
   return apiClient.delete(`${USERS}/${encodeURIComponent(id)}`);
 }
+
+/** Clears the user's failed sign-ins from every address (lifts a 429 and the slow-down). */
+export function unlockUser(id: string): Promise<void> {
+  return apiClient.post<void>(`${USERS}/${encodeURIComponent(id)}/unlock`);
+}

@@ -16,7 +16,10 @@ function NotSet() {
 }
 
 /** Column ids are the server's sort fields (username, fullName, email, role, createdAt, lastLogin). */
-export function userColumns(onDelete: (user: User) => void): ColumnDef<User>[] {
+export function userColumns(
+  onDelete: (user: User) => void,
+  onUnlock?: (user: User) => void,
+): ColumnDef<User>[] {
   return [
     {
       accessorKey: 'username',
@@ -62,7 +65,7 @@ export function userColumns(onDelete: (user: User) => void): ColumnDef<User>[] {
       header: () => <span className="sr-only">Actions</span>,
       enableHiding: false,
       meta: { className: 'w-12 text-right' },
-      cell: ({ row }) => <UserRowActions user={row.original} onDelete={onDelete} />,
+      cell: ({ row }) => <UserRowActions user={row.original} onDelete={onDelete} onUnlock={onUnlock} />,
     },
   ];
 }

@@ -11,6 +11,7 @@ import { getCurrentUser } from '@/lib/current-user';
 import { AddUserDialog } from './add-user-dialog';
 import { DeleteUserDialog } from './delete-user-dialog';
 import { RoleFilter } from './role-filter';
+import { UnlockUserDialog } from './unlock-user-dialog';
 import { type UserFilters, usersListQuery } from './users-api';
 import { userColumns } from './users-columns';
 
@@ -20,7 +21,8 @@ export function UsersPage() {
   const query = useQuery(usersListQuery(table.params));
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<User | null>(null);
-  const columns = useMemo(() => userColumns(setDeleting), []);
+  const [unlocking, setUnlocking] = useState<User | null>(null);
+  const columns = useMemo(() => userColumns(setDeleting, setUnlocking), []);
 
   const forbidden = isApiError(query.error) && query.error.status === 403;
   const canAdd = getCurrentUser().isAdmin && !forbidden;
@@ -58,6 +60,7 @@ export function UsersPage() {
       )}
       <AddUserDialog open={adding} onOpenChange={setAdding} />
       <DeleteUserDialog user={deleting} onClose={() => setDeleting(null)} />
+      <UnlockUserDialog user={unlocking} onClose={() => setUnlocking(null)} />
     </>
   );
 }
