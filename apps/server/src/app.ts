@@ -24,7 +24,7 @@ import { usersRoutes } from './modules/users/users.routes';
 import { authPlugin } from './plugins/auth';
 import { registerConsole } from './plugins/console';
 import { databasePlugin } from './plugins/database';
-import { registerErrorHandling } from './plugins/errors';
+import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './plugins/errors';
 import { registerStrictJsonParser, validatorCompiler } from './plugins/input';
 import { metricsPlugin } from './plugins/metrics';
 import { registerSwagger } from './plugins/swagger';
@@ -47,6 +47,9 @@ export async function buildApp({ config, database, secrets, logger }: AppDeps) {
       return typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();
     },
     bodyLimit: 1024 * 1024,
+    // Errors before routing answer with the `{status, message, code}` envelope like every other.
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
   // The APIs speak JSON only: a text body is a 415, not a string that fails validation later.

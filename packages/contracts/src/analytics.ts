@@ -28,7 +28,7 @@ const instant = businessTimestamp();
 export const analyticsRangeQuery = z
   .object({
     from: instant,
-    to: instant,
+    to: instant.meta({ description: 'must be after from; same format and range as from' }),
     groupBy: analyticsGroupBy
       .optional()
       .describe(

@@ -65,7 +65,9 @@ export const createUserRequest = z.object({
   password: z
     .string()
     .refine((v) => v.trim().length > 0, 'Username and password are required')
-    .pipe(z.string().min(8, 'Password must be at least 8 characters').max(200)),
+    .pipe(z.string().min(8, 'Password must be at least 8 characters').max(200))
+    // The document shows the refinement's input side; state the rule (8–200, not blank) there too.
+    .meta({ minLength: 8, maxLength: 200, pattern: '\\S' }),
   email: z
     .union([z.literal(''), z.email('Please enter a valid email address').max(200)])
     .nullish()

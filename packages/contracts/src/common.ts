@@ -80,11 +80,11 @@ export function businessTimestamp(message = 'must be an ISO-8601 date-time with 
     });
 }
 
-/** Points and money: exact decimals with at most 2 places, as numbers on the wire. */
-export const decimal2 = z
-  .number()
-  .finite()
-  .refine(hasAtMostTwoDecimals, 'must have at most 2 decimal places');
+/**
+ * Points and money: exact decimals with at most 2 places, as numbers on the wire. `multipleOf` (zod
+ * compares it float-safely) so the API document states the rule too.
+ */
+export const decimal2 = z.number().finite().multipleOf(0.01, 'must have at most 2 decimal places');
 
 export const uuid = z.uuid();
 

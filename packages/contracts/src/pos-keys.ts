@@ -48,7 +48,9 @@ export const createPosKeyRequest = z.object({
         .max(256, 'API key must be at most 256 characters')
         // It travels in the X-API-Key header: visible ASCII only.
         .regex(/^[\x21-\x7E]+$/, 'API key may contain printable ASCII characters only, without spaces'),
-    ),
+    )
+    // The document shows the pipe's input side; state the real rule there too.
+    .meta({ minLength: API_KEY_MIN_LENGTH, maxLength: 256, pattern: '^[\\x21-\\x7E]+$' }),
   status: posKeyStatus.default('active'),
 });
 export type CreatePosKeyRequest = z.input<typeof createPosKeyRequest>;

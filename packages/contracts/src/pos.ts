@@ -9,16 +9,18 @@ import { decimal2, isoTimestamp } from './common';
 const MAX_MONEY = 1_000_000_000;
 const MAX_QUANTITY = 1_000_000;
 
-const money = decimal2.refine((n) => n >= 0 && n <= MAX_MONEY, `must be between 0 and ${MAX_MONEY}`);
-const positivePoints = decimal2.refine(
-  (n) => n > 0 && n <= MAX_MONEY,
-  `must be greater than 0 and at most ${MAX_MONEY}`,
-);
+// Bounds as zod checks, not refinements, so the API document states them (issue 15.6).
+const moneyRange = `must be between 0 and ${MAX_MONEY}`;
+const money = decimal2.min(0, moneyRange).max(MAX_MONEY, moneyRange);
+const pointsRange = `must be greater than 0 and at most ${MAX_MONEY}`;
+const positivePoints = decimal2.gt(0, pointsRange).max(MAX_MONEY, pointsRange);
+const quantityRange = `must be greater than 0 and at most ${MAX_QUANTITY}`;
 export const posQuantity = z
   .number()
   .finite()
-  .refine((n) => n > 0 && n <= MAX_QUANTITY, `must be greater than 0 and at most ${MAX_QUANTITY}`)
-  .refine((n) => Math.abs(Math.round(n * 1000) - n * 1000) < 1e-6, 'must have at most 3 decimal places');
+  .gt(0, quantityRange)
+  .max(MAX_QUANTITY, quantityRange)
+  .multipleOf(0.001, 'must have at most 3 decimal places');
 
 /** The till's idempotency key, unique across all POS. Kept exactly as sent. */
 export const posOperationId = z.string().min(1, 'operationId is required').max(128);

@@ -26,6 +26,13 @@ declare module 'fastify' {
 
 const ROLE_CHECK = Symbol('role check');
 
+/** Whether a route checks the caller's role (so it can answer 403): the API document declares it. */
+export function hasRoleCheck(route: { preHandler?: unknown; preValidation?: unknown }): boolean {
+  return [route.preHandler ?? [], route.preValidation ?? []]
+    .flat()
+    .some((h) => typeof h === 'function' && ROLE_CHECK in h);
+}
+
 /** Reads `Authorization: Bearer …`. "null"/"undefined" count as no token, as the console may send them. */
 function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;

@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { type ApiErrorBody, type ErrorCode, errorCatalogue, type FieldError } from '@loyalty/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
@@ -79,6 +81,15 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
 
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler(errorHandler);
+  const routes = new Map<string, { pattern: RegExp; methods: Set<string> }>();
+  app.decorate('knownRoutes', routes);
+  app.addHook('onRoute', (route) => {
+    const entry = routes.get(route.url) ?? { pattern: routePattern(route.url), methods: new Set<string>() };
+    for (const method of [route.method].flat()) entry.methods.add(method);
+    // Fastify answers HEAD on every GET route.
+    if (entry.methods.has('GET')) entry.methods.add('HEAD');
+    routes.set(route.url, entry);
+  });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
     // API answers are per user and change with every write: no cache (shared or browser) may keep them.
@@ -86,10 +97,82 @@ export function registerErrorHandling(app: FastifyInstance) {
   });
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route's path pattern and methods: what tells a 405 from a 404. */
+    knownRoutes: Map<string, { pattern: RegExp; methods: Set<string> }>;
+  }
+}
+
+/** `/api/v1/cards/:id/block` → a RegExp matching concrete paths of that route. */
+function routePattern(url: string): RegExp {
+  const source = url
+    .split('/')
+    .map((part) => {
+      if (part.startsWith(':')) return '[^/]+';
+      if (part === '*') return '.*';
+      return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    })
+    .join('/');
+  return new RegExp(`^${source}$`);
+}
+
+/** The methods a path answers to, or none when no route has that path. */
+export function allowedMethods(app: FastifyInstance, path: string): string[] {
+  const methods = new Set<string>();
+  for (const { pattern, methods: m } of app.knownRoutes.values()) {
+    if (pattern.test(path)) for (const method of m) methods.add(method);
+  }
+  return [...methods].sort();
+}
+
 export function apiNotFound(request: FastifyRequest, reply: FastifyReply) {
+  const path = request.url.split('?')[0] ?? '/';
+  const allowed = allowedMethods(request.server, path);
+  if (allowed.length > 0 && !allowed.includes(request.method)) {
+    // A known path with a method it does not support is a 405 naming the ones it does (RFC 9110).
+    reply.header('allow', allowed.join(', '));
+    return send(reply, request, {
+      status: 405,
+      message: `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`,
+      code: 'METHOD_NOT_ALLOWED',
+    });
+  }
   return send(reply, request, {
     status: 404,
     message: `No route ${request.method} ${request.url.split('?')[0]}`,
     code: 'NOT_FOUND',
   });
+}
+
+/**
+ * Errors Fastify raises before routing (a URL that does not decode, a path parameter over the length
+ * limit) answer with the envelope too.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error.statusCode === 414) return send(reply, request, fromCatalogue('URI_TOO_LONG'));
+  return send(reply, request, { status: 400, message: 'Malformed request URL', code: 'BAD_REQUEST' });
+}
+
+const SOCKET_ERRORS: Record<string, ErrorCode> = {
+  HPE_HEADER_OVERFLOW: 'HEADERS_TOO_LARGE',
+  ERR_HTTP_REQUEST_TIMEOUT: 'REQUEST_TIMEOUT',
+};
+
+/**
+ * Errors Node's HTTP parser raises before there is a request (headers over the size limit, a request
+ * that never completes, bytes that are not HTTP): the envelope written on the socket, then closed.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Duplex) {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const code: ErrorCode = SOCKET_ERRORS[error.code ?? ''] ?? 'BAD_REQUEST';
+  const { status, message } = errorCatalogue[code];
+  const body = JSON.stringify({ status, message, code });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }

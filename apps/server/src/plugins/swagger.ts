@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { declareErrorResponses } from './error-responses';
 
 const swaggerPage = `<!doctype html>
 <html lang="en">
@@ -27,8 +28,23 @@ const swaggerInit = `window.ui = SwaggerUIBundle({
   tryItOutEnabled: true,
 });`;
 
+type OpenApiDocument = { paths?: Record<string, Record<string, { responses?: Record<string, object> }>> };
+
+/** A 204 has no body: its response is declared without content (zod's `null` would say JSON `null`). */
+function withoutBodiesOn204<T>(document: T): T {
+  for (const operations of Object.values((document as OpenApiDocument).paths ?? {})) {
+    for (const operation of Object.values(operations)) {
+      const noContent = operation.responses?.['204'];
+      if (noContent) operation.responses!['204'] = { description: 'No content' };
+    }
+  }
+  return document;
+}
+
 /** OpenAPI 3 generated from the zod route schemas: `/openapi.json`, and Swagger UI at `/swagger.html`. */
 export async function registerSwagger(app: FastifyInstance) {
+  // Before any API route is added, so each one's error statuses are declared (and serialized) too.
+  app.addHook('onRoute', declareErrorResponses);
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
@@ -48,6 +64,8 @@ export async function registerSwagger(app: FastifyInstance) {
       security: [{ bearerAuth: [] }],
     },
     transform: jsonSchemaTransform,
+    transformObject: (document) =>
+      withoutBodiesOn204('openapiObject' in document ? document.openapiObject : {}),
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 

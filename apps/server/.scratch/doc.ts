@@ -1,0 +1,12 @@
+import { buildApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { openDatabase } from '../src/db/connection';
+import { migrateToLatest } from '../src/db/migrate';
+const database = await openDatabase({});
+await migrateToLatest(database.db);
+const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent' }), database, secrets: { jwtSecret: 'x'.repeat(40), posKeySecret: '0'.repeat(64) } });
+await app.ready();
+const res = await app.inject({ url: '/openapi.json' });
+const fs = await import('node:fs');
+fs.writeFileSync('.scratch/openapi.json', JSON.stringify(res.json(), null, 1));
+await app.close(); await database.close();
