@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { businessTimestamp, hasAtMostTwoDecimals, isoTimestamp, pageQuery, sortParam } from './common';
+import { businessTimestamp, isoTimestamp, pageQuery, sortParam } from './common';
 
 /**
  * Versions are positive 32-bit integers (issue 15.3: an unbounded version could outrank every later one
@@ -51,7 +51,7 @@ export const createRulesetRequest = z.object({
       .finite('Accrual Percentage must be a number')
       .min(0, PERCENT_RANGE)
       .max(100, PERCENT_RANGE)
-      .refine(hasAtMostTwoDecimals, 'Accrual Percentage may have at most 2 decimals'),
+      .multipleOf(0.01, 'Accrual Percentage may have at most 2 decimals'),
   }),
   /** ISO-8601 with a zone (Z or ±hh:mm); absent, null or '' → Draft. */
   activeFrom: z
