@@ -19,8 +19,9 @@ interface RouteSchema {
  * the API document declares them (issue 15.6) without a hand-kept list per route:
  * - any input (body, query, path) or a write method (a body that is not JSON) → 400;
  * - a write → 413 (body too large) and 415 (not JSON);
- * - authenticated → 401; with a role check → 403; a path parameter names a resource → 404;
- * - an authenticated write can conflict with the state → 409;
+ * - authenticated → 401; with a role check → 403;
+ * - a path parameter names a resource → 404, and may be longer than Fastify accepts → 414;
+ * - an authenticated write can name a resource in its body (404) and conflict with the state (409);
  * - every route → 500 and 503 (the database is unreachable).
  * Statuses a route declares itself (a 429 on sign-in, a POS route's own list) are kept as they are.
  */
@@ -36,8 +37,14 @@ export function errorStatusesOf(route: RouteOptions, schema: RouteSchema): numbe
   }
   if (authenticated) statuses.add(401);
   if (hasRoleCheck(route)) statuses.add(403);
-  if (schema.params) statuses.add(404);
-  if (write && authenticated) statuses.add(409);
+  if (schema.params) {
+    statuses.add(404);
+    statuses.add(414);
+  }
+  if (write && authenticated) {
+    statuses.add(404);
+    statuses.add(409);
+  }
   return [...statuses];
 }
 
