@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Controller } from 'react-hook-form';
 import { toast } from 'sonner';
 import { FieldError } from '@/components/feedback/field-error';
+import { FormAlert } from '@/components/feedback/form-alert';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { DialogFormFooter } from '@/components/ui/dialog-form-footer';
 import { Input } from '@/components/ui/input';
@@ -80,11 +81,7 @@ export function AddPosKeyDialog({
           </DialogDescription>
         </DialogHeader>
         <form noValidate onSubmit={onSubmit} className="grid gap-4">
-          {required && (
-            <p role="alert" className="rounded-md bg-destructive/10 px-3 py-2 text-sm text-destructive">
-              {REQUIRED}
-            </p>
-          )}
+          {required && <FormAlert message={REQUIRED} />}
           <div className="grid gap-2">
             <Label htmlFor="add-pos-key-name">Name</Label>
             <Input
