@@ -3,8 +3,8 @@ import { expect, test, toast, uniqueName } from './support/fixtures';
 import { createPosKey } from './support/pos-api-helpers';
 import { accountWithCard } from './support/programme-api';
 
-// Spec section 2 "POS API" (Swagger UI from /swagger.html, Authorize with the API key), 6 and 9 (a POS API
-// key stored locally, sent as a header on selected calls).
+// Spec section 2 "POS API" (Swagger UI in the console's theme, POS endpoints first, Authorize with the API
+// key), 6 and 9 (a POS API key stored locally, sent as a header on selected calls).
 test.describe.configure({ mode: 'parallel' });
 
 const docs = (page: Page) => page.frameLocator('iframe[title="POS API documentation"]');
@@ -37,7 +37,9 @@ test.beforeEach(async ({ page, signIn }) => {
   await signIn(page);
 });
 
-test('embeds Swagger UI from /swagger.html with the Authorize hint and a new-tab link', async ({ page }) => {
+test('embeds Swagger UI with the Authorize hint, a new-tab link and the POS endpoints first', async ({
+  page,
+}) => {
   const problems: string[] = [];
   page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
   page.on('pageerror', (error) => problems.push(error.message));
@@ -48,10 +50,10 @@ test('embeds Swagger UI from /swagger.html with the Authorize hint and a new-tab
     'X-API-Key',
   );
   const link = page.getByRole('link', { name: 'Open in new tab' });
-  await expect(link).toHaveAttribute('href', '/swagger.html');
+  await expect(link).toHaveAttribute('href', '/pos-api-docs.html');
   await expect(link).toHaveAttribute('target', '_blank');
   const frame = page.locator('iframe[title="POS API documentation"]');
-  await expect(frame).toHaveAttribute('src', '/swagger.html');
+  await expect(frame).toHaveAttribute('src', '/pos-api-docs.html');
 
   // Loaded inside the frame: the server's CSP (frame-ancestors 'self') lets the console embed it.
   await expect(docs(page).getByRole('heading', { name: /Loyalty Admin API/ })).toBeVisible();
@@ -59,6 +61,10 @@ test('embeds Swagger UI from /swagger.html with the Authorize hint and a new-tab
   await expect(
     docs(page).locator('.opblock').filter({ hasText: '/pos/api/v1/accruals' }).first(),
   ).toBeVisible();
+  // The POS API's section comes before the admin API's (the document lists Health and Auth first).
+  const sections = docs(page).locator('.opblock-tag-section h3');
+  await expect(sections.first()).toHaveText(/^POS API/);
+  await expect(sections).toContainText(['POS API', 'Health', 'Auth', 'Users']);
   // The frame fills the content area below the hint.
   const box = await frame.boundingBox();
   expect(box && box.height >= 500 && box.width >= 900).toBe(true);
@@ -116,13 +122,44 @@ test('a key stored from View API Key is applied to Authorize; Forget key removes
   await expect(again.status).toHaveText('401');
 });
 
-test('dark theme darkens the documentation frame; 390 px fits', async ({ page }) => {
+test("the documentation follows the console's theme, both ways; 390 px fits", async ({ page }) => {
   await page.addInitScript(() => localStorage.setItem('theme', 'dark'));
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/pos-api');
-  await expect(docs(page).getByRole('button', { name: 'Authorize' }).first()).toBeVisible();
-  await expect(docs(page).locator('html')).toHaveCSS('filter', /invert/);
+  const frame = docs(page);
+  await expect(frame.getByRole('button', { name: 'Authorize' }).first()).toBeVisible();
+  // The console's colours (src/index.css), not an inverted light page.
+  const consoleColours = () =>
+    page.evaluate(() => {
+      const style = getComputedStyle(document.body);
+      return { background: style.backgroundColor, text: style.color };
+    });
+  const dark = await consoleColours();
+  await expect(frame.locator('html')).toHaveClass(/dark/);
+  await expect(frame.locator('body')).toHaveCSS('background-color', dark.background);
+  await expect(frame.locator('html')).not.toHaveCSS('filter', /invert/);
+  await expect(frame.locator('.opblock-tag').first()).toHaveCSS('color', dark.text);
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+
   await page.getByRole('button', { name: 'Toggle theme' }).click();
-  await expect(docs(page).locator('html')).not.toHaveCSS('filter', /invert/);
+  await expect(frame.locator('html')).not.toHaveClass(/dark/);
+  const light = await consoleColours();
+  expect(light.background).not.toBe(dark.background);
+  await expect(frame.locator('body')).toHaveCSS('background-color', light.background);
+  await expect(frame.locator('.opblock-tag').first()).toHaveCSS('color', light.text);
+});
+
+test('Swagger UI is downloaded on the POS API screen only', async ({ page }) => {
+  const swaggerRequests: string[] = [];
+  page.on('request', (request) => {
+    if (/swagger-ui|pos-api-docs/.test(request.url())) swaggerRequests.push(request.url());
+  });
+  await page.goto('/dashboard');
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await page.goto('/accounts');
+  await expect(page.getByRole('heading', { level: 1, name: 'Accounts' })).toBeVisible();
+  expect(swaggerRequests).toEqual([]);
+  await page.getByRole('link', { name: 'POS API', exact: true }).click();
+  await expect(docs(page).getByRole('button', { name: 'Authorize' }).first()).toBeVisible();
+  expect(swaggerRequests.some((url) => url.endsWith('/docs/static/swagger-ui-bundle.js'))).toBe(true);
 });

@@ -57,7 +57,7 @@ export async function seedProgramme(app: App, db: Db, adminToken: string, option
 
   const stats = await simulateDays(api, random, backdate, customers, posKeys, options, now);
   log(
-    `${stats.history} earlier purchases, ${stats.purchases} purchases, ${stats.redemptions} redemptions, ` +
+    `${stats.history} sign-up and earlier purchases, ${stats.purchases} purchases, ${stats.redemptions} redemptions, ` +
       `${stats.returns} returns, ${stats.openHolds} open holds simulated`,
   );
 

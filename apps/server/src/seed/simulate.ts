@@ -65,7 +65,7 @@ export async function simulateDays(
     stats: { history: 0, purchases: 0, redemptions: 0, returns: 0, manual: 0, openHolds: 0 },
   };
   const today = Math.floor(now / DAY) * DAY;
-  await earlierPurchases(story, customers, today - (options.days - 1) * DAY);
+  await earlierPurchases(story, customers, today - (options.days - 1) * DAY, now);
   story.recentAccruals = []; // returns in the month are of the month's purchases
   for (let d = options.days - 1; d >= 0; d--) {
     const dayStart = today - d * DAY;
@@ -98,22 +98,20 @@ export async function simulateDays(
 }
 
 /**
- * Customers who joined before the simulated month shopped before it too: one or two earlier purchases
- * each, so their accounts carry a balance into the month as in a programme that has been running.
+ * Most people join at the till while buying: every customer's first purchase comes with the card. Those
+ * who joined before the simulated month often came back before it too, so accounts carry a balance into
+ * the month as in a programme that has been running.
  */
-async function earlierPurchases(story: Story, customers: Customer[], monthStart: number) {
+async function earlierPurchases(story: Story, customers: Customer[], monthStart: number, now: number) {
   const { random } = story;
   for (const customer of customers) {
     const since = customer.since.getTime();
-    if (since >= monthStart - DAY) continue;
-    for (let n = random.int(1, 2); n > 0; n--) {
-      const day = Math.floor((since + random.next() * (monthStart - since - DAY)) / DAY) * DAY;
-      const t = Math.max(
-        since + MINUTE,
-        day + random.weighted(hourWeights) * 3_600_000 + random.int(0, 3_599_999),
-      );
-      if (await purchase(story, customer, t)) story.stats.history++;
-    }
+    const signUp = since + random.int(1, 6) * MINUTE;
+    if (signUp < now - 10 * MINUTE && (await purchase(story, customer, signUp))) story.stats.history++;
+    if (since >= monthStart - DAY || !random.chance(0.6)) continue;
+    const day = Math.floor((since + DAY + random.next() * (monthStart - since - 2 * DAY)) / DAY) * DAY;
+    const t = day + random.weighted(hourWeights) * 3_600_000 + random.int(0, 3_599_999);
+    if (await purchase(story, customer, t)) story.stats.history++;
   }
 }
 

@@ -7,11 +7,13 @@ import { forgetPosApiKey, getStoredPosApiKey, keyHint } from '@/lib/pos-api-key'
 import { useTheme } from '@/lib/theme';
 import { applyFrameTheme, POS_SCHEME, whenSwaggerReady } from './swagger-auth';
 
-const DOCS_URL = '/swagger.html';
+// The console's own Swagger UI page (public/pos-api-docs.*): its theme, POS endpoints first. Swagger UI's
+// bundle is fetched by that page only, so no other screen downloads it.
+const DOCS_URL = '/pos-api-docs.html';
 
 /**
- * Spec section 2 "POS API": the interactive documentation of /swagger.html (same origin, allowed in a
- * frame by the server's frame-ancestors 'self'). A POS key stored from the POS Keys screen is handed to
+ * Spec section 2 "POS API": the interactive documentation (same origin, allowed in a frame by the
+ * server's frame-ancestors 'self'), in the console's theme. A POS key stored from the POS Keys screen is handed to
  * Swagger UI's Authorize, so 'Try it out' sends it as X-API-Key without typing it.
  */
 export function PosApiPage() {
@@ -40,7 +42,7 @@ export function PosApiPage() {
     <>
       <PageHeader
         title="POS API"
-        description="Interactive documentation of the POS API and the admin API."
+        description="Interactive documentation of the POS API, then the admin API."
         actions={
           <Button variant="outline" asChild>
             <a href={DOCS_URL} target="_blank" rel="noopener noreferrer">

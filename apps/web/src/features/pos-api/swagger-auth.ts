@@ -38,24 +38,18 @@ export function whenSwaggerReady(
   return () => clearTimeout(timer);
 }
 
-const DARK_STYLE_ID = 'console-dark-theme';
-
 /**
- * Swagger UI has no dark theme. In the console's dark theme the frame's document is inverted (hues turned
- * back, so the method colours keep their meaning) rather than leaving a white page in a dark screen.
+ * The documentation page styles itself for the console's two themes (public/pos-api-docs.css) and reads
+ * the stored theme when it loads; a switch of theme while it is open is passed on here.
  */
 export function applyFrameTheme(frame: HTMLIFrameElement | null, dark: boolean): void {
-  let doc: Document | null | undefined;
+  let root: HTMLElement | null | undefined;
   try {
-    doc = frame?.contentDocument;
+    root = frame?.contentDocument?.documentElement;
   } catch {
     return;
   }
-  if (!doc?.head) return;
-  doc.getElementById(DARK_STYLE_ID)?.remove();
-  if (!dark) return;
-  const style = doc.createElement('style');
-  style.id = DARK_STYLE_ID;
-  style.textContent = 'html{filter:invert(0.9) hue-rotate(180deg);background:#fff}';
-  doc.head.append(style);
+  if (!root) return;
+  root.classList.toggle('dark', dark);
+  root.style.colorScheme = dark ? 'dark' : 'light';
 }
