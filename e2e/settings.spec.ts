@@ -191,6 +191,22 @@ test('Currency: the programme currency (EUR by default), an ISO 4217 code checke
   await expect(currency).toHaveValue('EUR');
 });
 
+test('a draft survives new settings from the server: untouched fields follow, typed ones stay', async ({
+  page,
+  api,
+}) => {
+  await page.goto('/settings');
+  await expect(ttl(page)).not.toBeDisabled();
+  await cards(page).fill('9');
+  // Someone else changes the TTL; saving the currency brings the new settings into this page.
+  await saveSettings(api, { holds: { ttl_minutes: 45 } });
+  await page.getByRole('button', { name: 'Save Currency' }).click();
+  await expect(toast(page, 'Settings saved successfully')).toBeVisible();
+  await expect(ttl(page)).toHaveValue('45');
+  await expect(cards(page)).toHaveValue('9');
+  await expect(form(page).getByRole('button', { name: 'Reset' })).toBeVisible();
+});
+
 test('works at 390 px wide', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/settings');

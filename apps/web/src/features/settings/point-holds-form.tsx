@@ -49,6 +49,8 @@ export function PointHoldsForm({
     resetOptions: { keepDirtyValues: true },
   });
   const mutation = useSaveSettings((saved) => form.reset(toPointHoldsValues(saved)));
+  // Edited fields survive new settings from the server (keepDirtyValues); Reset drops the edits.
+  const edited = Object.keys(form.formState.dirtyFields).length > 0;
 
   const onSubmit = form.handleSubmit((body) => {
     if (canEdit && !mutation.isPending) {
@@ -104,7 +106,7 @@ export function PointHoldsForm({
         </CardContent>
         {canEdit && (
           <CardFooter className="justify-end gap-2">
-            {form.formState.isDirty && (
+            {edited && (
               <Button
                 variant="outline"
                 onClick={() => form.reset(toPointHoldsValues(settings))}

@@ -26,6 +26,7 @@ export function ProgrammeForm({
   });
   const mutation = useSaveSettings((saved) => form.reset(toProgrammeValues(saved)));
   const error = form.formState.errors.currency?.message;
+  const edited = Boolean(form.formState.dirtyFields.currency);
   const currency = form.register('currency');
 
   const onSubmit = form.handleSubmit((body) => {
@@ -73,7 +74,16 @@ export function ProgrammeForm({
           <FieldError id={`${ID}-error`} message={error} />
         </CardContent>
         {canEdit && (
-          <CardFooter className="justify-end">
+          <CardFooter className="justify-end gap-2">
+            {edited && (
+              <Button
+                variant="outline"
+                onClick={() => form.reset(toProgrammeValues(settings))}
+                disabled={mutation.isPending}
+              >
+                Reset
+              </Button>
+            )}
             <Button type="submit" disabled={loading || mutation.isPending}>
               {mutation.isPending ? 'Saving...' : 'Save Currency'}
             </Button>
