@@ -219,13 +219,38 @@ test("Reissue Card: only when blocked; the spec's question; 'Card reissued succe
   );
   await expect(confirm).toContainText(card.number);
   await confirm.getByRole('button', { name: 'Reissue Card' }).click();
-  await expect(toast(page, 'Card reissued successfully')).toBeVisible();
+  const done = toast(page, 'Card reissued successfully');
+  await expect(done).toBeVisible();
   await expect(confirm).toBeHidden();
 
   const cards = await cardsOf(api, account.id);
   const fresh = cards.find((c) => c.id !== card.id);
   expect(fresh?.status).toBe('active');
   await expect(rowFor(page, fresh?.number ?? '')).toContainText('Active');
+  // Issue 16: the toast names the new card, and the replaced card offers no second Reissue.
+  await expect(done).toContainText(`The new card is ${fresh?.number}`);
+  await expect(rowFor(page, card.number)).toContainText('Blocked');
+  await expect(page.getByRole('button', { name: `Actions for card ${card.number}` })).toHaveCount(0);
+});
+
+test('Reissue Card raced by another user: exactly one new card; the loser is told the card was already reissued', async ({
+  page,
+  api,
+}) => {
+  const { account, card } = await createCardholder(api);
+  await blockCard(api, card.id, 'Lost');
+  await openCards(page, account.id);
+  await rowAction(page, card.number, 'Reissue Card');
+  const confirm = page.getByRole('alertdialog', { name: 'Reissue Card' });
+  await expect(confirm).toBeVisible();
+  // Someone else reissues the same card while this dialog is open.
+  expect((await api.post(`/api/v1/cards/${card.id}/reissue`)).status()).toBe(201);
+  await confirm.getByRole('button', { name: 'Reissue Card' }).click();
+  const failed = toast(page, 'Failed to reissue card');
+  await expect(failed).toBeVisible();
+  await expect(failed).toContainText(`Card ${card.number} was already reissued`);
+  const cards = await cardsOf(api, account.id);
+  expect(cards.filter((c) => c.status === 'active')).toHaveLength(1);
 });
 
 test("Reissue Card: a failure shows 'Failed to reissue card'; a load failure 'Failed to load cards'", async ({

@@ -175,7 +175,8 @@ test.describe('as an administrator', () => {
     await add.getByLabel('API Key', { exact: true }).fill(taken.apiKey);
     await add.getByRole('button', { name: 'Create POS Key' }).click();
     const duplicate = toast(page, 'Failed to create POS key');
-    await expect(duplicate).toContainText('This API key is already in use');
+    // Issue 15.7: the answer no longer confirms that the key exists.
+    await expect(duplicate).toContainText('This API key cannot be used. Generate a new one.');
     await expect(add).toBeVisible(); // the input stays for a correction
 
     // A key shorter than the contract allows is refused under the field, before anything is sent.

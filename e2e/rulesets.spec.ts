@@ -36,6 +36,7 @@ test('creates a ruleset from all three fields and lists it with the spec columns
     'Active From',
     'Created By',
     'Accrual %',
+    'Actions', // an administrator's Retire (issue 15.3)
   ]);
   const f = form(page);
   await expect(f.getByLabel('Accrual Percentage')).toHaveAttribute('placeholder', '5');
@@ -64,6 +65,7 @@ test('creates a ruleset from all three fields and lists it with the spec columns
     'Mar 4, 2031, 9:30 AM',
     'admin',
     '7.25%',
+    '',
   ]);
 });
 
@@ -157,7 +159,13 @@ test('the status filter shows Active, Draft or Scheduled rulesets, and the one i
 
   const filter = page.getByRole('combobox', { name: 'Filter by status' });
   await filter.click();
-  await expect(page.getByRole('option')).toHaveText(['All statuses', 'Active', 'Draft', 'Scheduled']);
+  await expect(page.getByRole('option')).toHaveText([
+    'All statuses',
+    'Active',
+    'Draft',
+    'Scheduled',
+    'Retired',
+  ]);
   await page.keyboard.press('Escape');
   for (const [status, ruleset] of [
     ['Active', active],
@@ -228,4 +236,26 @@ test('works at 390 px wide', async ({ page }) => {
   await expect(table(page)).toBeVisible();
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
+});
+
+test('an administrator retires a ruleset after confirming; it shows Retired, is never in force, and stays listed', async ({
+  page,
+  api,
+}) => {
+  const version = lowVersion();
+  const ruleset = await createRuleset(api, { version, percent: 4, activeFrom: isoInDays(-1) });
+  await page.goto('/rulesets');
+  await search(page, version);
+  await page.getByRole('button', { name: `Actions for ruleset ${version}` }).click();
+  await page.getByRole('menuitem', { name: 'Retire' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Retire ruleset' });
+  await expect(confirm).toContainText('A retired ruleset is never in force again. This cannot be undone.');
+  await confirm.getByRole('button', { name: 'Retire' }).click();
+  await expect(toast(page, `Ruleset version ${version} retired`)).toBeVisible();
+  await expect(confirm).toBeHidden();
+  await expect(rowFor(page, version).getByRole('cell').nth(2)).toHaveText('Retired');
+  // No second Retire, and the server agrees it is out of force for good.
+  await expect(page.getByRole('button', { name: `Actions for ruleset ${version}` })).toHaveCount(0);
+  const [listed] = (await listRulesets(api, { search: version })).content;
+  expect(listed).toMatchObject({ id: ruleset.id, status: 'Retired', inForce: false });
 });

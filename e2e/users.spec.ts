@@ -291,3 +291,36 @@ test('a viewer sees the permission state and no Add User', async ({ page, signIn
   await expect(table(page)).toHaveCount(0);
   await expect(page.locator('[data-sonner-toast]')).toHaveCount(0);
 });
+
+test('Unlock sign-in clears the failed attempts of a user, after confirming, and is audited', async ({
+  page,
+  request,
+  api,
+  createUser,
+}) => {
+  // The browser tests run with high sign-in limits (support/env.ts), so the count cleared is what shows it.
+  const user = await createUser('VIEWER');
+  for (let i = 0; i < 2; i++) {
+    const failed = await request.post('/auth/api/v1/login', {
+      data: { username: user.username, password: 'wrong-password' },
+    });
+    expect(failed.status()).toBe(401);
+  }
+  await page.goto('/users');
+  await search(page, user.username);
+  await page.getByRole('button', { name: `Actions for ${user.username}`, exact: true }).click();
+  await page.getByRole('menuitem', { name: 'Unlock sign-in' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Unlock sign-in' });
+  await expect(confirm).toContainText(user.username);
+  await confirm.getByRole('button', { name: 'Unlock' }).click();
+  await expect(toast(page, `Sign-in unlocked for ${user.username}`)).toBeVisible();
+  await expect(confirm).toBeHidden();
+  const audit = await expectJson<{ content: { message: string }[] }>(
+    await api.get('/api/v1/audit', { params: { targetType: 'user', targetId: user.id } }),
+  );
+  expect(audit.content.map((e) => e.message)).toContain(
+    `Unlocked sign-in for '${user.username}' (2 failed attempts cleared)`,
+  );
+  const session = await apiLogin(request, { username: user.username, password: DEFAULT_PASSWORD });
+  expect(session.token).toBeTruthy();
+});

@@ -23,7 +23,7 @@ import { createAccount, issueCard } from './loyalty-api';
  * Ruleset versions by purpose, so that parallel tests never collide and never take over the ruleset in
  * force by accident: automatic versions are the current time in seconds (~1.8e9); `lowVersion` stays far
  * below them (safe for Active rulesets); `topVersion` lies above every automatic one and grows with the clock
- * (the SKU screen's "latest" ruleset).
+ * (the SKU screen's "latest" ruleset), inside the 32-bit bound versions have (issue 15.3).
  */
 export function lowVersion(): number {
   return randomInt(100_000, 900_000_000);
@@ -33,7 +33,8 @@ let lastTop = 0;
 
 /** Grows with the clock, so the ruleset made last is the latest (the SKU screen preselects it). */
 export function topVersion(): number {
-  lastTop = Math.max(lastTop + 1, 1_000_000_000_000 + Date.now());
+  // 2e9 + seconds since 2026: above the automatic versions (~1.8e9), below 2^31 until 2030.
+  lastTop = Math.max(lastTop + 1, 2_000_000_000 + Math.floor((Date.now() - Date.UTC(2026, 0, 1)) / 1000));
   return lastTop;
 }
 

@@ -24,7 +24,8 @@ function CardActions({ card, onAction }: { card: Card; onAction: (action: CardAc
           Block
         </Button>
       )}
-      {(card.status === 'active' || card.status === 'blocked') && (
+      {/* A card is replaced once: no Reissue on a card that already has a successor. */}
+      {(card.status === 'active' || card.status === 'blocked') && !card.replacedBy && (
         <Button
           variant="outline"
           size="sm"

@@ -37,8 +37,8 @@ function useCardMutations(onDone: () => void) {
   const reissue = useMutation({
     mutationFn: (card: Card) => reissueCard(card.id),
     meta: { errorContext: accountErrorContext.reissue },
-    onSuccess: () => {
-      toast.success('Card reissued successfully');
+    onSuccess: (issued) => {
+      toast.success('Card reissued successfully', { description: `The new card is ${issued.number}` });
       refresh();
     },
     onSettled: onDone,

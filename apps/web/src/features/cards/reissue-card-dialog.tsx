@@ -12,7 +12,8 @@ export function ReissueCardDialog({ card, onClose }: { card: Card | null; onClos
     mutationFn: reissueCard,
     meta: { errorTitle: 'Failed to reissue card' },
     onSuccess: (issued) => {
-      toast.success(`Card reissued: the new card is ${issued.number}`);
+      // The spec's title, and the new number so staff can hand it over without searching.
+      toast.success('Card reissued successfully', { description: `The new card is ${issued.number}` });
       void queryClient.invalidateQueries({ queryKey: cardsKeys.all });
       void queryClient.invalidateQueries({ queryKey: ['accounts'] });
     },
