@@ -206,6 +206,8 @@ test('Cards dialog: page sizes 5/10/20/50 (10 by default), Issue New Card, Block
   await expect(toast(page, 'Card reissued successfully')).toBeVisible();
   await expect(cards.getByRole('row')).toHaveCount(4);
   expect(await cardsOf(api, account.id)).toHaveLength(3);
+  // A card is replaced once (issue 16): the reissued card offers no second Reissue.
+  await expect(blockedRow.getByRole('button', { name: `Reissue card ${card.number}` })).toHaveCount(0);
 
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
