@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bearer, createTestContext } from '../../test/helper';
+import { createPosKey, failedOperations } from '../modules/pos/pos.fixtures';
 
 const ctx = await createTestContext();
 const { app } = ctx;
@@ -133,5 +134,21 @@ describe('JSON bodies are decoded strictly (issue 15.7)', () => {
       payload: '{"clientId":"x","__proto__":{"a":1}}',
     });
     expect(poisoned.statusCode).toBe(400);
+  });
+});
+
+describe('a refused POS write with text PostgreSQL cannot store', () => {
+  it('is a 400 and is still recorded as a failed operation, without the unstorable text', async () => {
+    const pos = await createPosKey(ctx);
+    const res = await app.inject({
+      method: 'POST',
+      url: '/pos/api/v1/holds',
+      headers: { 'x-api-key': pos.apiKey },
+      payload: { operationId: 'op-\u0000-1', cardNumber: '4000\u0000', points: 5 },
+    });
+    expectFieldError(res, 'operationId');
+    const failed = await failedOperations(ctx.database.db, 'VALIDATION_ERROR');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({ pos_id: pos.id, card_number: null, operation_id: null });
   });
 });

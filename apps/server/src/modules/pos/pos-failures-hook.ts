@@ -4,6 +4,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/connection';
 import { AppError } from '../../lib/app-error';
 import { errorHandler } from '../../plugins/errors';
+import { unstorableText } from '../../plugins/input';
 import { operationTypeOf, type PosWriteKind } from './idempotency';
 import { insertUnboundFailure } from './pos.repository';
 
@@ -24,9 +25,10 @@ function codeOf(error: FastifyError): ErrorCode | null {
   return null;
 }
 
+// Text PostgreSQL cannot store (the reason the request was refused, perhaps) is left out of the record.
 const field = (body: unknown, name: string): string | null => {
   const value = (body as Record<string, unknown> | null)?.[name];
-  return typeof value === 'string' ? value.slice(0, 128) : null;
+  return typeof value === 'string' && !unstorableText(value) ? value.slice(0, 128) : null;
 };
 
 /**
