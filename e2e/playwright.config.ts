@@ -45,12 +45,18 @@ export default defineConfig({
     launchOptions: { executablePath: process.env.CHROMIUM_PATH, args: chromiumArgs },
   },
   webServer: {
-    command: 'npx tsx ../apps/server/src/server.ts',
+    // With DATABASE_URL: a fresh database on that PostgreSQL server for this run, dropped after it.
+    command: process.env.DATABASE_URL
+      ? 'node --import tsx support/serve.ts'
+      : 'npx tsx ../apps/server/src/server.ts',
     url: `${BASE_URL}/readyz`,
     env: serverEnv,
     reuseExistingServer: false,
     timeout: 60_000,
     stdout: 'ignore',
     stderr: 'pipe',
+    // Lets support/serve.ts (run by node itself, no CLI wrapper that would exit first) stop the server and
+    // drop its database.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
   },
 });
