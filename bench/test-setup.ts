@@ -38,48 +38,57 @@ async function onServer(template?: string): Promise<void> {
   await withAdminClient(pgUrl, (c) => c.query(`drop database ${name} with (force)`));
 }
 
-const loadBefore = loadavg();
-const dump = await buildPGliteTemplate();
-const template = await buildServerTemplate(pgUrl, process.pid);
-const results: Record<string, number[]> = {
-  'PGlite: create + migrate (before)': [],
-  'PGlite: loadDataDir of the template (now)': [],
-  'PostgreSQL: CREATE DATABASE + migrate (before)': [],
-  'PostgreSQL: CREATE DATABASE … TEMPLATE (now)': [],
-};
-const runs: Array<[string, () => Promise<void>]> = [
-  [
-    'PGlite: create + migrate (before)',
-    async () => {
-      const h = await openDatabase({});
-      await migrateToLatest(h.db);
-      await h.close();
-    },
-  ],
-  [
-    'PGlite: loadDataDir of the template (now)',
-    async () => {
-      const h = await openDatabase({ loadDataDir: dump });
-      await h.close();
-    },
-  ],
-  ['PostgreSQL: CREATE DATABASE + migrate (before)', () => onServer()],
-  ['PostgreSQL: CREATE DATABASE … TEMPLATE (now)', () => onServer(template)],
-];
-try {
-  for (let i = 0; i < samples; i++) for (const [name, work] of runs) results[name]?.push(await timed(work));
-} finally {
-  await withAdminClient(pgUrl, (c) => c.query(`drop database if exists ${template} with (force)`));
+async function main() {
+  const loadBefore = loadavg();
+  const dump = await buildPGliteTemplate();
+  const template = await buildServerTemplate(pgUrl, process.pid);
+  const results: Record<string, number[]> = {
+    'PGlite: create + migrate (before)': [],
+    'PGlite: loadDataDir of the template (now)': [],
+    'PostgreSQL: CREATE DATABASE + migrate (before)': [],
+    'PostgreSQL: CREATE DATABASE … TEMPLATE (now)': [],
+  };
+  const runs: Array<[string, () => Promise<void>]> = [
+    [
+      'PGlite: create + migrate (before)',
+      async () => {
+        const h = await openDatabase({});
+        await migrateToLatest(h.db);
+        await h.close();
+      },
+    ],
+    [
+      'PGlite: loadDataDir of the template (now)',
+      async () => {
+        const h = await openDatabase({ loadDataDir: dump });
+        await h.close();
+      },
+    ],
+    ['PostgreSQL: CREATE DATABASE + migrate (before)', () => onServer()],
+    ['PostgreSQL: CREATE DATABASE … TEMPLATE (now)', () => onServer(template)],
+  ];
+  try {
+    for (let i = 0; i < samples; i++) for (const [name, work] of runs) results[name]?.push(await timed(work));
+  } finally {
+    await withAdminClient(pgUrl, (c) => c.query(`drop database if exists ${template} with (force)`));
+  }
+
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+  console.log(
+    `${cpus().length} cores (${cpus()[0]?.model}), Node ${process.version}, ${samples} samples each`,
+  );
+  console.log(
+    `load average before: ${loadBefore.map((l) => l.toFixed(1)).join(' / ')}; after: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' / ')}`,
+  );
+  console.log("| one test file's database | median s | min s |");
+  console.log('|---|---:|---:|');
+  for (const [name, xs] of Object.entries(results))
+    console.log(`| ${name} | ${(median(xs) / 1000).toFixed(2)} | ${(Math.min(...xs) / 1000).toFixed(2)} |`);
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
-console.log(`${cpus().length} cores (${cpus()[0]?.model}), Node ${process.version}, ${samples} samples each`);
-console.log(
-  `load average before: ${loadBefore.map((l) => l.toFixed(1)).join(' / ')}; after: ${loadavg()
-    .map((l) => l.toFixed(1))
-    .join(' / ')}`,
-);
-console.log("| one test file's database | median s | min s |");
-console.log('|---|---:|---:|');
-for (const [name, xs] of Object.entries(results))
-  console.log(`| ${name} | ${(median(xs) / 1000).toFixed(2)} | ${(Math.min(...xs) / 1000).toFixed(2)} |`);
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
