@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { FrameLocator, Page } from '@playwright/test';
 import { expect, test, toast, uniqueName } from './support/fixtures';
 import { createPosKey } from './support/pos-api-helpers';
@@ -162,4 +163,19 @@ test('Swagger UI is downloaded on the POS API screen only', async ({ page }) => 
   await page.getByRole('link', { name: 'POS API', exact: true }).click();
   await expect(docs(page).getByRole('button', { name: 'Authorize' }).first()).toBeVisible();
   expect(swaggerRequests.some((url) => url.endsWith('/docs/static/swagger-ui-bundle.js'))).toBe(true);
+});
+
+test('the console around the documentation has no axe violations in either theme', async ({ page }) => {
+  for (const theme of ['light', 'dark']) {
+    await page.goto('/pos-api');
+    await page.evaluate((value) => localStorage.setItem('theme', value), theme);
+    await page.reload();
+    await expect(page.locator('html')).toHaveClass(theme === 'dark' ? /dark/ : /^(?!.*dark)/);
+    await expect(docs(page).getByRole('button', { name: 'Authorize' }).first()).toBeVisible();
+    // Only Swagger UI's own markup, inside its frame, is left out: the console's chrome is checked.
+    const results = await new AxeBuilder({ page }).exclude('iframe[title="POS API documentation"]').analyze();
+    expect(
+      results.violations.map((v) => `${theme}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    ).toEqual([]);
+  }
 });
