@@ -54,3 +54,44 @@ export const blockCardDialogRequest = z.object({
 });
 
 export const accountIdParam = z.object({ accountId: z.uuid() });
+
+/** At most one page of the console's widest table: a bulk call stays one short transaction. */
+export const MAX_BULK_CARDS = 100;
+
+/**
+ * Block several cards with one reason (the console's "Block selected"). The reason follows the single
+ * block's rules; ids are distinct card ids.
+ */
+export const bulkBlockCardsRequest = z.object({
+  ids: z
+    .array(z.uuid())
+    .min(1)
+    .max(MAX_BULK_CARDS)
+    .refine((ids) => new Set(ids.map((id) => id.toLowerCase())).size === ids.length, 'ids must be distinct'),
+  reason: z
+    .string()
+    .trim()
+    .max(500)
+    .nullish()
+    .transform((v) => (v ? v : null)),
+});
+export type BulkBlockCardsRequest = z.input<typeof bulkBlockCardsRequest>;
+
+/**
+ * One card's outcome, in the order of the request's ids: `blocked` with the card as it is now, or `failed`
+ * with the code and message the single block would have answered (the card is then unchanged).
+ */
+export const bulkBlockCardResult = z.object({
+  id: z.uuid(),
+  outcome: z.enum(['blocked', 'failed']),
+  card: card.nullable(),
+  error: z.object({ status: z.number().int(), code: z.string(), message: z.string() }).nullable(),
+});
+export type BulkBlockCardResult = z.infer<typeof bulkBlockCardResult>;
+
+export const bulkBlockCardsResponse = z.object({
+  blocked: z.number().int(),
+  failed: z.number().int(),
+  results: z.array(bulkBlockCardResult),
+});
+export type BulkBlockCardsResponse = z.infer<typeof bulkBlockCardsResponse>;

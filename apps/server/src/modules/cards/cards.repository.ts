@@ -59,6 +59,23 @@ export async function lockCard(trx: Tx, id: string): Promise<Card | undefined> {
   return row ? toCard(row) : undefined;
 }
 
+/**
+ * Locks several cards in id order: two bulk calls over overlapping cards then wait for each other
+ * instead of deadlocking. All locks are taken before any update (an update also touches the shared
+ * counter rows, which a single block holding one of these cards would need).
+ */
+export async function lockCards(trx: Tx, ids: readonly string[]): Promise<Card[]> {
+  if (ids.length === 0) return [];
+  const rows = await trx
+    .selectFrom('cards')
+    .select(columns)
+    .where('id', 'in', [...ids])
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+  return rows.map(toCard);
+}
+
 /** Active and pending cards: what the per-account limit counts. */
 export async function countNonBlockedCards(trx: Tx, accountId: string): Promise<number> {
   const row = await trx

@@ -1,6 +1,8 @@
 import {
   accountIdParam,
   blockCardRequest,
+  bulkBlockCardsRequest,
+  bulkBlockCardsResponse,
   card,
   cardListQuery,
   idParam,
@@ -8,9 +10,9 @@ import {
 } from '@loyalty/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ANY_ROLE, MANAGERS } from '../../plugins/auth';
-import { blockCard, issueCard, listCardsPage, reissueCard } from './cards.service';
+import { blockCard, blockCards, issueCard, listCardsPage, reissueCard } from './cards.service';
 
-/** Cards: list, issue, block, reissue. */
+/** Cards: list, issue, block (one or several), reissue. */
 export const cardsRoutes: FastifyPluginAsyncZod = async (app) => {
   const managers = app.requireRole(...MANAGERS);
 
@@ -58,6 +60,24 @@ export const cardsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => blockCard(app.db, request.user!, request.params.id, request.body?.reason ?? null),
+  );
+
+  app.post(
+    '/api/v1/cards/block',
+    {
+      preHandler: managers,
+      schema: {
+        tags: ['Cards'],
+        summary: 'Block several cards with one reason; the outcome of each card, in the order of ids',
+        description:
+          'One transaction. A card that cannot be blocked (unknown, already blocked, pending) is reported ' +
+          'as failed with the code the single block answers and stays as it is; every blocked card gets ' +
+          "its own audit entry. A blank reason becomes 'Blocked by admin'.",
+        body: bulkBlockCardsRequest,
+        response: { 200: bulkBlockCardsResponse },
+      },
+    },
+    async (request) => blockCards(app.db, request.user!, request.body.ids, request.body.reason),
   );
 
   app.post(

@@ -1,4 +1,10 @@
-import { type Card, DEFAULT_BLOCK_REASON, type Paged } from '@loyalty/contracts';
+import {
+  type BulkBlockCardResult,
+  type BulkBlockCardsResponse,
+  type Card,
+  DEFAULT_BLOCK_REASON,
+  type Paged,
+} from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
 import { inTransaction, type Tx } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
@@ -15,6 +21,7 @@ import {
   insertActiveCard,
   listCards,
   lockCard,
+  lockCards,
   updateCard,
 } from './cards.repository';
 
@@ -62,22 +69,68 @@ export async function issueCard(db: Db, actor: AuthUser, accountId: string): Pro
   });
 }
 
+/** Why a locked card cannot be blocked, or null when it can: one rule for the single and the bulk block. */
+function blockRefusal(card: Card | undefined): AppError | null {
+  if (!card) return new AppError('CARD_NOT_FOUND');
+  if (card.status === 'blocked') return new AppError('CARD_NOT_ACTIVE', 'Card is already blocked');
+  if (card.status !== 'active') return new AppError('CARD_NOT_ACTIVE', 'A pending card cannot be blocked');
+  return null;
+}
+
+/** Blocks a locked, active card and records it in the audit log. */
+async function blockLocked(trx: Tx, actor: AuthUser, card: Card, reason: string | null): Promise<Card> {
+  const blocked = await updateCard(trx, card.id, { block: { reason: reason ?? DEFAULT_BLOCK_REASON } });
+  await insertAudit(trx, {
+    username: actor.username,
+    message: `Blocked card ${card.number}: ${blocked.blockedReason}`,
+    targetType: 'card',
+    targetId: card.id,
+    source: card,
+    dest: blocked,
+  });
+  return blocked;
+}
+
 export async function blockCard(db: Db, actor: AuthUser, id: string, reason: string | null): Promise<Card> {
   return inTransaction(db, async (trx) => {
     const card = await lockCard(trx, id);
-    if (!card) throw new AppError('CARD_NOT_FOUND');
-    if (card.status === 'blocked') throw new AppError('CARD_NOT_ACTIVE', 'Card is already blocked');
-    if (card.status !== 'active') throw new AppError('CARD_NOT_ACTIVE', 'A pending card cannot be blocked');
-    const blocked = await updateCard(trx, id, { block: { reason: reason ?? DEFAULT_BLOCK_REASON } });
-    await insertAudit(trx, {
-      username: actor.username,
-      message: `Blocked card ${card.number}: ${blocked.blockedReason}`,
-      targetType: 'card',
-      targetId: id,
-      source: card,
-      dest: blocked,
-    });
-    return blocked;
+    const refusal = blockRefusal(card);
+    if (refusal) throw refusal;
+    return blockLocked(trx, actor, card!, reason);
+  });
+}
+
+/**
+ * Blocks several cards with one reason in one transaction. A card that cannot be blocked (unknown, already
+ * blocked, pending) is reported with the single block's code and left as it is; the others are blocked,
+ * each with its own audit entry. Results follow the order of `ids`.
+ */
+export async function blockCards(
+  db: Db,
+  actor: AuthUser,
+  ids: readonly string[],
+  reason: string | null,
+): Promise<BulkBlockCardsResponse> {
+  return inTransaction(db, async (trx) => {
+    const locked = new Map((await lockCards(trx, ids)).map((card) => [card.id, card]));
+    const results: BulkBlockCardResult[] = [];
+    for (const id of ids) {
+      const card = locked.get(id.toLowerCase());
+      const refusal = blockRefusal(card);
+      if (refusal) {
+        const error = { status: refusal.status, code: refusal.code, message: refusal.message };
+        results.push({ id, outcome: 'failed', card: card ?? null, error });
+      } else {
+        results.push({
+          id,
+          outcome: 'blocked',
+          card: await blockLocked(trx, actor, card!, reason),
+          error: null,
+        });
+      }
+    }
+    const blocked = results.filter((r) => r.outcome === 'blocked').length;
+    return { blocked, failed: results.length - blocked, results };
   });
 }
 
