@@ -5,6 +5,7 @@ import type { Executor } from '../../db/executor';
 import type { Database } from '../../db/schema';
 import type { Tx } from '../../db/transaction';
 import { likeContains, toIso, toNumber } from '../../lib/paging';
+import { lapsedHeld } from '../pos/lapsed-holds.repository';
 
 /** The newest active card of the account (cards_account_idx), for the Active Card column. */
 const activeCardNumber = sql<string | null>`(select c.number from cards c
@@ -12,16 +13,15 @@ const activeCardNumber = sql<string | null>`(select c.number from cards c
   order by c.created_at desc, c.id desc limit 1)`;
 
 function accountQuery(db: Executor) {
-  return db
-    .selectFrom('accounts')
-    .select([
-      'accounts.id',
-      'accounts.client_id',
-      'accounts.balance',
-      'accounts.held_balance',
-      'accounts.created_at',
-      activeCardNumber.as('active_card_number'),
-    ]);
+  return db.selectFrom('accounts').select([
+    'accounts.id',
+    'accounts.client_id',
+    'accounts.balance',
+    // Lapsed holds no longer count as held, swept or not (issue 15.5).
+    sql<string>`accounts.held_balance - ${lapsedHeld(sql.ref('accounts.id'))}`.as('held_balance'),
+    'accounts.created_at',
+    activeCardNumber.as('active_card_number'),
+  ]);
 }
 
 type AccountRow = Awaited<ReturnType<ReturnType<typeof accountQuery>['executeTakeFirstOrThrow']>>;

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { CardStatus, OperationStatus } from '../../db/schema';
 import type { StoredRequest } from './idempotency';
+import { lapsedHeld } from './lapsed-holds.repository';
 import { isUuid } from './pos.repository';
 
 const RETURNING = sql`returning pos_id, request_hash, status_code, response`;
@@ -29,8 +30,8 @@ export async function insertHold(
       from cards c
       where c.number = ${w.cardNumber} and c.status = 'active' and accounts.id = c.account_id
         and accounts.balance - accounts.held_balance >= ${w.points}::numeric
-      returning accounts.id as account_id, c.id as card_id, accounts.balance, accounts.held_balance,
-        date_trunc('milliseconds', now())
+      returning accounts.id as account_id, c.id as card_id, accounts.balance,
+        accounts.held_balance - ${lapsedHeld(sql.ref('accounts.id'))} as held_balance, date_trunc('milliseconds', now())
           + coalesce((select value from settings where key = 'holds.ttl_minutes'), 15) * interval '1 minute'
           as expires_at
     ),
@@ -114,7 +115,7 @@ export async function releaseHold(
     a as (
       update accounts set held_balance = accounts.held_balance - h.held
       from h where accounts.id = h.account_id
-      returning accounts.balance, accounts.held_balance
+      returning accounts.balance, accounts.held_balance - ${lapsedHeld(sql.ref('accounts.id'))} as held_balance
     )
     insert into pos_requests (operation_id, pos_id, request_hash, status_code, response)
     select ${w.operationId}, ${w.posId}::uuid, ${w.hash}, 200, jsonb_build_object(
@@ -135,7 +136,10 @@ export interface HoldTargetRow extends ExistingColumns {
   card_id: string | null;
   card_status: CardStatus | null;
   account_id: string | null;
+  /** Not counting lapsed holds. */
   available: string | null;
+  /** Points of lapsed holds not voided yet: a retry after voiding them may succeed. */
+  lapsed: string | null;
 }
 
 /** Why a hold was refused: an earlier request with the id, the card, what is available. */
@@ -143,7 +147,8 @@ export async function readHoldTarget(db: Db, operationId: string, cardNumber: st
   const result = await sql<HoldTargetRow>`
     select q.pos_id as existing_pos_id, q.request_hash as existing_hash, q.status_code as existing_status,
       q.response as existing_response, c.id as card_id, c.status as card_status, c.account_id,
-      a.balance - a.held_balance as available
+      a.balance - a.held_balance + ${lapsedHeld(sql.ref('a.id'))} as available,
+      ${lapsedHeld(sql.ref('a.id'))} as lapsed
     from (select 1) as one
     left join pos_requests q on q.operation_id = ${operationId}
     left join cards c on c.number = ${cardNumber}
@@ -155,6 +160,7 @@ export interface HoldStateRow extends ExistingColumns {
   hold_id: string | null;
   status: OperationStatus | null;
   pos_id: string | null;
+  /** Its time has passed and it was not captured or released before: active still, or voided as expired. */
   expired: boolean | null;
   held: string | null;
   account_id: string | null;
@@ -167,7 +173,9 @@ export interface HoldStateRow extends ExistingColumns {
 export async function readHoldState(db: Db, operationId: string, holdId: string) {
   const result = await sql<HoldStateRow>`
     select q.pos_id as existing_pos_id, q.request_hash as existing_hash, q.status_code as existing_status,
-      q.response as existing_response, h.id as hold_id, h.status, h.pos_id, h.expires_at <= now() as expired,
+      q.response as existing_response, h.id as hold_id, h.status, h.pos_id,
+      (h.status = 'active' and h.expires_at <= now()) or (h.status = 'voided' and h.meta->>'reason' = 'Expired')
+        as expired,
       -h.points as held, h.account_id, h.card_id, h.card_number, c.status as card_status
     from (select 1) as one
     left join pos_requests q on q.operation_id = ${operationId}

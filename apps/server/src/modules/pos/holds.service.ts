@@ -20,6 +20,7 @@ import {
   type WriteContext,
   writeContext,
 } from './idempotency';
+import { voidLapsedHolds } from './lapsed-holds.repository';
 import { centsText, parseCents, toCents } from './money';
 import { findRequest, isUuid } from './pos.repository';
 import { retryStatement } from './retry';
@@ -68,7 +69,12 @@ export async function createHold(
     if (!target.card_id) refused = new AppError('CARD_NOT_FOUND');
     else if (target.card_status !== 'active') refused = new AppError('CARD_BLOCKED');
     else if (parseCents(target.available!) < points) refused = new AppError('INSUFFICIENT_FUNDS');
-    else continue;
+    else {
+      // Enough once lapsed holds stop counting: void them (the sweeper may not have yet) and try again.
+      if (parseCents(target.lapsed!) > 0n)
+        await retryStatement(() => voidLapsedHolds(db, target.account_id!));
+      continue;
+    }
     return recordFailure(db, ctx, refused, {
       points: centsText(-points),
       accountId: target.account_id,
@@ -87,8 +93,9 @@ export async function createHold(
 function holdRefusal(state: HoldStateRow, posId: string, capture: bigint | null): AppError | null {
   if (!state.hold_id) return new AppError('HOLD_NOT_FOUND');
   if (state.pos_id !== posId) return new AppError('NO_ACTIVE_HOLD_FOR_POS');
-  if (state.status !== 'active') return new AppError('ALREADY_CAPTURED_OR_CLOSED');
+  // Expired from the moment its time passed, whether or not the sweeper has voided it since (issue 15.5).
   if (state.expired) return new AppError('HOLD_EXPIRED');
+  if (state.status !== 'active') return new AppError('ALREADY_CAPTURED_OR_CLOSED');
   if (capture !== null && state.card_status !== 'active') return new AppError('CARD_BLOCKED');
   if (capture !== null && capture > parseCents(state.held!)) {
     return new AppError('INSUFFICIENT_FUNDS', `Capture exceeds the held points (${state.held})`);

@@ -3,6 +3,7 @@ import type { Db } from '../../db/connection';
 import type { Executor } from '../../db/executor';
 import type { CardStatus, OperationType } from '../../db/schema';
 import type { StoredRequest } from './idempotency';
+import { lapsedHeld } from './lapsed-holds.repository';
 
 // Re-exported for the POS services that import it from here.
 export { isUuid } from '../../lib/uuid';
@@ -18,12 +19,13 @@ export interface CardBalanceRow {
   number: string;
   status: CardStatus;
   balance: string;
+  /** Without lapsed holds (lapsed-holds.repository.ts). */
   held_balance: string;
 }
 
 export async function findCardBalance(db: Db, cardNumber: string): Promise<CardBalanceRow | undefined> {
   const result = await sql<CardBalanceRow>`
-    select c.number, c.status, a.balance, a.held_balance
+    select c.number, c.status, a.balance, a.held_balance - ${lapsedHeld(sql.ref('a.id'))} as held_balance
     from cards c join accounts a on a.id = c.account_id
     where c.number = ${cardNumber}`.execute(db);
   return result.rows[0];

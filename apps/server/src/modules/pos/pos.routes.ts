@@ -33,6 +33,10 @@ import { returnPoints } from './returns.service';
 const TAG = 'POS API';
 const security = [{ apiKey: [] }];
 const errors = { 400: errorBody, 401: errorBody, 404: errorBody, 409: errorBody };
+const HOLD_SETTLE_RULES =
+  'Only the POS that made the hold (else 404 NO_ACTIVE_HOLD_FOR_POS; unknown: 404 HOLD_NOT_FOUND). A hold ' +
+  'whose expiresAt has passed answers 409 HOLD_EXPIRED, whether or not the sweeper has voided it yet; a hold ' +
+  'captured or released before then answers 409 ALREADY_CAPTURED_OR_CLOSED.';
 
 /** The first answer or its replay, as the exact bytes stored for it. */
 function send(reply: FastifyReply, outcome: PosOutcome) {
@@ -112,6 +116,9 @@ export const posRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Secrets
       schema: {
         tags: [TAG],
         summary: 'Hold points for a redemption (expires after holds.ttl_minutes, default 15)',
+        description:
+          'Needs points ≤ available (balance − held), else 409 INSUFFICIENT_FUNDS. A hold whose expiresAt has ' +
+          'passed never counts as held, whether or not the sweeper has voided it yet.',
         security,
         body: holdRequest,
         response: { 201: holdResponse, ...errors },
@@ -127,6 +134,7 @@ export const posRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Secrets
       schema: {
         tags: [TAG],
         summary: 'Capture a hold, fully or partly (the rest is released)',
+        description: HOLD_SETTLE_RULES,
         security,
         params: holdParams,
         body: captureRequest,
@@ -147,6 +155,7 @@ export const posRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Secrets
       schema: {
         tags: [TAG],
         summary: 'Release a hold: its points are available again',
+        description: HOLD_SETTLE_RULES,
         security,
         params: holdParams,
         body: releaseRequest,

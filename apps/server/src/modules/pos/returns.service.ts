@@ -10,6 +10,7 @@ import {
   resolveExisting,
   writeContext,
 } from './idempotency';
+import { voidLapsedHolds } from './lapsed-holds.repository';
 import { centsNumber, centsText, minBig, parseCents } from './money';
 import { findRequest } from './pos.repository';
 import { planReturn } from './return-plan';
@@ -50,6 +51,8 @@ export async function returnPoints(
         throw new AppError('OPERATION_NOT_FOUND', 'No accrual with this operationId for this POS');
       }
       const plan = planReturn(await lockReceiptLines(trx, original.id), input.items);
+      // Lapsed holds no longer count as held (issue 15.5): void them before what is available is read.
+      await voidLapsedHolds(trx, original.account_id);
       const account = await lockAccount(trx, original.account_id);
       const available = parseCents(account.balance) - parseCents(account.held_balance);
       const taken = minBig(plan.pointsCents, available > 0n ? available : 0n);
