@@ -54,6 +54,10 @@ export const errorCatalogue = {
   RETURN_NOT_ALLOWED: { status: 409, message: 'Nothing left to return for this operation' },
   RULESET_ALREADY_RETIRED: { status: 409, message: 'This ruleset is already retired' },
   CARD_ALREADY_REISSUED: { status: 409, message: 'This card was already reissued' },
+  BALANCE_LIMIT_EXCEEDED: {
+    status: 409,
+    message: 'The balance would exceed its limit of 999999999999.99 points',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -6,8 +6,21 @@ import { decimal2, isoTimestamp } from './common';
  * 2 places; quantities may have up to 3 (goods sold by weight).
  */
 
+/**
+ * Bounds derived from the columns that store what validation accepts (migrations 002 and 003), so that
+ * nothing accepted can overflow them (issue 15.2):
+ * - price, discount: numeric(14, 2) (below 10^12) ≥ MAX_MONEY; hold points, operations.points: the same;
+ * - quantity: numeric(12, 3) (below 10^9) ≥ MAX_QUANTITY;
+ * - Σ quantity × price of a receipt ≤ MAX_RECEIPT_AMOUNT, so every line total and the receipt's totals fit
+ *   numeric(16, 2), and the points they earn (at most 100 % of them) fit numeric(14, 2).
+ * A balance (numeric(14, 2)) that a credit would take past MAX_BALANCE is refused with
+ * BALANCE_LIMIT_EXCEEDED instead.
+ */
 const MAX_MONEY = 1_000_000_000;
 const MAX_QUANTITY = 1_000_000;
+export const MAX_RECEIPT_AMOUNT = 10_000_000_000;
+/** The largest balance numeric(14, 2) can store. */
+export const MAX_BALANCE = 999_999_999_999.99;
 
 // Bounds as zod checks, not refinements, so the API document states them (issue 15.6).
 const moneyRange = `must be between 0 and ${MAX_MONEY}`;
@@ -58,12 +71,23 @@ export const receiptLineRequest = z
     path: ['discount'],
   });
 
+/** Before discounts. Floats are fine here: the bound sits far below what the columns can store. */
+const grossAmount = (items: Array<{ quantity: number; price: number }>) =>
+  items.reduce((sum, line) => sum + line.quantity * line.price, 0);
+
 export const accrualRequest = z.object({
   operationId: posOperationId,
   cardNumber: cardNumberField,
   receipt: z.object({
     receiptId: text(128),
-    items: z.array(receiptLineRequest).min(1, 'a receipt needs at least one item').max(500),
+    items: z
+      .array(receiptLineRequest)
+      .min(1, 'a receipt needs at least one item')
+      .max(500)
+      .refine((items) => grossAmount(items) <= MAX_RECEIPT_AMOUNT, {
+        message: `the receipt's Σ quantity × price must be at most ${MAX_RECEIPT_AMOUNT}`,
+      })
+      .describe(`Σ quantity × price over the items must be at most ${MAX_RECEIPT_AMOUNT}`),
   }),
 });
 export type AccrualRequest = z.input<typeof accrualRequest>;

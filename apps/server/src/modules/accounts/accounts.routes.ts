@@ -3,6 +3,7 @@ import {
   accountListQuery,
   createAccountRequest,
   idParam,
+  MAX_BALANCE,
   manualAccrualRequest,
   manualAccrualResponse,
   pagedResponse,
@@ -69,6 +70,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['Accounts'],
         summary: 'Add points to an account (an adjustment operation); returns it and the new balance',
+        description: `Points that would take the balance past ${MAX_BALANCE} are refused with 409 BALANCE_LIMIT_EXCEEDED; nothing is written.`,
         body: manualAccrualRequest,
         response: { 201: manualAccrualResponse },
       },

@@ -6,6 +6,7 @@ import { toNumber } from '../../lib/paging';
 import type { AuthUser } from '../../plugins/auth';
 import { insertAudit } from '../audit/audit.repository';
 import { insertAdminOperation } from '../operations/operations.repository';
+import { MAX_BALANCE_CENTS, parseCents } from '../pos/money';
 import { addToBalance, findActiveCard, lockAccount } from './accounts.repository';
 
 /**
@@ -22,6 +23,10 @@ export async function manualAccrual(
   return inTransaction(db, async (trx) => {
     const account = await lockAccount(trx, input.accountId);
     if (!account) throw new AppError('ACCOUNT_NOT_FOUND');
+    // Issue 15.2: refused before anything is written, rather than a numeric overflow (500).
+    if (parseCents(account.balance) + parseCents(points) > MAX_BALANCE_CENTS) {
+      throw new AppError('BALANCE_LIMIT_EXCEEDED');
+    }
     const card = await findActiveCard(trx, input.accountId);
     const operation = await insertAdminOperation(trx, {
       type: 'adjustment',

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { CardStatus } from '../../db/schema';
 import type { StoredRequest } from './idempotency';
-import { centsText, milliText } from './money';
+import { centsText, MAX_BALANCE_CENTS, milliText } from './money';
 import type { ReceiptLineTotals } from './receipt-math';
 
 export interface AccrualContextRow {
@@ -69,8 +69,8 @@ export interface AccrualWrite {
  * and the ruleset in force, compute each line's bonus (round2(lineTotal × percent / 100), 0 for an
  * excluded SKU), credit the account, claim the operationId with the answer, then write the operation, the
  * receipt and its lines. Every POS statement takes its locks in one order (hold row, account, operationId
- * claim, new operation), so copies of one request racing each other cannot deadlock. Returns nothing when the card is missing or not active or no ruleset is in
- * force (the caller reads why); a concurrent duplicate fails on the operationId key.
+ * claim, new operation), so copies of one request racing each other cannot deadlock. Returns nothing when the card is missing or not active, no ruleset is in
+ * force or the balance would pass its limit (the caller reads why); a concurrent duplicate fails on the operationId key.
  */
 export async function insertAccrual(db: Db, w: AccrualWrite): Promise<StoredRequest | undefined> {
   const lines = w.lines.map((l) => ({
@@ -102,7 +102,7 @@ export async function insertAccrual(db: Db, w: AccrualWrite): Promise<StoredRequ
     a as (
       update accounts set balance = balance + t.points
       from c, t, r
-      where accounts.id = c.account_id
+      where accounts.id = c.account_id and accounts.balance + t.points <= ${centsText(MAX_BALANCE_CENTS)}::numeric
       returning accounts.balance, t.points, c.id as card_id, c.account_id, r.version
     ),
     q as (

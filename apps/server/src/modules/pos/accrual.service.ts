@@ -13,7 +13,7 @@ import {
   type WriteContext,
   writeContext,
 } from './idempotency';
-import { centsNumber, parseCents } from './money';
+import { centsNumber, MAX_BALANCE_CENTS, parseCents } from './money';
 import { findRequest } from './pos.repository';
 import {
   type ComputedReceipt,
@@ -40,6 +40,12 @@ function refusal(context: AccrualContextRow): AppError | null {
 
 function compute(context: AccrualContextRow, items: ReceiptLineInput[]): ComputedReceipt {
   return computeReceipt(items, context.percent!, new Set(context.excluded ?? []));
+}
+
+/** Issue 15.2: a credit that would take the balance past what its column stores is refused, not a 500. */
+function overLimit(context: AccrualContextRow, computed: ComputedReceipt): AppError | null {
+  if (parseCents(context.balance!) + computed.pointsCents <= MAX_BALANCE_CENTS) return null;
+  return new AppError('BALANCE_LIMIT_EXCEEDED');
 }
 
 function wireBody(operationId: string | null, receiptId: string, computed: ComputedReceipt) {
@@ -86,7 +92,7 @@ export async function accrue(db: Db, pos: PosIdentity, input: AccrualInput, requ
     const context = await readAccrualContext(db, {
       operationId: input.operationId,
       cardNumber: input.cardNumber,
-      skus: [],
+      skus: skusOf(input.receipt.items),
     });
     if (context.existing_pos_id) {
       return resolveExisting(
@@ -99,7 +105,7 @@ export async function accrue(db: Db, pos: PosIdentity, input: AccrualInput, requ
         ctx,
       );
     }
-    const refused = refusal(context);
+    const refused = refusal(context) ?? overLimit(context, compute(context, input.receipt.items));
     if (refused) return failAccrual(db, ctx, refused, context, input);
   }
   return failAccrual(db, ctx, new AppError('CARD_BLOCKED'), null, input);
@@ -134,6 +140,9 @@ export async function previewAccrual(
   const refused = refusal(context);
   if (refused) throw refused;
   const computed = compute(context, input.receipt.items);
+  // Preview and accrual agree: what the accrual would refuse, the preview refuses too.
+  const over = overLimit(context, computed);
+  if (over) throw over;
   const body = wireBody(input.operationId ?? null, input.receipt.receiptId, computed);
   return { ...body, balance: centsNumber(parseCents(context.balance!) + computed.pointsCents) };
 }

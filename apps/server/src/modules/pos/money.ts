@@ -1,3 +1,5 @@
+import { MAX_BALANCE } from '@loyalty/contracts';
+
 /**
  * Exact decimal arithmetic for receipts and points: money and points as integer cents, quantities as
  * integer thousandths, all in BigInt, so no float ever decides a point.
@@ -49,3 +51,6 @@ export function divRound(numerator: bigint, denominator: bigint): bigint {
 }
 
 export const minBig = (a: bigint, b: bigint) => (a < b ? a : b);
+
+/** The largest balance accounts.balance (numeric(14, 2)) can store, in cents. */
+export const MAX_BALANCE_CENTS = BigInt(Math.round(MAX_BALANCE * 100));

@@ -9,6 +9,8 @@ import {
   holdParams,
   holdRequest,
   holdResponse,
+  MAX_BALANCE,
+  MAX_RECEIPT_AMOUNT,
   posCardBalance,
   posCardParams,
   releaseRequest,
@@ -33,6 +35,9 @@ import { returnPoints } from './returns.service';
 const TAG = 'POS API';
 const security = [{ apiKey: [] }];
 const errors = { 400: errorBody, 401: errorBody, 404: errorBody, 409: errorBody };
+const BALANCE_LIMIT_RULE =
+  `A receipt whose Σ quantity × price exceeds ${MAX_RECEIPT_AMOUNT} is a 400; points that would take the ` +
+  `balance past ${MAX_BALANCE} are refused with 409 BALANCE_LIMIT_EXCEEDED (recorded as a failed operation).`;
 const HOLD_SETTLE_RULES =
   'Only the POS that made the hold (else 404 NO_ACTIVE_HOLD_FOR_POS; unknown: 404 HOLD_NOT_FOUND). A hold ' +
   'whose expiresAt has passed answers 409 HOLD_EXPIRED, whether or not the sweeper has voided it yet; a hold ' +
@@ -86,7 +91,8 @@ export const posRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Secrets
         tags: [TAG],
         summary: 'Accrue points for a receipt (ruleset in force, excluded SKUs earn nothing)',
         description:
-          'Idempotent by operationId: a repeat returns the first answer with Idempotent-Replayed: true.',
+          'Idempotent by operationId: a repeat returns the first answer with Idempotent-Replayed: true. ' +
+          BALANCE_LIMIT_RULE,
         security,
         body: accrualRequest,
         response: { 201: accrualResponse, ...errors },
@@ -101,6 +107,7 @@ export const posRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Secrets
       schema: {
         tags: [TAG],
         summary: 'What an accrual would earn; nothing is written',
+        description: `Refuses what the accrual would refuse, with the same codes. ${BALANCE_LIMIT_RULE}`,
         security,
         body: accrualPreviewRequest,
         response: { 200: accrualPreviewResponse, ...errors },
