@@ -45,7 +45,6 @@ export const errorCatalogue = {
   SKU_NOT_EXCLUDED: { status: 404, message: 'SKU is not excluded in this ruleset' },
   CLIENT_ID_TAKEN: { status: 409, message: 'An account with this client ID already exists' },
   CARD_NOT_ACTIVE: { status: 409, message: 'Only an active card can be blocked' },
-  CARD_NOT_BLOCKED: { status: 409, message: 'Only a blocked card can be reissued' },
   CARD_NOT_REISSUABLE: { status: 409, message: 'Only an active or blocked card can be reissued' },
   OPERATION_NOT_FOUND: { status: 404, message: 'Operation not found' },
   RECEIPT_NOT_FOUND: { status: 404, message: 'Receipt not found' },

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
-/** Numeric keys of the `settings` table: `holds.ttl_minutes` sets a POS hold's lifetime, `cards.limit_per_account` caps issuing. */
+/**
+ * Numeric keys of the `settings` table: `holds.ttl_minutes` sets a POS hold's lifetime (unset: holds last
+ * 15 minutes), `cards.limit_per_account` caps an account's cards that are not blocked (unset: no cap).
+ */
 export const settingKeys = ['holds.ttl_minutes', 'cards.limit_per_account'] as const;
 export type SettingKey = (typeof settingKeys)[number];
 
@@ -24,7 +27,10 @@ export const currencyCode = z
   .regex(/^[A-Z]{3}$/, 'Currency must be a three-letter ISO 4217 code')
   .refine(isKnownCurrency, 'Currency must be a three-letter ISO 4217 code');
 
-/** Unset values are null: the console shows 'Not configured' / 'No limit set'. The currency always has a value. */
+/**
+ * Unset values are null: the console shows 'Not configured' / 'No limit set' (an unset TTL still gives holds
+ * the POS default of 15 minutes). The currency always has a value.
+ */
 export const settings = z.object({
   holds: z.object({ ttl_minutes: z.number().int().nullable() }),
   cards: z.object({ limit_per_account: z.number().int().nullable() }),
@@ -44,7 +50,7 @@ const settingValue = (label: string) =>
 
 /**
  * Only the values sent change; an absent group or field keeps its value. `null` clears a number (no TTL
- * configured / no card limit); the currency cannot be cleared.
+ * configured, so the 15-minute default / no card limit); the currency cannot be cleared.
  */
 export const updateSettingsRequest = z.object({
   holds: z.object({ ttl_minutes: settingValue('Holds TTL') }).optional(),

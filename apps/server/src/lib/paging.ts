@@ -17,9 +17,3 @@ export function toIso(value: Date | string | null | undefined): string | null {
   if (value === null || value === undefined) return null;
   return (value instanceof Date ? value : new Date(value)).toISOString();
 }
-
-/** numeric column (string) → number with 2 decimals, for the wire. */
-export function toNumber(value: string | number | null | undefined): number {
-  if (value === null || value === undefined) return 0;
-  return Math.round(Number(value) * 100) / 100;
-}

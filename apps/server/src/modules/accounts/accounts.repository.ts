@@ -4,7 +4,8 @@ import type { Db } from '../../db/connection';
 import type { Executor } from '../../db/executor';
 import type { Database } from '../../db/schema';
 import type { Tx } from '../../db/transaction';
-import { likeContains, toIso, toNumber } from '../../lib/paging';
+import { amountNumber } from '../../lib/money';
+import { likeContains, toIso } from '../../lib/paging';
 import { lapsedHeld } from '../pos/lapsed-holds.repository';
 
 /** The newest active card of the account (cards_account_idx), for the Active Card column. */
@@ -31,8 +32,8 @@ function toAccount(row: AccountRow): Account {
     id: row.id,
     clientId: row.client_id,
     activeCardNumber: row.active_card_number,
-    balance: toNumber(row.balance),
-    heldBalance: toNumber(row.held_balance),
+    balance: amountNumber(row.balance),
+    heldBalance: amountNumber(row.held_balance),
     createdAt: toIso(row.created_at) as string,
   };
 }

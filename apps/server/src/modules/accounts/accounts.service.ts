@@ -1,5 +1,6 @@
 import type { Account, Paged } from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
+import { isUniqueViolation } from '../../db/sql-errors';
 import { inTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import { toPage } from '../../lib/paging';
@@ -38,7 +39,7 @@ export async function createAccount(db: Db, actor: AuthUser, clientId: string): 
       return account;
     });
   } catch (error) {
-    if ((error as { code?: string }).code === '23505') throw clientIdTaken(clientId);
+    if (isUniqueViolation(error)) throw clientIdTaken(clientId);
     throw error;
   }
 }

@@ -2,11 +2,10 @@ import type { ManualAccrualResponse } from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
 import { inTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
-import { toNumber } from '../../lib/paging';
+import { amountNumber, amountText, MAX_BALANCE_CENTS, parseCents } from '../../lib/money';
 import type { AuthUser } from '../../plugins/auth';
 import { insertAudit } from '../audit/audit.repository';
 import { insertAdminOperation } from '../operations/operations.repository';
-import { MAX_BALANCE_CENTS, parseCents } from '../pos/money';
 import { addToBalance, findActiveCard, lockAccount } from './accounts.repository';
 
 /**
@@ -19,7 +18,7 @@ export async function manualAccrual(
   input: { accountId: string; points: number; reason: string | null },
 ): Promise<ManualAccrualResponse> {
   // Exact decimal text for SQL; the request schema already allows at most 2 decimals.
-  const points = input.points.toFixed(2);
+  const points = amountText(input.points);
   return inTransaction(db, async (trx) => {
     const account = await lockAccount(trx, input.accountId);
     if (!account) throw new AppError('ACCOUNT_NOT_FOUND');
@@ -43,9 +42,9 @@ export async function manualAccrual(
       message: `Added ${points} points to account${input.reason ? `: ${input.reason}` : ''}`,
       targetType: 'account',
       targetId: input.accountId,
-      source: { balance: toNumber(account.balance) },
-      dest: { balance: toNumber(balance), operationId: operation.id, points: toNumber(points) },
+      source: { balance: amountNumber(account.balance) },
+      dest: { balance: amountNumber(balance), operationId: operation.id, points: amountNumber(points) },
     });
-    return { operation, balance: toNumber(balance) };
+    return { operation, balance: amountNumber(balance) };
   });
 }

@@ -8,7 +8,8 @@ import {
   type RetentionAnalytics,
 } from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
-import { toIso, toNumber } from '../../lib/paging';
+import { amountNumber, centsNumber, parseCents } from '../../lib/money';
+import { toIso } from '../../lib/paging';
 import { type AnalyticsSource, type CountRow, rollupSource } from './analytics.repository';
 
 /**
@@ -39,7 +40,7 @@ export async function operationsAnalytics(
   const rows = await source.operations(db, window);
   return {
     operationsCount: counts(window.buckets, rows),
-    operationsVolume: zeroFilled(window.buckets, rows, (row) => toNumber(row?.amount)).map(
+    operationsVolume: zeroFilled(window.buckets, rows, (row) => amountNumber(row?.amount)).map(
       ({ timestamp, value }) => ({ timestamp, amount: value }),
     ),
   };
@@ -66,12 +67,12 @@ export async function retentionAnalytics(
 export async function pointsSummary(db: Db, source: AnalyticsSource = rollupSource): Promise<PointsSummary> {
   const totals = await source.pointsTotals(db);
   // Subtract in cents so active is exact, not a float difference.
-  const totalCents = Math.round(toNumber(totals.total) * 100);
-  const heldCents = Math.round(toNumber(totals.held) * 100);
+  const totalCents = parseCents(totals.total);
+  const heldCents = parseCents(totals.held);
   return {
-    totalPoints: totalCents / 100,
-    activePoints: (totalCents - heldCents) / 100,
-    heldPoints: heldCents / 100,
+    totalPoints: centsNumber(totalCents),
+    activePoints: centsNumber(totalCents - heldCents),
+    heldPoints: centsNumber(heldCents),
     calculatedAt: toIso(totals.calculatedAt) as string,
   };
 }

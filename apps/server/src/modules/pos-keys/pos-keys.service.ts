@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Paged, PosKey, PosKeyStatus } from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
+import { isUniqueViolation } from '../../db/sql-errors';
 import { inTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import { toPage } from '../../lib/paging';
@@ -69,7 +70,7 @@ export async function createPosKey(db: Db, crypto: KeyCrypto, actor: AuthUser, i
     });
   } catch (error) {
     // Two concurrent creates of one key: the unique index decides; the loser gets the same answer.
-    if ((error as { code?: string }).code === '23505') throw unusableKey();
+    if (isUniqueViolation(error)) throw unusableKey();
     throw error;
   }
 }

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { CardStatus } from '../../db/schema';
+import { centsText, MAX_BALANCE_CENTS, milliText } from '../../lib/money';
 import type { StoredRequest } from './idempotency';
-import { centsText, MAX_BALANCE_CENTS, milliText } from './money';
 import type { ReceiptLineTotals } from './receipt-math';
 
 export interface AccrualContextRow {

@@ -1,19 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { AccrualPreviewResponse } from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
+import { isUniqueViolation } from '../../db/sql-errors';
+import { retryStatement } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
+import { centsNumber, MAX_BALANCE_CENTS, parseCents } from '../../lib/money';
 import type { PosIdentity } from '../pos-keys/pos-keys.repository';
 import { type AccrualContextRow, insertAccrual, readAccrualContext } from './accrual.repository';
 import { recordFailure } from './failures';
 import {
   firstAnswer,
-  isUniqueViolation,
   type PosOutcome,
   resolveExisting,
   type WriteContext,
   writeContext,
 } from './idempotency';
-import { centsNumber, MAX_BALANCE_CENTS, parseCents } from './money';
 import { findRequest } from './pos.repository';
 import {
   type ComputedReceipt,
@@ -22,7 +23,6 @@ import {
   type ReceiptLineInput,
   receiptTotals,
 } from './receipt-math';
-import { retryStatement } from './retry';
 
 interface AccrualInput {
   operationId: string;

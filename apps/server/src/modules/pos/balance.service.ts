@@ -1,7 +1,7 @@
 import type { PosCardBalance } from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
 import { AppError } from '../../lib/app-error';
-import { centsNumber, parseCents } from './money';
+import { centsNumber, parseCents } from '../../lib/money';
 import { findCardBalance } from './pos.repository';
 
 /** GET /pos/api/v1/cards/{cardNumber}: any card status may be read; writes refuse blocked cards. */

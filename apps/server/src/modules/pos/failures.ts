@@ -1,16 +1,16 @@
 import type { Db } from '../../db/connection';
+import { isUniqueViolation } from '../../db/sql-errors';
+import { retryStatement } from '../../db/transaction';
 import type { AppError } from '../../lib/app-error';
 import {
   failureBody,
   firstAnswer,
-  isUniqueViolation,
   operationTypeOf,
   type PosOutcome,
   resolveExisting,
   type WriteContext,
 } from './idempotency';
 import { findRequest, insertFailure, voidExpiredHold } from './pos.repository';
-import { retryStatement } from './retry';
 
 interface FailureDetails {
   points: string;

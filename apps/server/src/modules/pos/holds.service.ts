@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/connection';
+import { isUniqueViolation } from '../../db/sql-errors';
+import { retryStatement } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
+import { centsText, parseCents, toCents } from '../../lib/money';
 import type { PosIdentity } from '../pos-keys/pos-keys.repository';
 import { recordFailure } from './failures';
 import {
@@ -14,16 +17,13 @@ import {
 } from './holds.repository';
 import {
   firstAnswer,
-  isUniqueViolation,
   type PosOutcome,
   resolveExisting,
   type WriteContext,
   writeContext,
 } from './idempotency';
 import { voidLapsedHolds } from './lapsed-holds.repository';
-import { centsText, parseCents, toCents } from './money';
 import { findRequest, isUuid } from './pos.repository';
-import { retryStatement } from './retry';
 
 /**
  * Each write is tried as one statement first (the common case costs one round trip); only when it does

@@ -110,7 +110,3 @@ export function resolveExisting(existing: StoredRequest | undefined, ctx: WriteC
 export function failureBody(error: AppError, requestId: string) {
   return { status: error.status, message: error.message, code: error.code, requestId };
 }
-
-export function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: unknown })?.code === '23505';
-}

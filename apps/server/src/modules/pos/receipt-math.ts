@@ -1,4 +1,4 @@
-import { centsNumber, divRound, milliNumber, parseCents, toCents, toMilli } from './money';
+import { centsNumber, divRound, milliNumber, parseCents, toCents, toMilli } from '../../lib/money';
 
 export interface ReceiptLineInput {
   sku: string;

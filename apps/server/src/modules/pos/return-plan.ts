@@ -1,5 +1,13 @@
 import { AppError } from '../../lib/app-error';
-import { centsText, divRound, milliNumber, milliText, parseCents, parseMilli, toMilli } from './money';
+import {
+  centsText,
+  divRound,
+  milliNumber,
+  milliText,
+  parseCents,
+  parseMilli,
+  toMilli,
+} from '../../lib/money';
 import type { LockedLine } from './returns.repository';
 
 export interface ReturnPlan {

@@ -1,17 +1,12 @@
 import type { Db } from '../../db/connection';
+import { isUniqueViolation } from '../../db/sql-errors';
 import { inTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
+import { centsNumber, centsText, minBig, parseCents } from '../../lib/money';
 import type { PosIdentity } from '../pos-keys/pos-keys.repository';
 import { recordFailure } from './failures';
-import {
-  firstAnswer,
-  isUniqueViolation,
-  type PosOutcome,
-  resolveExisting,
-  writeContext,
-} from './idempotency';
+import { firstAnswer, type PosOutcome, resolveExisting, writeContext } from './idempotency';
 import { voidLapsedHolds } from './lapsed-holds.repository';
-import { centsNumber, centsText, minBig, parseCents } from './money';
 import { findRequest } from './pos.repository';
 import { planReturn } from './return-plan';
 import {

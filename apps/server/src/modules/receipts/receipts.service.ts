@@ -1,7 +1,8 @@
 import type { ReceiptDetail } from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
 import { AppError } from '../../lib/app-error';
-import { toIso, toNumber } from '../../lib/paging';
+import { amountNumber, milliNumber, parseMilli } from '../../lib/money';
+import { toIso } from '../../lib/paging';
 import { findReceipt, findReceiptItems } from './receipts.repository';
 
 /** GET /api/v1/receipts/operation/{id}: only accruals made by a POS have receipts. */
@@ -13,8 +14,8 @@ export async function receiptOfOperation(db: Db, id: string): Promise<ReceiptDet
     receipt: {
       receiptId: receipt.receipt_id,
       posId: receipt.pos_id,
-      totalAmount: toNumber(receipt.total_amount),
-      totalDiscount: toNumber(receipt.total_discount),
+      totalAmount: amountNumber(receipt.total_amount),
+      totalDiscount: amountNumber(receipt.total_discount),
       createdAt: toIso(receipt.created_at) as string,
       cardNumber: receipt.card_number,
     },
@@ -25,11 +26,11 @@ export async function receiptOfOperation(db: Db, id: string): Promise<ReceiptDet
       sku: item.sku,
       category: item.category,
       // Quantities keep their 3 decimals (goods sold by weight).
-      quantity: Number(item.quantity),
-      price: toNumber(item.price),
-      discount: toNumber(item.discount),
-      lineTotal: toNumber(item.line_total),
-      bonusPoints: toNumber(item.bonus_points),
+      quantity: milliNumber(parseMilli(item.quantity)),
+      price: amountNumber(item.price),
+      discount: amountNumber(item.discount),
+      lineTotal: amountNumber(item.line_total),
+      bonusPoints: amountNumber(item.bonus_points),
     })),
   };
 }

@@ -4,7 +4,8 @@ import type { Db } from '../../db/connection';
 import type { Executor } from '../../db/executor';
 import type { Tx } from '../../db/transaction';
 import { fetchListPage } from '../../lib/list-page';
-import { likeContains, toIso, toNumber } from '../../lib/paging';
+import { amountNumber, amountText } from '../../lib/money';
+import { likeContains, toIso } from '../../lib/paging';
 
 /**
  * Whether the ruleset aliased `alias` may be in force: its activeFrom has passed and it is not retired.
@@ -48,7 +49,7 @@ function toRuleset(row: RulesetRow): Ruleset {
     id: row.id,
     version: Number(row.version),
     status: row.status,
-    config: { percent: toNumber(row.percent) },
+    config: { percent: amountNumber(row.percent) },
     activeFrom: toIso(row.active_from),
     createdBy: row.created_by,
     createdAt: toIso(row.created_at) as string,
@@ -76,7 +77,7 @@ export async function insertRuleset(
     .insertInto('rulesets')
     .values({
       version: values.version,
-      percent: values.percent.toFixed(2),
+      percent: amountText(values.percent),
       active_from: values.activeFrom,
       created_by: values.createdBy,
     })

@@ -1,5 +1,6 @@
 import type { Paged, Ruleset } from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
+import { isUniqueViolation } from '../../db/sql-errors';
 import { inTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import { toPage } from '../../lib/paging';
@@ -64,7 +65,7 @@ export async function createRuleset(db: Db, actor: AuthUser, input: NewRuleset):
       });
     } catch (error) {
       // Two concurrent creates of one version: the unique index decides.
-      if ((error as { code?: string }).code !== '23505') throw error;
+      if (!isUniqueViolation(error)) throw error;
       if (!auto || attempt >= 3) throw versionTaken(input.version ?? Math.floor(Date.now() / 1000));
     }
   }

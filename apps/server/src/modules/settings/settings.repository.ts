@@ -20,7 +20,11 @@ export async function getSettings(db: Executor): Promise<Settings> {
   };
 }
 
-/** Locks the settings rows, so two concurrent saves audit a before/after that really follow each other. */
+/**
+ * Locks the settings rows that exist, so two concurrent saves of saved keys audit a before/after that
+ * really follow each other. A key never saved has no row to lock yet: two first saves of it can both
+ * audit it as unset before (the primary key still keeps one row, the later write winning).
+ */
 export async function lockSettings(trx: Tx): Promise<void> {
   await trx.selectFrom('settings').select('key').forUpdate().execute();
 }

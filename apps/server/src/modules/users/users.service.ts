@@ -1,5 +1,6 @@
 import type { Paged, Role, User } from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
+import { isUniqueViolation } from '../../db/sql-errors';
 import { inTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import { toPage } from '../../lib/paging';
@@ -49,7 +50,7 @@ export async function createUser(db: Db, actor: AuthUser | null, input: NewUser)
     });
   } catch (error) {
     // Two concurrent creates of one name: the unique index decides; the loser gets the same 409.
-    if ((error as { code?: string }).code === '23505') throw usernameTaken(input.username);
+    if (isUniqueViolation(error)) throw usernameTaken(input.username);
     throw error;
   }
 }
