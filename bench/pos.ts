@@ -12,7 +12,8 @@
  *
  * Environment: BENCH_PG_URL (server, default postgres://postgres@127.0.0.1:5432/postgres),
  * BENCH_CONNECTIONS (8), BENCH_SECONDS (20, at most 30), BENCH_CARDS (20000), BENCH_KEEP=1 keeps the
- * databases. Diagnostics: BENCH_NO_TRIGGERS=1 (other modules' triggers off), BENCH_ONLY_ACCRUAL=1,
+ * databases, BENCH_PORT (3103) and BENCH_DB_SUFFIX (none) for a second checkout benching beside this one.
+ * Diagnostics: BENCH_NO_TRIGGERS=1 (other modules' triggers off), BENCH_ONLY_ACCRUAL=1,
  * BENCH_PROFILE=<dir> (--cpu-prof of the server).
  */
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
@@ -30,13 +31,15 @@ import { ledgerIsSound, verifyLedger } from '../apps/server/src/modules/ledger/v
 import { createKeyCrypto } from '../apps/server/src/modules/pos-keys/key-crypto';
 import { meterDatabase, processCpuMs, selfCpuMs } from './pos-cpu';
 
-const PORT = 3103;
+// Several checkouts may bench on one machine: each picks its own port and database names.
+const PORT = Number(process.env.BENCH_PORT ?? 3103);
 const SERVER_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const SECONDS = Math.min(Number(process.env.BENCH_SECONDS ?? 20), 30);
 const CARDS = Number(process.env.BENCH_CARDS ?? 20_000);
-const DB_NAME = 'loyalty_bench_pos';
-const PGBENCH_DB = 'loyalty_bench_pgbench';
+const DB_SUFFIX = process.env.BENCH_DB_SUFFIX ? `_${process.env.BENCH_DB_SUFFIX.replace(/\W/g, '')}` : '';
+const DB_NAME = `loyalty_bench_pos${DB_SUFFIX}`;
+const PGBENCH_DB = `loyalty_bench_pgbench${DB_SUFFIX}`;
 
 const dbUrl = (name: string) => {
   const url = new URL(SERVER_URL);
