@@ -53,6 +53,10 @@ export const errorCatalogue = {
   RETURN_NOT_ALLOWED: { status: 409, message: 'Nothing left to return for this operation' },
   RULESET_ALREADY_RETIRED: { status: 409, message: 'This ruleset is already retired' },
   CARD_ALREADY_REISSUED: { status: 409, message: 'This card was already reissued' },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 409,
+    message: 'This Idempotency-Key was already used with a different request',
+  },
   BALANCE_LIMIT_EXCEEDED: {
     status: 409,
     message: 'The balance would exceed its limit of 999999999999.99 points',

@@ -72,6 +72,22 @@ export const manualAccrualRequest = z.object({
 });
 export type ManualAccrualRequest = z.input<typeof manualAccrualRequest>;
 
+/**
+ * Optional `Idempotency-Key` (issue 15.7): 1–255 visible ASCII characters, scoped to the signed-in user.
+ * Loose: every other header passes through untouched.
+ */
+export const manualAccrualHeaders = z.looseObject({
+  'idempotency-key': z
+    .string()
+    .regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 visible ASCII characters')
+    .optional()
+    .describe(
+      'Makes a retry safe: the same key with the same body gets the first answer again (same status and ' +
+        'body, header Idempotent-Replayed: true) and nothing is booked twice; the same key with another body ' +
+        'is 409 IDEMPOTENCY_KEY_REUSED. Keys are per user (two users never share one) and are kept.',
+    ),
+});
+
 export const manualAccrualResponse = z.object({
   operation,
   /** The account's balance after the accrual. */

@@ -9,6 +9,18 @@ export type Generated<T> = T extends ColumnType<infer S, infer I, infer U>
   ? ColumnType<S, I | undefined, U>
   : ColumnType<T, T | undefined, T>;
 
+export type Json = JsonValue;
+
+export type JsonArray = JsonValue[];
+
+export type JsonObject = {
+  [x: string]: JsonValue | undefined;
+};
+
+export type JsonPrimitive = boolean | number | string | null;
+
+export type JsonValue = JsonArray | JsonObject | JsonPrimitive;
+
 export type Numeric = ColumnType<string, number | string, number | string>;
 
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -90,6 +102,15 @@ export interface ExcludedSkus {
   description: string | null;
   ruleset_id: string;
   sku: string;
+}
+
+export interface IdempotencyKeys {
+  created_at: Generated<Timestamp>;
+  key: string;
+  request_hash: string;
+  response: Json | null;
+  status_code: number | null;
+  user_id: string;
 }
 
 export interface LoginAttempts {
@@ -219,6 +240,7 @@ export interface DB {
   card_counts: CardCounts;
   cards: Cards;
   excluded_skus: ExcludedSkus;
+  idempotency_keys: IdempotencyKeys;
   login_attempts: LoginAttempts;
   operation_counts: OperationCounts;
   operation_search_counts: OperationSearchCounts;

@@ -5,6 +5,7 @@ import * as m003 from './003-pos';
 import * as m004 from './004-analytics';
 import * as m005 from './005-settings-text';
 import * as m007 from './007-ruleset-retirement';
+import * as m008 from './008-idempotency-keys';
 
 /**
  * Every migration, in order. Forward-only: a shipped migration is never edited; add the next one.
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '004-analytics': m004,
   '005-settings-text': m005,
   '007-ruleset-retirement': m007,
+  '008-idempotency-keys': m008,
 };

@@ -2,8 +2,10 @@ import {
   account,
   accountListQuery,
   createAccountRequest,
+  errorBody,
   idParam,
   MAX_BALANCE,
+  manualAccrualHeaders,
   manualAccrualRequest,
   manualAccrualResponse,
   pagedResponse,
@@ -71,13 +73,19 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['Accounts'],
         summary: 'Add points to an account (an adjustment operation); returns it and the new balance',
         description: `Points that would take the balance past ${MAX_BALANCE} are refused with 409 BALANCE_LIMIT_EXCEEDED; nothing is written.`,
+        headers: manualAccrualHeaders,
         body: manualAccrualRequest,
-        response: { 201: manualAccrualResponse },
+        // A refusal is an answer too when an Idempotency-Key replays it.
+        response: { 201: manualAccrualResponse, 404: errorBody, 409: errorBody },
       },
     },
     async (request, reply) => {
-      const result = await manualAccrual(app.db, request.user!, request.body);
-      return reply.code(201).send(result);
+      const outcome = await manualAccrual(app.db, request.user!, request.body, {
+        idempotencyKey: request.headers['idempotency-key'],
+        requestId: request.id,
+      });
+      if (outcome.replayed) reply.header('idempotent-replayed', 'true');
+      return reply.code(outcome.status as 201 | 404 | 409).send(outcome.body);
     },
   );
 };
