@@ -162,7 +162,20 @@ test('Swagger UI is downloaded on the POS API screen only', async ({ page }) => 
   expect(swaggerRequests).toEqual([]);
   await page.getByRole('link', { name: 'POS API', exact: true }).click();
   await expect(docs(page).getByRole('button', { name: 'Authorize' }).first()).toBeVisible();
-  expect(swaggerRequests.some((url) => url.endsWith('/docs/static/swagger-ui-bundle.js'))).toBe(true);
+  expect(swaggerRequests.some((url) => /\/assets\/swagger-ui-bundle-[\w-]+\.js$/.test(url))).toBe(true);
+});
+
+test('Swagger UI comes from the console build: compressed and cached for a year', async ({ page }) => {
+  const bundle = page.waitForResponse((response) =>
+    /\/assets\/swagger-ui-bundle-[\w-]+\.js$/.test(response.url()),
+  );
+  await page.goto('/pos-api');
+  const response = await bundle;
+  expect(response.status()).toBe(200);
+  const headers = await response.allHeaders();
+  expect(headers['content-encoding']).toBe('br');
+  expect(headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  await expect(docs(page).getByRole('button', { name: 'Authorize' }).first()).toBeVisible();
 });
 
 test('the console around the documentation has no axe violations in either theme', async ({ page }) => {

@@ -1,6 +1,7 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { posApiDocs } from './build/pos-api-docs';
 import { precompress } from './build/precompress';
 
 const backend = 'http://127.0.0.1:3000';
@@ -8,7 +9,8 @@ const backend = 'http://127.0.0.1:3000';
 const proxied = ['/api', '/auth', '/pos', '/docs', '/openapi.json', '/swagger.html', '/swagger-init.js'];
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), precompress()],
+  // precompress last: it compresses everything the others wrote.
+  plugins: [react(), tailwindcss(), posApiDocs(), precompress()],
   resolve: { tsconfigPaths: true },
   build: {
     outDir: 'dist',

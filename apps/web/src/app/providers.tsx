@@ -1,7 +1,19 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
-import { Toaster } from '@/components/ui/sonner';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
+import { useToasterWanted } from '@/lib/toast';
 import { createQueryClient } from './query-client';
+
+// sonner stays out of the first download: its Toaster mounts when a toast is first wanted (lib/toast.ts).
+const Toaster = lazy(() => import('@/components/ui/sonner').then((module) => ({ default: module.Toaster })));
+
+function DeferredToaster() {
+  const wanted = useToasterWanted();
+  return wanted ? (
+    <Suspense fallback={null}>
+      <Toaster />
+    </Suspense>
+  ) : null;
+}
 
 // TooltipProvider lives in the authenticated shell (app/authenticated-shell.tsx), which is lazy-loaded.
 export function Providers({ children }: { children: ReactNode }) {
@@ -9,7 +21,7 @@ export function Providers({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
       {children}
-      <Toaster />
+      <DeferredToaster />
     </QueryClientProvider>
   );
 }

@@ -1,6 +1,5 @@
 import { type ReactNode, useEffect } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
-import { toast } from 'sonner';
 import {
   clearSession,
   EXPIRY_KEY,
@@ -10,12 +9,13 @@ import {
   setSessionExpiryHandler,
   TOKEN_KEY,
 } from '@/lib/session';
+import { notify } from '@/lib/toast';
 
 // setTimeout holds at most 2^31-1 ms; a longer wait is re-armed when it fires.
 const MAX_TIMEOUT = 2_147_483_647;
 
 function expire() {
-  toast.error('Session expired. Please log in again.', { id: 'session-ended' });
+  notify.error('Session expired. Please log in again.', { id: 'session-ended' });
   endSession();
 }
 

@@ -1,5 +1,5 @@
 import type { errorCatalogue } from '@loyalty/contracts';
-import { toast } from 'sonner';
+import { notify } from '@/lib/toast';
 import { isApiError, NETWORK_ERROR_MESSAGE } from './api-client';
 
 /**
@@ -132,12 +132,12 @@ export interface HandleErrorOptions {
 export function handleServerError(error: unknown, options: HandleErrorOptions | string = {}): void {
   const { context, title } = typeof options === 'string' ? { context: options, title: undefined } : options;
   if (isApiError(error) && error.status === 401 && error.code !== 'INVALID_CREDENTIALS') {
-    toast.error(getErrorMessage(error), { id: 'session-ended' });
+    notify.error(getErrorMessage(error), { id: 'session-ended' });
     return;
   }
   if (title) {
-    toast.error(title, { description: getServerMessage(error) });
+    notify.error(title, { description: getServerMessage(error) });
     return;
   }
-  toast.error(context ? `${context}: ${messageAfterContext(error)}` : getErrorMessage(error));
+  notify.error(context ? `${context}: ${messageAfterContext(error)}` : getErrorMessage(error));
 }

@@ -1,10 +1,8 @@
 import type { LoginRequest } from '@loyalty/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { LoaderCircleIcon } from 'lucide-react';
-import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
 import { FieldError } from '@/components/feedback/field-error';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -13,6 +11,7 @@ import { fieldAria } from '@/lib/field-aria';
 import { handleServerError } from '@/lib/handle-server-error';
 import { lazyResolver } from '@/lib/lazy-resolver';
 import { storeSession } from '@/lib/session';
+import { notify } from '@/lib/toast';
 import { login } from './login-api';
 
 const FIELDS = ['username', 'password'] as const;
@@ -26,8 +25,6 @@ export function LoginForm() {
     defaultValues: { username: '', password: '' },
     resolver: schema.resolver,
   });
-  // Fetch the schema while the user types, so the first Sign in does not wait for it.
-  useEffect(() => schema.preload(), []);
   const { errors } = form.formState;
   // Spec section 5: the form stops at the first failure, so only the first field's message shows.
   const first = FIELDS.find((field) => errors[field]);
@@ -41,7 +38,7 @@ export function LoginForm() {
       storeSession(data.token, data.expiresInSeconds);
       // Nothing cached for a previous user may show to this one.
       queryClient.clear();
-      toast.success('Welcome back!');
+      notify.success('Welcome back!');
       navigate('/', { replace: true });
     },
     // Invalid credentials → 'Invalid username or password'; 429 → the server's message.
@@ -54,7 +51,15 @@ export function LoginForm() {
   });
 
   return (
-    <form noValidate onSubmit={onSubmit} className="grid gap-4">
+    // The schema loads on the first key or pointer press, while the user types: the first Sign in does not
+    // wait for it, and a page that is only looked at (or measured) does not download it.
+    <form
+      noValidate
+      onSubmit={onSubmit}
+      onKeyDownCapture={schema.preload}
+      onPointerDownCapture={schema.preload}
+      className="grid gap-4"
+    >
       <div className="grid gap-2">
         <Label htmlFor="login-username">Username</Label>
         <Input
