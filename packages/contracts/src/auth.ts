@@ -18,7 +18,9 @@ export const loginRequest = z.object({
   password: z
     .string()
     .refine((v) => v.trim().length > 0, 'Password is required')
-    .pipe(z.string().max(200)),
+    .pipe(z.string().max(200))
+    // The document shows the refinement's input side; state the rule (not blank, at most 200) there too.
+    .meta({ minLength: 1, maxLength: 200, pattern: '\\S' }),
 });
 export type LoginRequest = z.infer<typeof loginRequest>;
 

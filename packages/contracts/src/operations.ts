@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { hasAtMostTwoDecimals, isoTimestamp, pageQuery, sortParam } from './common';
+import { isoTimestamp, pageQuery, sortParam } from './common';
 
 export const operationTypes = ['accrual', 'redemption', 'hold', 'adjustment'] as const;
 export const operationType = z.enum(operationTypes);
@@ -60,7 +60,8 @@ export const manualAccrualRequest = z.object({
   points: z
     .number(INVALID_POINTS)
     .finite(INVALID_POINTS)
-    .refine(hasAtMostTwoDecimals, 'must have at most 2 decimal places')
+    // A check, not a refinement, so the API document states it (issue 15.6).
+    .multipleOf(0.01, 'must have at most 2 decimal places')
     .positive(INVALID_POINTS)
     .max(1_000_000_000, 'must be at most 1000000000'),
   reason: z
