@@ -1,7 +1,6 @@
 import type { LoginRequest } from '@loyalty/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { LoaderCircleIcon } from 'lucide-react';
-import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { FieldError } from '@/components/feedback/field-error';
 import { Button } from '@/components/ui/button';
@@ -9,28 +8,14 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { fieldAria } from '@/lib/field-aria';
 import { handleServerError } from '@/lib/handle-server-error';
-import { lazyResolver } from '@/lib/lazy-resolver';
 import { storeSession } from '@/lib/session';
 import { notify } from '@/lib/toast';
 import { login } from './login-api';
-
-const FIELDS = ['username', 'password'] as const;
-
-const schema = lazyResolver(() => import('./login-resolver').then((m) => m.loginResolver));
+import { useLoginForm } from './use-login-form';
 
 export function LoginForm() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const form = useForm<LoginRequest>({
-    defaultValues: { username: '', password: '' },
-    resolver: schema.resolver,
-  });
-  const { errors } = form.formState;
-  // Spec section 5: the form stops at the first failure, so only the first field's message shows.
-  const first = FIELDS.find((field) => errors[field]);
-  const messageFor = (field: (typeof FIELDS)[number]) =>
-    field === first ? errors[field]?.message : undefined;
-
   const mutation = useMutation({
     mutationFn: login,
     meta: { silent: true },
@@ -46,18 +31,17 @@ export function LoginForm() {
   });
 
   // Blank fields are shown inline only: a toast with the same words would make the message appear twice.
-  const onSubmit = form.handleSubmit((values: LoginRequest) => {
+  const form = useLoginForm((values: LoginRequest) => {
     if (!mutation.isPending) mutation.mutate(values);
   });
+  const { messageFor } = form;
 
   return (
-    // The schema loads on the first key or pointer press, while the user types: the first Sign in does not
-    // wait for it, and a page that is only looked at (or measured) does not download it.
     <form
       noValidate
-      onSubmit={onSubmit}
-      onKeyDownCapture={schema.preload}
-      onPointerDownCapture={schema.preload}
+      onSubmit={form.onSubmit}
+      onKeyDownCapture={form.preload}
+      onPointerDownCapture={form.preload}
       className="grid gap-4"
     >
       <div className="grid gap-2">
@@ -67,7 +51,7 @@ export function LoginForm() {
           autoCapitalize="none"
           spellCheck={false}
           autoFocus
-          {...form.register('username')}
+          {...form.field('username')}
           {...fieldAria('login-username', messageFor('username'))}
         />
         <FieldError id="login-username-error" message={messageFor('username')} />
@@ -77,7 +61,7 @@ export function LoginForm() {
         <Input
           type="password"
           autoComplete="current-password"
-          {...form.register('password')}
+          {...form.field('password')}
           {...fieldAria('login-password', messageFor('password'))}
         />
         <FieldError id="login-password-error" message={messageFor('password')} />
