@@ -64,17 +64,6 @@ export async function insertAccount(trx: Tx, clientId: string): Promise<Account 
   return row ? findAccountById(trx, row.id) : undefined;
 }
 
-/** `points` is an exact decimal string; returns the new balance. */
-export async function addToBalance(trx: Tx, id: string, points: string): Promise<string> {
-  const row = await trx
-    .updateTable('accounts')
-    .set({ balance: sql`balance + ${points}::numeric` })
-    .where('id', '=', id)
-    .returning('balance')
-    .executeTakeFirstOrThrow();
-  return row.balance;
-}
-
 export interface AccountFilter {
   page: number;
   size: number;
@@ -147,20 +136,4 @@ async function countAllAccounts(db: Db): Promise<number> {
     .select(sql<number>`coalesce(sum(n), 0)::bigint`.as('n'))
     .executeTakeFirstOrThrow();
   return row.n;
-}
-
-/** The account's newest active card, which a manual accrual is booked against. */
-export async function findActiveCard(
-  db: Executor,
-  accountId: string,
-): Promise<{ id: string; number: string } | undefined> {
-  return db
-    .selectFrom('cards')
-    .select(['id', 'number'])
-    .where('account_id', '=', accountId)
-    .where('status', '=', 'active')
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
 }

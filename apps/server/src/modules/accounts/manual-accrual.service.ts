@@ -3,12 +3,12 @@ import type { ManualAccrualResponse } from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
 import { inTransaction, type Tx } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
-import { amountNumber, amountText, MAX_BALANCE_CENTS, parseCents } from '../../lib/money';
+import { centsNumber, centsText, toCents } from '../../lib/money';
 import type { AuthUser } from '../../plugins/auth';
 import { insertAudit } from '../audit/audit.repository';
-import { insertAdminOperation } from '../operations/operations.repository';
+import { postAdminAdjustment } from '../ledger/admin-adjustment';
+import { findOperationById } from '../operations/operations.repository';
 import { canonicalJson, failureBody } from '../pos/idempotency';
-import { addToBalance, findActiveCard, lockAccount } from './accounts.repository';
 import { claimKey, storeAnswer } from './idempotency-keys.repository';
 
 interface ManualAccrualInput {
@@ -25,39 +25,30 @@ export interface ManualAccrualOutcome {
 }
 
 /**
- * Points added by staff: the `adjustment` operation that justifies them and the balance change land in
- * one transaction (ARCHITECTURE.md "Ledger rules"), under the account lock so concurrent accruals add up.
- * Refusals (ACCOUNT_NOT_FOUND, BALANCE_LIMIT_EXCEEDED) are thrown before anything is written.
+ * Points added by staff: the ledger posts the `adjustment` with its balance change (refusals —
+ * ACCOUNT_NOT_FOUND, BALANCE_LIMIT_EXCEEDED — thrown before anything is written), and the audit entry
+ * commits in the same transaction.
  */
 async function accrueIn(trx: Tx, actor: AuthUser, input: ManualAccrualInput): Promise<ManualAccrualResponse> {
-  // Exact decimal text for SQL; the request schema already allows at most 2 decimals.
-  const points = amountText(input.points);
-  const account = await lockAccount(trx, input.accountId);
-  if (!account) throw new AppError('ACCOUNT_NOT_FOUND');
-  // Issue 15.2: refused before anything is written, rather than a numeric overflow (500).
-  if (parseCents(account.balance) + parseCents(points) > MAX_BALANCE_CENTS) {
-    throw new AppError('BALANCE_LIMIT_EXCEEDED');
-  }
-  const card = await findActiveCard(trx, input.accountId);
-  const operation = await insertAdminOperation(trx, {
-    type: 'adjustment',
-    status: 'completed',
-    points,
+  const points = toCents(input.points);
+  const posted = await postAdminAdjustment(trx, {
     accountId: input.accountId,
-    card: card ?? null,
-    meta: input.reason ? { reason: input.reason } : {},
+    points,
+    reason: input.reason,
     createdBy: actor.username,
   });
-  const balance = await addToBalance(trx, input.accountId, points);
+  // Written just above in this transaction, so it is there.
+  const operation = (await findOperationById(trx, posted.id))!;
+  const balance = centsNumber(posted.balanceAfter);
   await insertAudit(trx, {
     username: actor.username,
-    message: `Added ${points} points to account${input.reason ? `: ${input.reason}` : ''}`,
+    message: `Added ${centsText(points)} points to account${input.reason ? `: ${input.reason}` : ''}`,
     targetType: 'account',
     targetId: input.accountId,
-    source: { balance: amountNumber(account.balance) },
-    dest: { balance: amountNumber(balance), operationId: operation.id, points: amountNumber(points) },
+    source: { balance: centsNumber(posted.balanceBefore) },
+    dest: { balance, operationId: operation.id, points: centsNumber(points) },
   });
-  return { operation, balance: amountNumber(balance) };
+  return { operation, balance };
 }
 
 /**

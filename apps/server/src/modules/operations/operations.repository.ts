@@ -2,7 +2,6 @@ import type { Operation, OperationMeta, OperationStatus, OperationType } from '@
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { Executor } from '../../db/executor';
-import type { Tx } from '../../db/transaction';
 import { likePrefix, toIso } from '../../lib/paging';
 import { isUuid } from '../../lib/uuid';
 
@@ -65,36 +64,6 @@ function toOperation(row: OperationRow): Operation {
 export async function findOperationById(db: Executor, id: string): Promise<Operation | undefined> {
   const row = await operationQuery(db).where('o.id', '=', id).executeTakeFirst();
   return row ? toOperation(row) : undefined;
-}
-
-/** An operation made in the console (no POS, no idempotency key). `points` is an exact decimal string. */
-export async function insertAdminOperation(
-  trx: Tx,
-  values: {
-    type: OperationType;
-    status: OperationStatus;
-    points: string;
-    accountId: string;
-    card: { id: string; number: string } | null;
-    meta: Record<string, unknown>;
-    createdBy: string;
-  },
-): Promise<Operation> {
-  const { id } = await trx
-    .insertInto('operations')
-    .values({
-      type: values.type,
-      status: values.status,
-      points: values.points,
-      account_id: values.accountId,
-      card_id: values.card?.id ?? null,
-      card_number: values.card?.number ?? null,
-      meta: JSON.stringify(values.meta),
-      created_by: values.createdBy,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return (await findOperationById(trx, id))!;
 }
 
 export interface OperationFilter {

@@ -1,0 +1,69 @@
+import { sql } from 'kysely';
+import type { Tx } from '../../db/transaction';
+
+/**
+ * The ledger's SQL: the only statements that write operations together with the balances they justify.
+ * (POS writes still live in `modules/pos/*.repository.ts` until they move here; see README.md.)
+ */
+
+export interface LockedAccount {
+  id: string;
+  balance: string;
+  held_balance: string;
+}
+
+/**
+ * Locks the account row for a balance change. FOR NO KEY UPDATE: balance changes of one account queue
+ * here (and behind a card issue's FOR UPDATE), while rows that only reference the account (new cards,
+ * operations) are not blocked.
+ */
+export async function lockAccountForPosting(trx: Tx, accountId: string): Promise<LockedAccount | undefined> {
+  const result = await sql<LockedAccount>`
+    select id, balance, held_balance from accounts where id = ${accountId}::uuid for no key update`.execute(
+    trx,
+  );
+  return result.rows[0];
+}
+
+/** The account's newest active card, which an admin operation is booked against. */
+export async function findBookingCard(
+  trx: Tx,
+  accountId: string,
+): Promise<{ id: string; number: string } | undefined> {
+  return trx
+    .selectFrom('cards')
+    .select(['id', 'number'])
+    .where('account_id', '=', accountId)
+    .where('status', '=', 'active')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+export interface AdminPosting {
+  accountId: string;
+  card: { id: string; number: string } | null;
+  /** Signed exact decimal text: what the balance moves by. */
+  points: string;
+  meta: Record<string, unknown>;
+  createdBy: string;
+}
+
+/** A completed `adjustment` and the balance change it justifies, in one statement; the new balance. */
+export async function insertAdminAdjustment(
+  trx: Tx,
+  p: AdminPosting,
+): Promise<{ id: string; balance: string }> {
+  const result = await sql<{ id: string; balance: string }>`
+    with o as (
+      insert into operations (type, status, points, account_id, card_id, card_number, meta, created_by)
+      values ('adjustment', 'completed', ${p.points}::numeric, ${p.accountId}::uuid, ${p.card?.id ?? null}::uuid,
+        ${p.card?.number ?? null}, ${JSON.stringify(p.meta)}::jsonb, ${p.createdBy})
+      returning id, points, account_id
+    )
+    update accounts set balance = accounts.balance + o.points
+    from o where accounts.id = o.account_id
+    returning o.id, accounts.balance`.execute(trx);
+  return result.rows[0]!;
+}
