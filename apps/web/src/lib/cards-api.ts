@@ -1,4 +1,4 @@
-import type { Card, CardStatus, Paged } from '@loyalty/contracts';
+import type { BulkBlockCardsResponse, Card, CardStatus, Paged } from '@loyalty/contracts';
 import { apiClient } from './api-client';
 
 /**
@@ -35,4 +35,15 @@ export function blockCard({ id, reason }: { id: string; reason?: string }): Prom
 /** Returns the new card; the old one is blocked and points at it. */
 export function reissueCard(id: string): Promise<Card> {
   return apiClient.post<Card>(`/api/v1/cards/${encodeURIComponent(id)}/reissue`);
+}
+
+/** Several cards, one reason: each card's outcome in the answer (ADMIN-API "Block selected cards"). */
+export function blockCards({
+  ids,
+  reason,
+}: {
+  ids: string[];
+  reason: string;
+}): Promise<BulkBlockCardsResponse> {
+  return apiClient.post<BulkBlockCardsResponse>('/api/v1/cards/block', { ids, reason });
 }

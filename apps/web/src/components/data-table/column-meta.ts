@@ -6,5 +6,9 @@ declare module '@tanstack/react-table' {
     label?: string;
     /** Classes for the column's cells and header (widths, alignment). */
     className?: string;
+    /** Fixed width in px (ids, dates, badges, actions): the column never grows or shrinks with its rows. */
+    width?: number;
+    /** A flexible column (no `width`) shares the spare width but never gets less than this (default 120). */
+    minWidth?: number;
   }
 }

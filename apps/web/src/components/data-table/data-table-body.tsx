@@ -4,6 +4,7 @@ import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { TableBody, TableCell, TableRow } from '@/components/ui/table';
 import { cn } from '@/lib/utils';
+import { cellClassName } from './column-layout';
 
 export interface DataTableBodyProps<TData> {
   table: Table<TData>;
@@ -13,6 +14,8 @@ export interface DataTableBodyProps<TData> {
   errorText: string;
   emptyText: string;
   onRetry?: () => void;
+  /** The table scrolls sideways: the sticky actions column shows its edge. */
+  overflows?: boolean;
 }
 
 export function DataTableBody<TData>({
@@ -23,6 +26,7 @@ export function DataTableBody<TData>({
   errorText,
   emptyText,
   onRetry,
+  overflows = false,
 }: DataTableBodyProps<TData>) {
   const columns = table.getVisibleLeafColumns();
   const rows = table.getRowModel().rows;
@@ -35,7 +39,7 @@ export function DataTableBody<TData>({
           // biome-ignore lint/suspicious/noArrayIndexKey: placeholder rows have no identity.
           <TableRow key={index} data-testid="skeleton-row">
             {columns.map((column) => (
-              <TableCell key={column.id}>
+              <TableCell key={column.id} className={cellClassName(column, overflows)}>
                 <Skeleton className="h-5 w-full min-w-8" />
               </TableCell>
             ))}
@@ -74,7 +78,7 @@ export function DataTableBody<TData>({
       {rows.map((row) => (
         <TableRow key={row.id} data-state={row.getIsSelected() ? 'selected' : undefined}>
           {row.getVisibleCells().map((cell) => (
-            <TableCell key={cell.id} className={cell.column.columnDef.meta?.className}>
+            <TableCell key={cell.id} className={cellClassName(cell.column, overflows)}>
               {flexRender(cell.column.columnDef.cell, cell.getContext())}
             </TableCell>
           ))}

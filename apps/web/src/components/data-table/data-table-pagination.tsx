@@ -18,17 +18,12 @@ export function DataTablePagination<TData>({
   disabled,
 }: DataTablePaginationProps<TData>) {
   const labelId = useId();
-  const selected = table.getSelectedRowModel().rows.length;
-  const onPage = table.getRowModel().rows.length;
   const { pageIndex, pageSize } = table.getState().pagination;
   const pageCount = Math.max(table.getPageCount(), 1);
 
   return (
     <div className="flex flex-wrap items-center justify-between gap-x-6 gap-y-2 px-1 text-sm">
-      <p className="text-muted-foreground" aria-live="polite">
-        {selected} of {onPage} row(s) selected.
-      </p>
-      <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+      <div className="ml-auto flex flex-wrap items-center gap-x-4 gap-y-2">
         {pageSizeOptions && (
           <div className="flex items-center gap-2">
             <span id={labelId} className="text-muted-foreground">

@@ -7,15 +7,19 @@ import {
   useReactTable,
   type VisibilityState,
 } from '@tanstack/react-table';
-import { type ReactNode, useEffect, useMemo, useState } from 'react';
+import { MoveHorizontalIcon } from 'lucide-react';
+import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { Table, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { cn } from '@/lib/utils';
 import './column-meta';
+import { ACTIONS_COLUMN_ID, cellClassName, columnWidth, tableMinWidth } from './column-layout';
+import type { CsvExport } from './csv';
 import { DataTableBody } from './data-table-body';
 import { DataTableColumnHeader } from './data-table-column-header';
 import { DataTablePagination } from './data-table-pagination';
+import { DataTableSelectionBar } from './data-table-selection-bar';
 import { DataTableToolbar } from './data-table-toolbar';
 import { selectionColumn } from './selection-column';
+import { useHorizontalOverflow } from './use-horizontal-overflow';
 import type { ServerTableControls } from './use-server-table';
 
 export interface DataTableProps<TData> {
@@ -41,7 +45,13 @@ export interface DataTableProps<TData> {
   /** Filters (selects, inputs) placed after the search box. */
   filters?: ReactNode;
   emptyText?: string;
-  enableRowSelection?: boolean;
+  /**
+   * What can be done with selected rows (buttons; disable them when `selected` is empty). Selection
+   * checkboxes and the selected-row count appear only on tables with bulk actions or `exportCsv`.
+   */
+  bulkActions?: (selected: TData[], clearSelection: () => void) => ReactNode;
+  /** "Export selected": the selected rows as a CSV download named after the screen and the date. */
+  exportCsv?: CsvExport<TData>;
   pageSizeOptions?: number[];
 }
 
@@ -62,9 +72,11 @@ export function DataTable<TData>({
   searchPlaceholder,
   filters,
   emptyText = 'No results.',
-  enableRowSelection = true,
+  bulkActions,
+  exportCsv,
   pageSizeOptions,
 }: DataTableProps<TData>) {
+  const enableRowSelection = Boolean(bulkActions || exportCsv);
   const [columnVisibility, setColumnVisibility] = useState<VisibilityState>({});
   const [rowSelection, setRowSelection] = useState<RowSelectionState>({});
   const allColumns = useMemo(
@@ -106,6 +118,10 @@ export function DataTable<TData>({
     }
   }, [pageIndex, totalPages, controls]);
 
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const overflows = useHorizontalOverflow(scrollRef);
+  const visibleColumns = table.getVisibleLeafColumns();
+
   return (
     <div className="flex min-w-0 flex-col gap-3">
       <DataTableToolbar
@@ -118,8 +134,38 @@ export function DataTable<TData>({
         onRefresh={onRefresh}
         isFetching={isFetching}
       />
+      {enableRowSelection && (
+        <DataTableSelectionBar table={table} bulkActions={bulkActions} exportCsv={exportCsv} />
+      )}
+      {overflows && (
+        <p className="flex items-center gap-1.5 text-xs text-muted-foreground" data-testid="scroll-hint">
+          <MoveHorizontalIcon className="size-3.5" aria-hidden="true" />
+          Scroll sideways for more columns
+          {visibleColumns.some((column) => column.id === ACTIONS_COLUMN_ID) &&
+            '; row actions stay on the right'}
+          .
+        </p>
+      )}
       <div className="overflow-hidden rounded-md border">
-        <Table aria-label={label} aria-busy={isLoading || isFetching ? true : undefined}>
+        <Table
+          aria-label={label}
+          aria-busy={isLoading || isFetching ? true : undefined}
+          className="table-fixed"
+          style={{ minWidth: tableMinWidth(visibleColumns) }}
+          container={{
+            ref: scrollRef,
+            'data-overflow': overflows || undefined,
+            // A keyboard can scroll a region only when it can focus it (axe: scrollable-region-focusable).
+            ...(overflows
+              ? { tabIndex: 0, role: 'region', 'aria-label': `${label} (scrolls sideways)` }
+              : {}),
+          }}
+        >
+          <colgroup>
+            {visibleColumns.map((column) => (
+              <col key={column.id} style={{ width: columnWidth(column) }} />
+            ))}
+          </colgroup>
           <TableHeader>
             {table.getHeaderGroups().map((headerGroup) => (
               <TableRow key={headerGroup.id} className="hover:bg-transparent">
@@ -129,7 +175,7 @@ export function DataTable<TData>({
                   return (
                     <TableHead
                       key={header.id}
-                      className={cn(def.meta?.className)}
+                      className={cellClassName(header.column, overflows)}
                       aria-sort={sorted ? (sorted === 'asc' ? 'ascending' : 'descending') : undefined}
                     >
                       {header.isPlaceholder ? null : typeof def.header === 'string' ? (
@@ -151,6 +197,7 @@ export function DataTable<TData>({
             errorText={errorText}
             emptyText={emptyText}
             onRetry={onRefresh}
+            overflows={overflows}
           />
         </Table>
       </div>

@@ -1,6 +1,10 @@
+export { ACTIONS_COLUMN_ID } from './column-layout';
+export { CopyButton } from './copy-button';
+export { type CsvColumn, type CsvExport, csvCell, toCsv } from './csv';
 export { DataTable, type DataTableProps } from './data-table';
 export { DataTableColumnHeader } from './data-table-column-header';
 export { fromQuery } from './from-query';
+export { IdCell, type IdCellProps } from './id-cell';
 export {
   DEFAULT_TABLE_PAGE_SIZE,
   type FilterValues,

@@ -24,6 +24,6 @@ export function selectionColumn<TData>(): ColumnDef<TData> {
     ),
     enableSorting: false,
     enableHiding: false,
-    meta: { className: 'w-8' },
+    meta: { width: 36 },
   };
 }

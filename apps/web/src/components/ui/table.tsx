@@ -2,9 +2,17 @@ import type { ComponentProps } from 'react';
 import { cn } from '@/lib/utils';
 
 /** The wrapper scrolls horizontally so a wide table never widens the page (390 px phones). */
-export function Table({ className, ...props }: ComponentProps<'table'>) {
+export function Table({
+  className,
+  container,
+  ...props
+}: ComponentProps<'table'> & { container?: ComponentProps<'div'> & { 'data-overflow'?: boolean } }) {
   return (
-    <div data-slot="table-container" className="relative w-full overflow-x-auto">
+    <div
+      data-slot="table-container"
+      {...container}
+      className={cn('relative w-full overflow-x-auto', container?.className)}
+    >
       <table data-slot="table" className={cn('w-full caption-bottom text-sm', className)} {...props} />
     </div>
   );

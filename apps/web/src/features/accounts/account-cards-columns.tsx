@@ -3,6 +3,7 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { BanIcon, RefreshCcwIcon } from 'lucide-react';
 import { CardNumber } from '@/components/cards/card-number';
 import { CardStatusBadge } from '@/components/cards/card-status-badge';
+import { IdCell } from '@/components/data-table';
 import { Button } from '@/components/ui/button';
 import { formatDate } from '@/lib/format';
 
@@ -50,25 +51,33 @@ export function accountCardColumns(
       header: 'Card Number',
       enableSorting: true,
       enableHiding: false,
-      cell: ({ row }) => <CardNumber number={row.original.number} />,
+      meta: { width: 190 },
+      cell: ({ row }) => (
+        <IdCell value={row.original.number} label="card number">
+          <CardNumber number={row.original.number} className="text-sm" />
+        </IdCell>
+      ),
     },
     {
       accessorKey: 'status',
       header: 'Status',
+      meta: { width: 100 },
       cell: ({ row }) => <CardStatusBadge status={row.original.status} />,
     },
     {
       accessorKey: 'createdAt',
       header: 'Issued',
       enableSorting: true,
+      meta: { width: 120 },
       cell: ({ row }) => formatDate(row.original.issuedAt),
     },
     {
       accessorKey: 'blockedAt',
       header: 'Blocked',
+      meta: { minWidth: 140 },
       cell: ({ row }) =>
         row.original.blockedAt ? (
-          <div className="flex max-w-48 flex-col">
+          <div className="flex min-w-0 flex-col">
             <span>{formatDate(row.original.blockedAt)}</span>
             {row.original.blockedReason && (
               <span className="truncate text-xs text-muted-foreground" title={row.original.blockedReason}>
@@ -86,7 +95,7 @@ export function accountCardColumns(
       id: 'actions',
       header: () => <span className="sr-only">Actions</span>,
       enableHiding: false,
-      meta: { className: 'text-right' },
+      meta: { width: 200, className: 'text-right' },
       cell: ({ row }) => <CardActions card={row.original} onAction={onAction} />,
     });
   }

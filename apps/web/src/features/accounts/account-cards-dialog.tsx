@@ -76,7 +76,6 @@ function AccountCardsPanel({ account, canManage }: { account: Account; canManage
         controls={table}
         getRowId={(card) => card.id}
         {...fromQuery(query)}
-        enableRowSelection={false}
         pageSizeOptions={PAGE_SIZES}
         filters={
           canManage && (

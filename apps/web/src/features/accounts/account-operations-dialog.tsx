@@ -68,7 +68,6 @@ function AccountOperationsPanel({ account }: { account: Account }) {
       controls={table}
       getRowId={(operation) => operation.id}
       {...fromQuery(query)}
-      enableRowSelection={false}
       pageSizeOptions={PAGE_SIZES}
     />
   );

@@ -16,8 +16,9 @@ export function accountColumns(
       header: 'Client ID',
       enableSorting: true,
       enableHiding: false,
+      meta: { minWidth: 160 },
       cell: ({ row }) => (
-        <span className="block max-w-56 truncate font-medium" title={row.original.clientId}>
+        <span className="block truncate font-medium" title={row.original.clientId}>
           {row.original.clientId}
         </span>
       ),
@@ -25,12 +26,14 @@ export function accountColumns(
     {
       id: 'activeCard',
       header: 'Active Card',
+      meta: { width: 130 },
       cell: ({ row }) => <CardNumber number={row.original.activeCardNumber} masked />,
     },
     {
       accessorKey: 'balance',
       header: 'Balance',
       enableSorting: true,
+      meta: { width: 140 },
       cell: ({ row }) => (
         <div className="flex flex-col">
           <span className="tabular-nums">{formatPoints(row.original.balance)}</span>
@@ -46,13 +49,14 @@ export function accountColumns(
       accessorKey: 'createdAt',
       header: 'Created',
       enableSorting: true,
+      meta: { width: 120 },
       cell: ({ row }) => formatDate(row.original.createdAt),
     },
     {
       id: 'actions',
       header: () => <span className="sr-only">Actions</span>,
       enableHiding: false,
-      meta: { className: 'w-12 text-right' },
+      meta: { width: 56, className: 'text-right' },
       cell: ({ row }) => (
         <AccountRowActions account={row.original} canManage={canManage} onAction={onAction} />
       ),

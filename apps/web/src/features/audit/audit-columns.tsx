@@ -1,6 +1,7 @@
 import { type AuditEntry, auditTargetLabels } from '@loyalty/contracts';
 import type { ColumnDef } from '@tanstack/react-table';
 import { EyeIcon } from 'lucide-react';
+import { type CsvColumn, IdCell } from '@/components/data-table';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { formatTimestamp } from '@/lib/format';
@@ -17,6 +18,7 @@ export function auditColumns(onView: (entry: AuditEntry) => void): ColumnDef<Aud
       header: 'Time',
       enableSorting: true,
       enableHiding: false,
+      meta: { width: 196 },
       cell: ({ row }) => (
         <time dateTime={row.original.executedAt}>{formatTimestamp(row.original.executedAt)}</time>
       ),
@@ -25,36 +27,38 @@ export function auditColumns(onView: (entry: AuditEntry) => void): ColumnDef<Aud
       accessorKey: 'username',
       header: 'User',
       enableSorting: true,
+      meta: { width: 110 },
       cell: ({ row }) => row.original.username ?? <Dash />,
     },
     {
       accessorKey: 'targetType',
       header: 'Type',
       enableSorting: true,
+      meta: { width: 104 },
       cell: ({ row }) => <Badge variant="secondary">{auditTargetLabels[row.original.targetType]}</Badge>,
     },
     {
       accessorKey: 'message',
       header: 'Message',
-      meta: { className: 'min-w-56 max-w-md whitespace-normal' },
+      meta: { minWidth: 200, className: 'whitespace-normal' },
+      cell: ({ row }) => (
+        <span className="line-clamp-2 [overflow-wrap:anywhere]" title={row.original.message}>
+          {row.original.message}
+        </span>
+      ),
     },
     {
       accessorKey: 'targetId',
       header: 'Target ID',
-      cell: ({ row }) =>
-        row.original.targetId ? (
-          <span className="block max-w-36 truncate font-mono text-xs" title={row.original.targetId}>
-            {row.original.targetId}
-          </span>
-        ) : (
-          <Dash />
-        ),
+      meta: { width: 140 },
+      cell: ({ row }) => <IdCell value={row.original.targetId} label="target ID" />,
     },
     {
-      id: 'details',
+      // The row's action: 'actions' keeps it in reach (sticky) when the table scrolls on a phone.
+      id: 'actions',
       header: () => <span className="sr-only">Details</span>,
       enableHiding: false,
-      meta: { className: 'text-right' },
+      meta: { width: 136, className: 'text-right' },
       cell: ({ row }) => (
         <Button variant="outline" size="sm" onClick={() => onView(row.original)}>
           <EyeIcon />
@@ -64,3 +68,14 @@ export function auditColumns(onView: (entry: AuditEntry) => void): ColumnDef<Aud
     },
   ];
 }
+
+/** "Export selected" on Audit Logs: the states before and after as JSON text. */
+export const auditCsvColumns: CsvColumn<AuditEntry>[] = [
+  { header: 'Time', value: (entry) => entry.executedAt },
+  { header: 'User', value: (entry) => entry.username },
+  { header: 'Type', value: (entry) => entry.targetType },
+  { header: 'Target ID', value: (entry) => entry.targetId },
+  { header: 'Message', value: (entry) => entry.message },
+  { header: 'Before', value: (entry) => (entry.source == null ? '' : JSON.stringify(entry.source)) },
+  { header: 'After', value: (entry) => (entry.dest == null ? '' : JSON.stringify(entry.dest)) },
+];

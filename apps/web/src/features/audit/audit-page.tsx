@@ -6,7 +6,7 @@ import { ForbiddenState } from '@/components/feedback/forbidden-state';
 import { PageHeader } from '@/components/layout/page-header';
 import { isApiError } from '@/lib/api-client';
 import { AUDIT_PAGE_SIZE, type AuditFilters, auditListQuery } from './audit-api';
-import { auditColumns } from './audit-columns';
+import { auditColumns, auditCsvColumns } from './audit-columns';
 import { AuditDetailsDialog } from './audit-details-dialog';
 import { AuditTypeFilter, AuditUserFilter } from './audit-filters';
 import { sampleAuditPage } from './sample-audit';
@@ -44,7 +44,7 @@ export function AuditPage() {
             getRowId={(entry) => entry.id}
             {...state}
             page={failed ? sample : state.page}
-            enableRowSelection
+            exportCsv={{ name: 'audit-logs', columns: auditCsvColumns }}
             searchable
             searchLabel="Search audit logs"
             searchPlaceholder="Search message or user..."

@@ -2,13 +2,14 @@ import type { Card } from '@loyalty/contracts';
 import type { ColumnDef } from '@tanstack/react-table';
 import { CardNumber } from '@/components/cards/card-number';
 import { CardStatusBadge } from '@/components/cards/card-status-badge';
+import { type CsvColumn, IdCell } from '@/components/data-table';
 import { formatDate } from '@/lib/format';
 import { type CardAction, CardRowActions } from './card-row-actions';
 
 function BlockedCell({ card }: { card: Card }) {
   if (!card.blockedAt && !card.blockedReason) return <span className="text-muted-foreground">—</span>;
   return (
-    <div className="flex max-w-56 flex-col">
+    <div className="flex min-w-0 flex-col">
       <span>{formatDate(card.blockedAt)}</span>
       {card.blockedReason && (
         <span className="truncate text-xs text-muted-foreground" title={card.blockedReason}>
@@ -30,34 +31,36 @@ export function cardColumns(
       header: 'Card Number',
       enableSorting: true,
       enableHiding: false,
-      cell: ({ row }) => <CardNumber number={row.original.number} className="font-medium" />,
+      meta: { width: 190 },
+      cell: ({ row }) => (
+        <IdCell value={row.original.number} label="card number">
+          <CardNumber number={row.original.number} className="font-medium text-sm" />
+        </IdCell>
+      ),
     },
     {
       accessorKey: 'accountId',
       header: 'Account ID',
-      cell: ({ row }) => (
-        <span
-          className="block max-w-40 truncate font-mono text-xs xl:max-w-none"
-          title={row.original.accountId}
-        >
-          {row.original.accountId}
-        </span>
-      ),
+      meta: { width: 170 },
+      cell: ({ row }) => <IdCell value={row.original.accountId} label="account ID" />,
     },
     {
       accessorKey: 'status',
       header: 'Status',
+      meta: { width: 100 },
       cell: ({ row }) => <CardStatusBadge status={row.original.status} />,
     },
     {
       accessorKey: 'createdAt',
       header: 'Issued',
       enableSorting: true,
+      meta: { width: 120 },
       cell: ({ row }) => formatDate(row.original.issuedAt),
     },
     {
       accessorKey: 'blockedAt',
       header: 'Blocked',
+      meta: { minWidth: 160 },
       cell: ({ row }) => <BlockedCell card={row.original} />,
     },
   ];
@@ -66,9 +69,20 @@ export function cardColumns(
       id: 'actions',
       header: () => <span className="sr-only">Actions</span>,
       enableHiding: false,
-      meta: { className: 'w-12 text-right' },
+      meta: { width: 56, className: 'text-right' },
       cell: ({ row }) => <CardRowActions card={row.original} onAction={onAction} />,
     });
   }
   return columns;
 }
+
+/** "Export selected" on Loyalty Cards: raw values (ISO times) a spreadsheet can sort. */
+export const cardCsvColumns: CsvColumn<Card>[] = [
+  { header: 'Card Number', value: (card) => card.number },
+  { header: 'Account ID', value: (card) => card.accountId },
+  { header: 'Status', value: (card) => card.status },
+  { header: 'Issued At', value: (card) => card.issuedAt },
+  { header: 'Blocked At', value: (card) => card.blockedAt },
+  { header: 'Block Reason', value: (card) => card.blockedReason },
+  { header: 'Replaced By', value: (card) => card.replacedBy },
+];

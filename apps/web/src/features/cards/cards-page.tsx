@@ -1,14 +1,17 @@
 import type { Card } from '@loyalty/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { BanIcon } from 'lucide-react';
+import { useMemo, useRef, useState } from 'react';
 import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
 import { PageHeader } from '@/components/layout/page-header';
+import { Button } from '@/components/ui/button';
 import { getCurrentUser } from '@/lib/current-user';
 import { BlockCardDialog } from './block-card-dialog';
+import { BlockCardsDialog } from './block-cards-dialog';
 import type { CardAction } from './card-row-actions';
 import { CardStatusFilter } from './card-status-filter';
 import { type CardFilters, cardsListQuery } from './cards-api';
-import { cardColumns } from './cards-columns';
+import { cardColumns, cardCsvColumns } from './cards-columns';
 import { ReissueCardDialog } from './reissue-card-dialog';
 
 /** Spec section 2 "Loyalty Cards". */
@@ -22,6 +25,8 @@ export function CardsPage() {
     [canManage],
   );
   const close = () => setOpen(null);
+  const [bulk, setBulk] = useState<Card[] | null>(null);
+  const clearSelection = useRef<() => void>(() => {});
 
   return (
     <>
@@ -32,6 +37,25 @@ export function CardsPage() {
         controls={table}
         getRowId={(card) => card.id}
         {...fromQuery(query)}
+        exportCsv={{ name: 'cards', columns: cardCsvColumns }}
+        bulkActions={
+          canManage
+            ? (selected, clear) => (
+                <Button
+                  variant="outline"
+                  size="sm"
+                  disabled={!selected.some((card) => card.status === 'active')}
+                  onClick={() => {
+                    clearSelection.current = clear;
+                    setBulk(selected);
+                  }}
+                >
+                  <BanIcon />
+                  Block selected
+                </Button>
+              )
+            : undefined
+        }
         searchable
         searchLabel="Search cards"
         searchPlaceholder="Search number or account ID..."
@@ -43,6 +67,11 @@ export function CardsPage() {
         }
       />
       <BlockCardDialog card={open?.action === 'block' ? open.card : null} onClose={close} />
+      <BlockCardsDialog
+        cards={bulk}
+        onClose={() => setBulk(null)}
+        onBlocked={() => clearSelection.current()}
+      />
       <ReissueCardDialog card={open?.action === 'reissue' ? open.card : null} onClose={close} />
     </>
   );

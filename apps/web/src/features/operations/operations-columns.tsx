@@ -2,13 +2,33 @@ import type { Operation } from '@loyalty/contracts';
 import type { ColumnDef } from '@tanstack/react-table';
 import { ReceiptTextIcon } from 'lucide-react';
 import { CardNumber } from '@/components/cards/card-number';
+import { IdCell } from '@/components/data-table';
 import { OperationStatusBadge } from '@/components/operations/operation-status-badge';
 import { OperationType } from '@/components/operations/operation-type';
 import { SignedPoints } from '@/components/operations/signed-points';
 import { Button } from '@/components/ui/button';
 import { formatDate, formatTime } from '@/lib/format';
 import { cn } from '@/lib/utils';
-import { operationDetails, posParts } from './operation-format';
+import { type OperationDetail, operationDetails, posParts } from './operation-format';
+
+// Ids in Details stay on one line (cut, full value in the tooltip); free text may take two lines.
+const ID_DETAILS: Partial<Record<OperationDetail['key'], string>> = {
+  transactionId: 'transaction ID',
+  receipt: 'receipt ID',
+};
+
+function DetailValue({ detail }: { detail: OperationDetail }) {
+  const idLabel = ID_DETAILS[detail.key];
+  if (idLabel) return <IdCell value={detail.value} label={idLabel} />;
+  return (
+    <span
+      className={cn('line-clamp-2 [overflow-wrap:anywhere]', detail.key === 'error' && 'text-destructive')}
+      title={detail.value}
+    >
+      {detail.value}
+    </span>
+  );
+}
 
 function Dash() {
   return <span className="text-muted-foreground">—</span>;
@@ -18,7 +38,7 @@ function PosCell({ operation }: { operation: Operation }) {
   const { primary, secondary } = posParts(operation);
   if (primary === '—') return <Dash />;
   return (
-    <div className="max-w-32">
+    <div className="min-w-0">
       <div className="truncate" title={primary}>
         {primary}
       </div>
@@ -43,15 +63,15 @@ function DetailsCell({
   const details = operationDetails(operation.meta);
   const hasReceipt = operation.type === 'accrual';
   return (
-    <div className="flex min-w-32 max-w-64 flex-col items-start gap-1.5 whitespace-normal">
+    <div className="flex min-w-0 flex-col items-start gap-1.5 whitespace-normal">
       {details.length === 0 && !hasReceipt && <Dash />}
       {details.length > 0 && (
-        <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-2 text-xs">
+        <dl className="grid w-full grid-cols-[auto_minmax(0,1fr)] items-center gap-x-2 text-xs">
           {details.map((detail) => (
             <div key={detail.key} className="contents">
               <dt className="text-muted-foreground">{detail.label}:</dt>
-              <dd className={cn('[overflow-wrap:anywhere]', detail.key === 'error' && 'text-destructive')}>
-                {detail.value}
+              <dd className="min-w-0">
+                <DetailValue detail={detail} />
               </dd>
             </div>
           ))}
@@ -97,46 +117,54 @@ export function operationColumns({
       accessorKey: 'operationId',
       header: 'Operation ID',
       enableHiding: false,
-      cell: ({ row }) =>
-        row.original.operationId ? (
-          <span className="block max-w-24 truncate font-mono text-xs" title={row.original.operationId}>
-            {row.original.operationId}
-          </span>
-        ) : (
-          <Dash />
-        ),
+      meta: { width: 124 },
+      cell: ({ row }) => <IdCell value={row.original.operationId} label="operation ID" />,
     },
     {
       accessorKey: 'type',
       header: 'Type',
+      meta: { width: 118 },
       cell: ({ row }) => <OperationType type={row.original.type} />,
     },
     {
       accessorKey: 'cardNumber',
       header: 'Card Number',
-      cell: ({ row }) => <CardNumber number={row.original.cardNumber} empty="—" className="text-xs" />,
+      meta: { width: 160 },
+      cell: ({ row }) => (
+        <IdCell value={row.original.cardNumber} label="card number">
+          <CardNumber number={row.original.cardNumber} empty="—" className="text-xs" />
+        </IdCell>
+      ),
     },
     {
       accessorKey: 'points',
       header: 'Points',
-      meta: { className: 'text-right' },
+      meta: { width: 76, className: 'text-right' },
       cell: ({ row }) => <SignedPoints value={row.original.points} />,
     },
-    { id: 'pos', header: 'POS', cell: ({ row }) => <PosCell operation={row.original} /> },
+    {
+      id: 'pos',
+      header: 'POS',
+      meta: { minWidth: 100 },
+      cell: ({ row }) => <PosCell operation={row.original} />,
+    },
     {
       accessorKey: 'status',
       header: 'Status',
+      meta: { width: 100 },
       cell: ({ row }) => <OperationStatusBadge status={row.original.status} />,
     },
     {
       accessorKey: 'createdAt',
       header: 'Created',
       enableSorting: true,
+      meta: { width: 112 },
       cell: ({ row }) => <CreatedCell value={row.original.createdAt} />,
     },
     {
       id: 'details',
       header: 'Details',
+      meta: { minWidth: 160 },
       cell: ({ row }) => (
         <DetailsCell
           operation={row.original}

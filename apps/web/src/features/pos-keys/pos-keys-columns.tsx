@@ -22,8 +22,9 @@ export function posKeyColumns({ onAction, canManage, canReveal }: PosKeyColumnOp
       header: 'Name',
       enableSorting: true,
       enableHiding: false,
+      meta: { minWidth: 150 },
       cell: ({ row }) => (
-        <span className="block max-w-56 truncate font-medium" title={row.original.name}>
+        <span className="block truncate font-medium" title={row.original.name}>
           {row.original.name}
         </span>
       ),
@@ -32,9 +33,10 @@ export function posKeyColumns({ onAction, canManage, canReveal }: PosKeyColumnOp
       accessorKey: 'address',
       header: 'Address',
       enableSorting: true,
+      meta: { minWidth: 180 },
       cell: ({ row }) =>
         row.original.address ? (
-          <span className="block max-w-64 truncate" title={row.original.address}>
+          <span className="block truncate" title={row.original.address}>
             {row.original.address}
           </span>
         ) : (
@@ -45,18 +47,21 @@ export function posKeyColumns({ onAction, canManage, canReveal }: PosKeyColumnOp
       accessorKey: 'status',
       header: 'Status',
       enableSorting: true,
+      meta: { width: 110 },
       cell: ({ row }) => <PosKeyStatusBadge status={row.original.status} />,
     },
     {
       accessorKey: 'createdAt',
       header: 'Created',
       enableSorting: true,
+      meta: { width: 120 },
       cell: ({ row }) => formatDate(row.original.createdAt),
     },
     {
       accessorKey: 'lastUsedAt',
       header: 'Last Used',
       enableSorting: true,
+      meta: { width: 180 },
       cell: ({ row }) =>
         row.original.lastUsedAt ? formatDateTime(row.original.lastUsedAt) : <Muted>Never</Muted>,
     },
@@ -66,7 +71,7 @@ export function posKeyColumns({ onAction, canManage, canReveal }: PosKeyColumnOp
       id: 'actions',
       header: () => <span className="sr-only">Actions</span>,
       enableHiding: false,
-      meta: { className: 'w-12 text-right' },
+      meta: { width: 56, className: 'text-right' },
       cell: ({ row }) => <PosKeyRowActions posKey={row.original} canReveal={canReveal} onAction={onAction} />,
     });
   }

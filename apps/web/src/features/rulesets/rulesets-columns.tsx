@@ -11,6 +11,7 @@ export const rulesetColumns: ColumnDef<Ruleset>[] = [
     header: 'Version',
     enableSorting: true,
     enableHiding: false,
+    meta: { width: 150 },
     cell: ({ row }) => (
       <span className="flex items-center gap-2">
         <span className="font-medium tabular-nums">{row.original.version}</span>
@@ -29,24 +30,27 @@ export const rulesetColumns: ColumnDef<Ruleset>[] = [
   {
     accessorKey: 'status',
     header: 'Status',
+    meta: { width: 110 },
     cell: ({ row }) => <RulesetStatusBadge status={row.original.status} />,
   },
   {
     accessorKey: 'activeFrom',
     header: 'Active From',
     enableSorting: true,
+    meta: { width: 180 },
     cell: ({ row }) => formatDateTime(row.original.activeFrom, '—'),
   },
   {
     accessorKey: 'createdBy',
     header: 'Created By',
+    meta: { minWidth: 120 },
   },
   {
     id: 'percent',
     accessorFn: (ruleset) => ruleset.config.percent,
     header: 'Accrual %',
     enableSorting: true,
-    meta: { className: 'text-right', label: 'Accrual %' },
+    meta: { className: 'text-right', label: 'Accrual %', width: 110 },
     cell: ({ row }) => <span className="tabular-nums">{formatNumber(row.original.config.percent)}%</span>,
   },
 ];

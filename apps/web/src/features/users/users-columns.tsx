@@ -26,24 +26,28 @@ export function userColumns(
       header: 'Username',
       enableSorting: true,
       enableHiding: false,
+      meta: { width: 150 },
       cell: ({ row }) => <span className="font-medium">{row.original.username}</span>,
     },
     {
       accessorKey: 'fullName',
       header: 'Full Name',
       enableSorting: true,
+      meta: { minWidth: 140 },
       cell: ({ row }) => row.original.fullName || <NotSet />,
     },
     {
       accessorKey: 'email',
       header: 'Email',
       enableSorting: true,
+      meta: { minWidth: 180 },
       cell: ({ row }) => row.original.email || <NotSet />,
     },
     {
       accessorKey: 'role',
       header: 'Role',
       enableSorting: true,
+      meta: { width: 110 },
       cell: ({ row }) => (
         <Badge variant={roleVariant[row.original.role]}>{roleLabel[row.original.role]}</Badge>
       ),
@@ -52,19 +56,21 @@ export function userColumns(
       accessorKey: 'createdAt',
       header: 'Created',
       enableSorting: true,
+      meta: { width: 120 },
       cell: ({ row }) => formatDate(row.original.createdAt),
     },
     {
       accessorKey: 'lastLogin',
       header: 'Last Login',
       enableSorting: true,
+      meta: { width: 180 },
       cell: ({ row }) => formatDateTime(row.original.lastLogin, 'Never'),
     },
     {
       id: 'actions',
       header: () => <span className="sr-only">Actions</span>,
       enableHiding: false,
-      meta: { className: 'w-12 text-right' },
+      meta: { width: 56, className: 'text-right' },
       cell: ({ row }) => <UserRowActions user={row.original} onDelete={onDelete} onUnlock={onUnlock} />,
     },
   ];

@@ -1,0 +1,119 @@
+import { type BulkBlockCardsResponse, blockCardDialogRequest, type Card } from '@loyalty/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { toast } from 'sonner';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { DialogFormFooter } from '@/components/ui/dialog-form-footer';
+import { Label } from '@/components/ui/label';
+import { Textarea } from '@/components/ui/textarea';
+import { blockCards, cardsKeys } from '@/lib/cards-api';
+import { setServerFieldErrors, useZodForm } from '@/lib/form';
+import { useReturnFocus } from '@/lib/use-return-focus';
+
+const plural = (n: number) => `${n} card${n === 1 ? '' : 's'}`;
+
+/** What happened, once: how many were blocked, and why any were not. */
+function reportOutcome(outcome: BulkBlockCardsResponse, numbers: Map<string, string>) {
+  const failures = outcome.results.filter((r) => r.outcome === 'failed');
+  if (failures.length === 0) {
+    toast.success(`${plural(outcome.blocked)} blocked`);
+    return;
+  }
+  const why = failures.map((f) => `${numbers.get(f.id) ?? f.id}: ${f.error?.message ?? 'not blocked'}`);
+  toast.warning(`${plural(outcome.blocked)} blocked, ${plural(outcome.failed)} not`, {
+    description: why.join('; '),
+  });
+}
+
+/**
+ * "Block selected" on Loyalty Cards: one reason for every selected active card, one server call
+ * (`POST /api/v1/cards/block`). Selected cards that are not active are named and left alone.
+ */
+export function BlockCardsDialog({
+  cards,
+  onClose,
+  onBlocked,
+}: {
+  cards: Card[] | null;
+  onClose: () => void;
+  onBlocked: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const form = useZodForm(blockCardDialogRequest, { defaultValues: { reason: '' } });
+  const invalid = Boolean(form.formState.errors.reason);
+  const returnFocus = useReturnFocus((event) => {
+    event.preventDefault();
+    form.setFocus('reason');
+  });
+  const active = (cards ?? []).filter((card) => card.status === 'active');
+  const skipped = (cards?.length ?? 0) - active.length;
+
+  const close = () => {
+    onClose();
+    form.reset({ reason: '' });
+  };
+
+  const mutation = useMutation({
+    mutationFn: blockCards,
+    meta: { errorTitle: 'Failed to block cards' },
+    onSuccess: (outcome) => {
+      reportOutcome(outcome, new Map(active.map((card) => [card.id, card.number])));
+      void queryClient.invalidateQueries({ queryKey: cardsKeys.all });
+      void queryClient.invalidateQueries({ queryKey: ['accounts'] });
+      onBlocked();
+      close();
+    },
+    onError: (error) => setServerFieldErrors(form, error),
+  });
+
+  const onSubmit = form.handleSubmit(
+    ({ reason }) => {
+      if (active.length > 0 && !mutation.isPending) mutation.mutate({ ids: active.map((c) => c.id), reason });
+    },
+    (errors) => {
+      if (errors.reason?.message) toast.error(errors.reason.message);
+    },
+  );
+
+  return (
+    <Dialog open={cards !== null} onOpenChange={(next) => !next && !mutation.isPending && close()}>
+      <DialogContent {...returnFocus}>
+        <DialogHeader>
+          <DialogTitle>Block {plural(active.length)}</DialogTitle>
+          <DialogDescription>
+            Every selected active card is blocked with this reason. A blocked card can no longer earn or spend
+            points; it can only be reissued.
+            {skipped > 0 &&
+              ` ${plural(skipped)} of the selection ${skipped === 1 ? 'is' : 'are'} not active and stay as they are.`}
+          </DialogDescription>
+        </DialogHeader>
+        <ul className="flex max-h-28 flex-wrap gap-1.5 overflow-y-auto" aria-label="Cards to block">
+          {active.map((card) => (
+            <li key={card.id} className="rounded-md border px-2 py-0.5 font-mono text-xs tabular-nums">
+              {card.number}
+            </li>
+          ))}
+        </ul>
+        <form noValidate onSubmit={onSubmit} className="grid gap-4">
+          <div className="grid gap-2">
+            <Label htmlFor="block-cards-reason">Block Reason</Label>
+            <Textarea
+              id="block-cards-reason"
+              required
+              maxLength={500}
+              {...form.register('reason')}
+              placeholder="e.g. Batch reported stolen from the store"
+              aria-invalid={invalid ? true : undefined}
+            />
+          </div>
+          <DialogFormFooter
+            onCancel={close}
+            pending={mutation.isPending}
+            submitLabel={`Block ${plural(active.length)}`}
+            pendingLabel="Blocking..."
+            destructive
+          />
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
