@@ -18,7 +18,8 @@ const table = (page: Page) => page.getByRole('table', { name: 'Cards' });
 const rowFor = (page: Page, number: string) =>
   table(page)
     .getByRole('row')
-    .filter({ has: page.getByRole('cell', { name: number, exact: true }) });
+    // The number's cell also holds its copy button: match the number's own text.
+    .filter({ has: page.getByText(number, { exact: true }) });
 const search = (page: Page, text: string) => page.getByLabel('Search cards').fill(text);
 const DATE = /^[A-Z][a-z]{2} \d{1,2}, \d{4}$/;
 

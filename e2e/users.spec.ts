@@ -14,11 +14,10 @@ import {
 // Spec section 2 "User Management" and "Generic data table", 5 "Create user", 8 screen toasts.
 test.describe.configure({ mode: 'parallel' });
 
+// Rows with data: not the skeleton rows of a load, nor the one row saying 'No results.'.
+const DATA_ROWS = 'tbody tr:not([data-testid=skeleton-row]):not(:has(td[colspan]))';
 const table = (page: Page) => page.getByRole('table', { name: 'Users' });
-const dataRows = (page: Page) =>
-  table(page)
-    .getByRole('row')
-    .filter({ has: page.getByRole('checkbox', { name: 'Select row' }) });
+const dataRows = (page: Page) => table(page).locator(DATA_ROWS);
 const rowFor = (page: Page, username: string) =>
   dataRows(page).filter({ has: page.getByRole('cell', { name: username, exact: true }) });
 const search = (page: Page, text: string) => page.getByLabel('Search users').fill(text);
@@ -44,7 +43,6 @@ test('lists users with the spec columns, the admin, and Not set / Never for empt
   await page.goto('/users');
   await expect(page.getByRole('heading', { level: 1, name: 'User Management' })).toBeVisible();
   await expect(table(page).getByRole('columnheader')).toHaveText([
-    '',
     'Username',
     'Full Name',
     'Email',
@@ -60,7 +58,6 @@ test('lists users with the spec columns, the admin, and Not set / Never for empt
   await search(page, user.username);
   await expect(dataRows(page)).toHaveCount(1);
   await expect(rowFor(page, user.username).getByRole('cell')).toHaveText([
-    '',
     user.username,
     'Not set',
     'Not set',
@@ -69,7 +66,9 @@ test('lists users with the spec columns, the admin, and Not set / Never for empt
     'Never',
     '',
   ]);
-  await expect(page.getByText('0 of 1 row(s) selected.')).toBeVisible();
+  // No bulk action on users (issue 16): no selection checkboxes and no selected-row count.
+  await expect(table(page).getByRole('checkbox')).toHaveCount(0);
+  await expect(page.getByText(/row\(s\) selected/)).toHaveCount(0);
 });
 
 test('Add User creates a user who can sign in at once', async ({ page, request }) => {
@@ -88,7 +87,6 @@ test('Add User creates a user who can sign in at once', async ({ page, request }
   await expect(dialog).toBeHidden();
   await search(page, username);
   await expect(rowFor(page, username).getByRole('cell')).toHaveText([
-    '',
     username,
     'Ada Lovelace',
     `${username}@example.com`,
