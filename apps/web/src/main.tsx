@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { Providers } from '@/app/providers';
 import { preloadInitialRoute, router } from '@/app/router';
+import { trackRouteFocus } from '@/lib/route-focus';
 import { applyTheme, getInitialTheme } from '@/lib/theme';
 
 // theme-init.js already did this before paint; repeating it keeps the app right if that file failed to load.
@@ -11,6 +12,9 @@ applyTheme(getInitialTheme());
 
 // Fetch the first screen's chunks now, in parallel with the shell, not one after the other.
 preloadInitialRoute(window.location.pathname);
+
+// Focus follows the user to each new screen's heading.
+trackRouteFocus(router);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

@@ -17,7 +17,7 @@ export function DataTableColumnHeader<TData, TValue>({
     <button
       type="button"
       onClick={column.getToggleSortingHandler()}
-      className="-ml-2 inline-flex h-8 items-center gap-1.5 rounded-md px-2 hover:bg-accent hover:text-accent-foreground focus-visible:outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
+      className="-ml-2 inline-flex h-8 items-center gap-1.5 rounded-md px-2 hover:bg-accent hover:text-accent-foreground"
     >
       {title}
       <Icon className={cn('size-3.5', !sorted && 'text-muted-foreground/70')} aria-hidden="true" />

@@ -1,6 +1,11 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
+import { useLocation } from 'react-router';
+import { takeHeadingFocus } from '@/lib/route-focus';
 
-/** The heading block of a screen: its title (the spec's words) as the page's h1. */
+/**
+ * The heading block of a screen: its title (the spec's words) as the page's h1 and the document title.
+ * After a navigation inside the console the h1 takes focus (lib/route-focus.ts), which also announces it.
+ */
 export function PageHeader({
   title,
   description,
@@ -10,10 +15,21 @@ export function PageHeader({
   description?: ReactNode;
   actions?: ReactNode;
 }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  const { pathname } = useLocation();
+  useEffect(() => {
+    if (takeHeadingFocus(pathname)) heading.current?.focus();
+  }, [pathname]);
+  useEffect(() => {
+    document.title = `${title} · Loyalty Admin`;
+  }, [title]);
+
   return (
     <div className="flex flex-wrap items-end justify-between gap-4">
       <div className="min-w-0 space-y-1">
-        <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
+        <h1 ref={heading} tabIndex={-1} data-focus-target className="text-2xl font-bold tracking-tight">
+          {title}
+        </h1>
         {description && <p className="text-muted-foreground">{description}</p>}
       </div>
       {actions && <div className="flex flex-wrap items-center gap-2">{actions}</div>}

@@ -37,7 +37,7 @@ export function SheetContent({
         {showCloseButton && (
           <SheetPrimitive.Close
             aria-label="Close"
-            className="absolute top-4 right-4 rounded-xs opacity-70 transition-opacity hover:opacity-100 focus:outline-hidden focus-visible:ring-[3px] focus-visible:ring-ring/50 [&_svg]:size-4"
+            className="absolute top-4 right-4 rounded-xs opacity-70 transition-opacity hover:opacity-100 focus:outline-hidden [&_svg]:size-4"
           >
             <XIcon />
           </SheetPrimitive.Close>

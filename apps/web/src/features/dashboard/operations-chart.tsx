@@ -1,9 +1,11 @@
 import type { AnalyticsGroupBy } from '@loyalty/contracts';
+import { useId } from 'react';
 import { Area, Bar, CartesianGrid, Cell, ComposedChart, Line, Tooltip, XAxis, YAxis } from 'recharts';
 import { type ChartConfig, ChartContainer, ChartTooltipContent } from '@/components/ui/chart';
 import { formatNumber } from '@/lib/format';
 import { DAY_MS, HOUR_MS } from './analytics-windows';
 import { formatBucket, formatCompact, formatTick, roundTicks } from './chart-format';
+import { chartSummary } from './chart-summary';
 import type { ChartPoint } from './dashboard-metrics';
 
 // Operations in the brand colour, volume in teal; each a step lighter on the dark background.
@@ -61,102 +63,119 @@ export default function OperationsChart({
   const data = plotPoints(points, groupBy);
   const countTicks = roundTicks(Math.max(0, ...points.map((p) => p.count)));
   const volumeTicks = roundTicks(Math.max(0, ...points.map((p) => p.volume)));
+  const summaryId = useId();
   const partialStamps = new Set(data.filter((p) => p.partial).map((p) => p.timestamp));
   return (
-    <ChartContainer config={config} legend className="h-[280px] w-full" aria-label="Bonus operations chart">
-      <ComposedChart
-        data={data}
-        margin={{ top: 8, right: compact ? 4 : 0, bottom: 0, left: compact ? 4 : 0 }}
-      >
-        <defs>
-          <linearGradient id="fill-volume" x1="0" y1="0" x2="0" y2="1">
-            <stop offset="5%" stopColor="var(--color-volume)" stopOpacity={0.25} />
-            <stop offset="95%" stopColor="var(--color-volume)" stopOpacity={0.02} />
-          </linearGradient>
-        </defs>
-        <CartesianGrid vertical={false} />
-        <XAxis
-          dataKey="timestamp"
-          scale="band"
-          tickLine={false}
-          axisLine={false}
-          tickMargin={8}
-          minTickGap={compact ? 20 : 32}
-          tickFormatter={(value: string) => formatTick(value, groupBy)}
-        />
-        <YAxis
-          yAxisId="count"
-          hide={compact}
-          domain={[0, countTicks[countTicks.length - 1]!]}
-          ticks={countTicks}
-          tickLine={false}
-          axisLine={false}
-          width={44}
-          tickFormatter={formatCompact}
-        />
-        <YAxis
-          yAxisId="volume"
-          orientation="right"
-          hide={compact}
-          domain={[0, volumeTicks[volumeTicks.length - 1]!]}
-          ticks={volumeTicks}
-          tickLine={false}
-          axisLine={false}
-          width={48}
-          tickFormatter={formatCompact}
-        />
-        <Tooltip
-          cursor={{ fillOpacity: 0.6 }}
-          itemSorter="dataKey"
-          content={
-            <ChartTooltipContent
-              labelFormatter={(label) =>
-                `${formatBucket(label, groupBy)}${partialStamps.has(label) ? ' (so far)' : ''}`
-              }
-              valueFormatter={formatValue}
-            />
-          }
-        />
-        {/* The soft fill (and the tooltip's volume) sits behind the bars; the line is drawn above them. */}
-        <Area
-          yAxisId="volume"
-          dataKey="volume"
-          type="monotone"
-          stroke="none"
-          fill="url(#fill-volume)"
-          isAnimationActive={false}
-        />
-        <Bar yAxisId="count" dataKey="count" fill="var(--color-count)" radius={[4, 4, 0, 0]} maxBarSize={32}>
-          {data.map((point) => (
-            <Cell key={point.timestamp} fillOpacity={point.partial ? PARTIAL_OPACITY : 1} />
-          ))}
-        </Bar>
-        <Line
-          yAxisId="volume"
-          dataKey="settled"
-          name="volume"
-          type="monotone"
-          stroke="var(--color-volume)"
-          strokeWidth={2}
-          dot={false}
-          isAnimationActive={false}
-          legendType="none"
-          tooltipType="none"
-        />
-        <Line
-          yAxisId="volume"
-          dataKey="soFar"
-          name="volume"
-          type="monotone"
-          stroke="var(--color-volume)"
-          strokeWidth={2}
-          strokeDasharray="4 4"
-          dot={false}
-          isAnimationActive={false}
-          legendType="none"
-          tooltipType="none"
-        />
-      </ComposedChart>
-    </ChartContainer>
+    <>
+      <p id={summaryId} hidden>
+        {chartSummary(points, groupBy)}
+      </p>
+      <ChartContainer config={config} legend className="h-[280px] w-full">
+        {/* A tab stop with a name and a description (its figures in words), not a bare "application":
+          the arrow keys still step through the buckets for sighted keyboard users. */}
+        <ComposedChart
+          role="img"
+          aria-label="Bonus operations chart"
+          aria-describedby={summaryId}
+          data={data}
+          margin={{ top: 8, right: compact ? 4 : 0, bottom: 0, left: compact ? 4 : 0 }}
+        >
+          <defs>
+            <linearGradient id="fill-volume" x1="0" y1="0" x2="0" y2="1">
+              <stop offset="5%" stopColor="var(--color-volume)" stopOpacity={0.25} />
+              <stop offset="95%" stopColor="var(--color-volume)" stopOpacity={0.02} />
+            </linearGradient>
+          </defs>
+          <CartesianGrid vertical={false} />
+          <XAxis
+            dataKey="timestamp"
+            scale="band"
+            tickLine={false}
+            axisLine={false}
+            tickMargin={8}
+            minTickGap={compact ? 20 : 32}
+            tickFormatter={(value: string) => formatTick(value, groupBy)}
+          />
+          <YAxis
+            yAxisId="count"
+            hide={compact}
+            domain={[0, countTicks[countTicks.length - 1]!]}
+            ticks={countTicks}
+            tickLine={false}
+            axisLine={false}
+            width={44}
+            tickFormatter={formatCompact}
+          />
+          <YAxis
+            yAxisId="volume"
+            orientation="right"
+            hide={compact}
+            domain={[0, volumeTicks[volumeTicks.length - 1]!]}
+            ticks={volumeTicks}
+            tickLine={false}
+            axisLine={false}
+            width={48}
+            tickFormatter={formatCompact}
+          />
+          <Tooltip
+            cursor={{ fillOpacity: 0.6 }}
+            itemSorter="dataKey"
+            content={
+              <ChartTooltipContent
+                labelFormatter={(label) =>
+                  `${formatBucket(label, groupBy)}${partialStamps.has(label) ? ' (so far)' : ''}`
+                }
+                valueFormatter={formatValue}
+              />
+            }
+          />
+          {/* The soft fill (and the tooltip's volume) sits behind the bars; the line is drawn above them. */}
+          <Area
+            yAxisId="volume"
+            dataKey="volume"
+            type="monotone"
+            stroke="none"
+            fill="url(#fill-volume)"
+            isAnimationActive={false}
+          />
+          <Bar
+            yAxisId="count"
+            dataKey="count"
+            fill="var(--color-count)"
+            radius={[4, 4, 0, 0]}
+            maxBarSize={32}
+          >
+            {data.map((point) => (
+              <Cell key={point.timestamp} fillOpacity={point.partial ? PARTIAL_OPACITY : 1} />
+            ))}
+          </Bar>
+          <Line
+            yAxisId="volume"
+            dataKey="settled"
+            name="volume"
+            type="monotone"
+            stroke="var(--color-volume)"
+            strokeWidth={2}
+            dot={false}
+            isAnimationActive={false}
+            legendType="none"
+            tooltipType="none"
+          />
+          <Line
+            yAxisId="volume"
+            dataKey="soFar"
+            name="volume"
+            type="monotone"
+            stroke="var(--color-volume)"
+            strokeWidth={2}
+            strokeDasharray="4 4"
+            dot={false}
+            isAnimationActive={false}
+            legendType="none"
+            tooltipType="none"
+          />
+        </ComposedChart>
+      </ChartContainer>
+    </>
   );
 }

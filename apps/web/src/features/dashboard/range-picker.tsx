@@ -33,7 +33,7 @@ export function RangePicker({
           <ToggleGroup.Item
             key={id}
             value={id}
-            className="h-8 whitespace-nowrap border-l px-3 text-sm font-medium text-muted-foreground outline-none transition-colors first:border-l-0 hover:bg-accent hover:text-accent-foreground focus-visible:ring-[3px] focus-visible:ring-ring/50 data-[state=on]:bg-accent data-[state=on]:text-accent-foreground"
+            className="focus-inset h-8 whitespace-nowrap border-l px-3 text-sm font-medium text-muted-foreground outline-none transition-colors first:border-l-0 hover:bg-accent hover:text-accent-foreground data-[state=on]:bg-accent data-[state=on]:text-accent-foreground"
           >
             {CHART_RANGES[id].label}
           </ToggleGroup.Item>

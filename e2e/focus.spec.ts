@@ -1,0 +1,150 @@
+import type { Page } from '@playwright/test';
+import { ADMIN, expect, test } from './support/fixtures';
+import { type FocusRing, focusRing, ringContrast } from './support/focus-ring';
+
+// Issue 16 "Focus": a visible ring with ≥ 3:1 contrast in both themes, a skip link, focus to the page
+// heading after navigation and sign-in, and a dashboard chart that is not a bare tab stop.
+test.describe.configure({ mode: 'parallel' });
+
+const themes = ['light', 'dark'] as const;
+
+async function useTheme(page: Page, theme: (typeof themes)[number]) {
+  await page.addInitScript((value) => localStorage.setItem('theme', value), theme);
+}
+
+const heading = (page: Page, name: string) => page.getByRole('heading', { level: 1, name, exact: true });
+const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
+
+/** What is wrong with a ring, or null: solid, ≥ 2 px, opaque, ≥ 3:1 against the colours it touches. */
+function ringProblem(ring: FocusRing): string | null {
+  const ratios = ringContrast(ring);
+  // Outside the control the ring touches the surface around it; drawn inside, it touches the control.
+  const touching = ring.offset < 0 ? ratios.face : ratios.behind;
+  if (ring.style === 'none' || ring.width < 2 || ring.ringAlpha < 1 || touching < 3) {
+    return `${ring.element}: ${ring.style} ${ring.width}px alpha ${ring.ringAlpha}, ${touching.toFixed(2)}:1`;
+  }
+  return null;
+}
+
+for (const theme of themes) {
+  test(`${theme}: the focused Sign in button has a ring of at least 3:1 against the button and the card`, async ({
+    page,
+  }) => {
+    await useTheme(page, theme);
+    await page.goto('/login');
+    await page.getByLabel('Username').pressSequentially('someone');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('button', { name: 'Sign in' })).toBeFocused();
+    const ring = await focusRing(page);
+    expect(ring).not.toBeNull();
+    const { behind, face } = ringContrast(ring as FocusRing);
+    test.info().annotations.push({
+      type: 'contrast',
+      description: `${theme}: ring rgb(${ring?.ring}) vs button rgb(${ring?.face}) ${face.toFixed(2)}:1, vs card rgb(${ring?.behind}) ${behind.toFixed(2)}:1`,
+    });
+    expect(ring?.style).toBe('solid');
+    expect(ring?.width).toBeGreaterThanOrEqual(2);
+    expect(ring?.ringAlpha).toBe(1);
+    expect(face).toBeGreaterThanOrEqual(3);
+    expect(behind).toBeGreaterThanOrEqual(3);
+  });
+
+  test(`${theme}: every Tab stop of the shell, a table screen and the dashboard shows a ring of at least 3:1`, async ({
+    page,
+    signIn,
+  }) => {
+    test.slow(); // some 70 Tab presses, each followed by a look at the ring
+    await useTheme(page, theme);
+    await signIn(page);
+    const problems: string[] = [];
+    for (const [path, title] of [
+      ['/accounts', 'Accounts'],
+      ['/', 'Dashboard'],
+    ] as const) {
+      await page.goto(path);
+      await expect(heading(page, title)).toBeVisible({ timeout: 15_000 });
+      await expect(page.locator('main [aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
+      for (let stop = 0; stop < 35; stop += 1) {
+        await page.keyboard.press('Tab');
+        const ring = await focusRing(page);
+        if (!ring) break;
+        const problem = ringProblem(ring);
+        if (problem) problems.push(`${path} ${problem}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+}
+
+test('the skip link is the first Tab stop, shows itself, and takes focus to the screen heading', async ({
+  page,
+  signIn,
+}) => {
+  await signIn(page);
+  await page.goto('/accounts');
+  await expect(heading(page, 'Accounts')).toBeVisible();
+  await page.keyboard.press('Tab');
+  const skip = page.getByRole('link', { name: 'Skip to content' });
+  await expect(skip).toBeFocused();
+  const box = await skip.boundingBox();
+  expect(box?.width).toBeGreaterThan(40);
+  expect(box?.y).toBeGreaterThanOrEqual(0);
+  await page.keyboard.press('Enter');
+  await expect(heading(page, 'Accounts')).toBeFocused();
+  await expect(page).toHaveURL('/accounts');
+  // The next Tab is inside the screen, past the sidebar and the top bar.
+  await page.keyboard.press('Tab');
+  expect(await page.evaluate(() => document.activeElement?.closest('main') !== null)).toBe(true);
+  await expect(skip).not.toBeInViewport();
+});
+
+test('after a navigation by mouse, by keyboard and by Back, the new screen heading has focus', async ({
+  page,
+  signIn,
+}) => {
+  await signIn(page);
+  await page.goto('/accounts');
+  await expect(heading(page, 'Accounts')).toBeVisible();
+  await mainNav(page).getByRole('link', { name: 'Cards', exact: true }).click();
+  await expect(heading(page, 'Loyalty Cards')).toBeFocused();
+  await expect(page).toHaveTitle('Loyalty Cards · Loyalty Admin');
+
+  await mainNav(page).getByRole('link', { name: 'Operations', exact: true }).focus();
+  await page.keyboard.press('Enter');
+  await expect(heading(page, 'Operations History')).toBeFocused();
+
+  await page.goBack();
+  await expect(heading(page, 'Loyalty Cards')).toBeFocused();
+  // The heading takes focus without a ring: it is where reading starts, not a control.
+  expect((await focusRing(page))?.style).toBe('none');
+});
+
+test('a deep link opened by the browser keeps focus at the top of the document', async ({ page, signIn }) => {
+  await signIn(page);
+  await page.goto('/operations');
+  await expect(heading(page, 'Operations History')).toBeVisible();
+  expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true);
+});
+
+test('after signing in, the dashboard heading has focus', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByLabel('Username').fill(ADMIN.username);
+  await page.getByLabel('Password').fill(ADMIN.password);
+  await page.getByLabel('Password').press('Enter');
+  await expect(page).toHaveURL('/');
+  await expect(heading(page, 'Dashboard')).toBeFocused();
+});
+
+test('the dashboard chart is a named image whose description gives its figures', async ({ page, signIn }) => {
+  await signIn(page);
+  await page.goto('/');
+  const chart = page.getByRole('img', { name: 'Bonus operations chart' });
+  // The chart library loads after the figures, in a chunk of its own.
+  await expect(chart).toBeVisible({ timeout: 15_000 });
+  await expect(chart).toHaveAccessibleDescription(
+    /^[\d,]+ operations?, [\d,]+ bonus points? over \d+ (days|hours) \(UTC\)\..*Arrow keys step through/,
+  );
+  await chart.focus();
+  expect(ringProblem((await focusRing(page)) as FocusRing)).toBeNull();
+});
