@@ -10,6 +10,7 @@ import {
 import type { Db } from '../../db/connection';
 import { amountNumber, centsNumber, parseCents } from '../../lib/money';
 import { toIso } from '../../lib/paging';
+import { totalLapsedHeld } from '../pos/lapsed-holds.repository';
 import { type AnalyticsSource, type CountRow, rollupSource } from './analytics.repository';
 
 /**
@@ -66,9 +67,12 @@ export async function retentionAnalytics(
 
 export async function pointsSummary(db: Db, source: AnalyticsSource = rollupSource): Promise<PointsSummary> {
   const totals = await source.pointsTotals(db);
+  // Lapsed holds not swept yet are not held any more (issue 15.5). Read after the totals, so a hold swept
+  // in between counts as held once more in this answer, and is never subtracted twice.
+  const lapsed = await totalLapsedHeld(db);
   // Subtract in cents so active is exact, not a float difference.
   const totalCents = parseCents(totals.total);
-  const heldCents = parseCents(totals.held);
+  const heldCents = parseCents(totals.held) - parseCents(lapsed);
   return {
     totalPoints: centsNumber(totalCents),
     activePoints: centsNumber(totalCents - heldCents),

@@ -14,6 +14,14 @@ export function lapsedHeld(accountId: RawBuilder<unknown>): RawBuilder<string> {
       and lh.account_id = ${accountId}), 0)`;
 }
 
+/** Points of all lapsed holds not voided yet, for totals that are summed from held_balance. */
+export async function totalLapsedHeld(db: Executor): Promise<string> {
+  const result = await sql<{ held: string }>`
+    select coalesce(sum(-points), 0)::text as held from operations
+    where type = 'hold' and status = 'active' and expires_at <= now()`.execute(db);
+  return result.rows[0]!.held;
+}
+
 /**
  * Voids the account's lapsed holds and frees their points, as one statement in the lock order of every
  * POS write (hold rows, then the account). A hold the sweeper is voiding at the same time is waited for

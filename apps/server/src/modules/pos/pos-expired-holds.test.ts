@@ -73,6 +73,24 @@ describe('expired holds, before the sweeper has run', () => {
     });
   });
 
+  it("are not in the dashboard's held points", async () => {
+    const circulation = async () =>
+      (
+        await ctx.app.inject({
+          url: '/api/v1/analytics/bonuses-circulation',
+          headers: bearer(ctx.tokens.VIEWER),
+        })
+      ).json() as { totalPoints: number; heldPoints: number; activePoints: number };
+    const card = await withClient(30);
+    const hold = await holdOn(card.number, 12.5);
+    const before = await circulation();
+    await expireHold(db, hold.holdId);
+    const after = await circulation();
+    expect(after.totalPoints).toBe(before.totalPoints);
+    expect(after.heldPoints).toBeCloseTo(before.heldPoints - 12.5, 2);
+    expect(after.activePoints).toBeCloseTo(before.activePoints + 12.5, 2);
+  });
+
   it('do not refuse a new hold with INSUFFICIENT_FUNDS; the new hold voids them', async () => {
     const card = await withClient(50);
     const lapsed = await holdOn(card.number, 40);
