@@ -341,6 +341,11 @@ test.describe('at 390 px', () => {
   }) => {
     const operations: string[] = [];
     page.on('request', (r) => isCall('operations')(r) && operations.push(r.url()));
+    const chartChunks: string[] = [];
+    page.on(
+      'request',
+      (r) => /\/assets\/operations-chart-[\w-]+\.js$/.test(r.url()) && chartChunks.push(r.url()),
+    );
     const hourly = page.waitForResponse(isCall('operations', 'hour'));
     await page.goto('/');
 
@@ -350,6 +355,13 @@ test.describe('at 390 px', () => {
     await expect(chartSubtitle(page)).toHaveText(
       subtitle(totals((await (await hourly).json()) as OperationsBody)),
     );
+    // Below the four metric cards the chart is off screen: its library loads when the chart is scrolled to.
+    await expect(metric(page, 'Total Bonuses')).toBeVisible();
+    expect(await plot(page).count()).toBe(0);
+    expect(chartChunks).toEqual([]);
+    await chartCard(page).scrollIntoViewIfNeeded();
+    await expect(plot(page)).toBeVisible();
+    expect(chartChunks).toHaveLength(1);
     await expectTicks(page, HOUR_TICK);
     expect(operations.map((url) => new URL(url).searchParams.get('groupBy'))).toEqual(['hour']);
 

@@ -55,7 +55,8 @@ export default defineConfig({
     url: `${BASE_URL}/readyz`,
     env: serverEnv,
     reuseExistingServer: false,
-    timeout: 60_000,
+    // A fresh database's first start (initdb, migrations, the first admin) took 86 s at load 37 on 2 cores.
+    timeout: 180_000,
     stdout: 'ignore',
     stderr: 'pipe',
     // Lets support/serve.ts (run by node itself, no CLI wrapper that would exit first) stop the server and

@@ -8,8 +8,10 @@ import { CHART_RANGES, type ChartRange } from './analytics-windows';
 import { chartPoints, chartSubtitle, operationTotals } from './dashboard-metrics';
 import { RangePicker } from './range-picker';
 import type { DashboardData } from './use-dashboard-data';
+import { useSeen } from './use-seen';
 
-// Recharts is the heaviest dependency of the console: it loads in its own chunk, after the numbers.
+// Recharts is the heaviest dependency of the console: it loads in its own chunk, after the numbers, and
+// only once the chart's place is (nearly) on screen.
 const OperationsChart = lazy(() => import('./operations-chart'));
 
 const CHART_HEIGHT = 'h-[280px]';
@@ -38,6 +40,7 @@ export function OperationsChartCard({
   onRangeChange: (range: ChartRange) => void;
 }) {
   const compact = useIsMobile();
+  const [placeRef, seen] = useSeen<HTMLDivElement>();
   const totals = chart.data && operationTotals(chart.data);
   const groupBy = chart.data?.range.groupBy ?? CHART_RANGES[range].groupBy;
 
@@ -60,10 +63,14 @@ export function OperationsChartCard({
         {chart.loading ? (
           <Skeleton className={cn(CHART_HEIGHT, 'w-full')} />
         ) : chart.data ? (
-          <div className={cn('relative transition-opacity', chart.stale && 'opacity-50')}>
-            <Suspense fallback={<Skeleton className={cn(CHART_HEIGHT, 'w-full')} />}>
-              <OperationsChart points={chartPoints(chart.data)} groupBy={groupBy} compact={compact} />
-            </Suspense>
+          <div ref={placeRef} className={cn('relative transition-opacity', chart.stale && 'opacity-50')}>
+            {seen ? (
+              <Suspense fallback={<Skeleton className={cn(CHART_HEIGHT, 'w-full')} />}>
+                <OperationsChart points={chartPoints(chart.data)} groupBy={groupBy} compact={compact} />
+              </Suspense>
+            ) : (
+              <Skeleton className={cn(CHART_HEIGHT, 'w-full')} />
+            )}
             {totals?.count === 0 && (
               <p className="pointer-events-none absolute inset-x-0 top-1/3 text-center text-sm text-muted-foreground">
                 No operations in this period.
