@@ -25,6 +25,7 @@ import { authPlugin } from './plugins/auth';
 import { registerConsole } from './plugins/console';
 import { databasePlugin } from './plugins/database';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './plugins/errors';
+import { holdSweeperPlugin } from './plugins/hold-sweeper';
 import { registerStrictJsonParser, validatorCompiler } from './plugins/input';
 import { metricsPlugin } from './plugins/metrics';
 import { registerSwagger } from './plugins/swagger';
@@ -74,6 +75,7 @@ export async function buildApp({ config, database, secrets, logger }: AppDeps) {
   });
   await app.register(databasePlugin, { db: database.db, kind: database.kind });
   await app.register(metricsPlugin, { token: config.METRICS_TOKEN, poolStats: database.poolStats });
+  await app.register(holdSweeperPlugin, { intervalMs: config.HOLD_SWEEP_INTERVAL_MS });
   await app.register(authPlugin, {
     tokens: createTokenService(secrets.jwtSecret, config.SESSION_TTL_SECONDS),
   });

@@ -6,7 +6,7 @@ import type { Database } from '../../db/schema';
 import type { Tx } from '../../db/transaction';
 import { amountNumber } from '../../lib/money';
 import { likeContains, toIso } from '../../lib/paging';
-import { lapsedHeld } from '../pos/lapsed-holds.repository';
+import { lapsedHeld } from '../ledger/expired-holds.repository';
 
 /** The newest active card of the account (cards_account_idx), for the Active Card column. */
 const activeCardNumber = sql<string | null>`(select c.number from cards c

@@ -10,7 +10,7 @@ import {
 import type { Db } from '../../db/connection';
 import { amountNumber, centsNumber, parseCents } from '../../lib/money';
 import { toIso } from '../../lib/paging';
-import { totalLapsedHeld } from '../pos/lapsed-holds.repository';
+import { totalLapsedHeld } from '../ledger/expired-holds.repository';
 import { type AnalyticsSource, type CountRow, rollupSource } from './analytics.repository';
 
 /**

@@ -2,6 +2,7 @@ import type { Db } from '../../db/connection';
 import { isUniqueViolation } from '../../db/sql-errors';
 import { retryStatement } from '../../db/transaction';
 import type { AppError } from '../../lib/app-error';
+import { voidExpiredHolds } from '../ledger/expired-holds.repository';
 import {
   failureBody,
   firstAnswer,
@@ -10,7 +11,7 @@ import {
   resolveExisting,
   type WriteContext,
 } from './idempotency';
-import { findRequest, insertFailure, voidExpiredHold } from './pos.repository';
+import { findRequest, insertFailure } from './pos.repository';
 
 interface FailureDetails {
   points: string;
@@ -34,7 +35,7 @@ export async function recordFailure(
   details: FailureDetails,
 ): Promise<PosOutcome> {
   const holdId = details.voidExpiredHoldId;
-  if (holdId) await retryStatement(() => voidExpiredHold(db, holdId));
+  if (holdId) await retryStatement(() => voidExpiredHolds(db, { holdId }));
   try {
     const stored = await retryStatement(() =>
       insertFailure(db, {

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { CardStatus, OperationStatus } from '../../db/schema';
+import { lapsedHeld } from '../ledger/expired-holds.repository';
 import type { StoredRequest } from './idempotency';
-import { lapsedHeld } from './lapsed-holds.repository';
 import { isUuid } from './pos.repository';
 
 const RETURNING = sql`returning pos_id, request_hash, status_code, response`;

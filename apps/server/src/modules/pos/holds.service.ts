@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../../db/sql-errors';
 import { retryStatement } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import { centsText, parseCents, toCents } from '../../lib/money';
+import { voidExpiredHolds } from '../ledger/expired-holds.repository';
 import type { PosIdentity } from '../pos-keys/pos-keys.repository';
 import { recordFailure } from './failures';
 import {
@@ -22,7 +23,6 @@ import {
   type WriteContext,
   writeContext,
 } from './idempotency';
-import { voidLapsedHolds } from './lapsed-holds.repository';
 import { findRequest, isUuid } from './pos.repository';
 
 /**
@@ -72,7 +72,7 @@ export async function createHold(
     else {
       // Enough once lapsed holds stop counting: void them (the sweeper may not have yet) and try again.
       if (parseCents(target.lapsed!) > 0n)
-        await retryStatement(() => voidLapsedHolds(db, target.account_id!));
+        await retryStatement(() => voidExpiredHolds(db, { accountId: target.account_id! }));
       continue;
     }
     return recordFailure(db, ctx, refused, {

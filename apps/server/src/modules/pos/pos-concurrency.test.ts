@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext } from '../../../test/helper';
-import { sweepExpiredHolds } from './hold-sweeper';
+import { sweepExpiredHolds } from '../ledger/hold-sweeper';
 import {
   accountOf,
   createCard,

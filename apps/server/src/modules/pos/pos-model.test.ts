@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { createTestContext } from '../../../test/helper';
+import { sweepExpiredHolds } from '../ledger/hold-sweeper';
 import { ledgerIsSound, verifyLedger } from '../ledger/verify-ledger';
-import { sweepExpiredHolds } from './hold-sweeper';
 import { canonicalJson } from './idempotency';
 import {
   accountOf,

@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { Executor } from '../../db/executor';
 import type { CardStatus, OperationType } from '../../db/schema';
+import { lapsedHeld } from '../ledger/expired-holds.repository';
 import type { StoredRequest } from './idempotency';
-import { lapsedHeld } from './lapsed-holds.repository';
 
 // Re-exported for the POS services that import it from here.
 export { isUuid } from '../../lib/uuid';
@@ -19,7 +19,7 @@ export interface CardBalanceRow {
   number: string;
   status: CardStatus;
   balance: string;
-  /** Without lapsed holds (lapsed-holds.repository.ts). */
+  /** Without lapsed holds (ledger/expired-holds.repository.ts). */
   held_balance: string;
 }
 
@@ -69,18 +69,6 @@ export async function insertFailure(db: Db, f: FailureRecord): Promise<StoredReq
     )
     select * from q`.execute(db);
   return result.rows[0];
-}
-
-/** A hold found expired at capture or release is voided there and then, its points freed. */
-export async function voidExpiredHold(db: Db, holdId: string): Promise<void> {
-  await sql`
-    with h as (
-      update operations set status = 'voided', meta = operations.meta || '{"reason": "Expired"}'::jsonb
-      where id = ${holdId}::uuid and type = 'hold' and status = 'active' and expires_at <= now()
-      returning account_id, -points as held
-    )
-    update accounts set held_balance = accounts.held_balance - h.held
-    from h where accounts.id = h.account_id`.execute(db);
 }
 
 /**

@@ -25,7 +25,6 @@ import type { Secrets } from '../../lib/secrets';
 import { createKeyCrypto, type KeyCrypto } from '../pos-keys/key-crypto';
 import { accrue, previewAccrual } from './accrual.service';
 import { cardBalance } from './balance.service';
-import { startHoldSweeper } from './hold-sweeper';
 import { captureHoldRequest, createHold, releaseHoldRequest } from './holds.service';
 import type { PosOutcome } from './idempotency';
 import { posAuthentication, touchLastUsed } from './pos-auth';
@@ -58,16 +57,6 @@ export const posRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Secrets
   app.addHook('onRequest', posAuthentication(app, crypto));
   app.addHook('onSend', touchLastUsed(app));
   app.setErrorHandler(posErrorHandler(app.db));
-
-  if (opts.config.HOLD_SWEEP_INTERVAL_MS > 0) {
-    let sweeper: ReturnType<typeof startHoldSweeper> | undefined;
-    app.addHook('onReady', async () => {
-      sweeper = startHoldSweeper(app.db, opts.config.HOLD_SWEEP_INTERVAL_MS, app.log, (outcome, voided) =>
-        app.metrics.sweeperRun(outcome, voided),
-      );
-    });
-    app.addHook('onClose', async () => sweeper?.stop());
-  }
 
   app.get(
     '/pos/api/v1/cards/:cardNumber',

@@ -3,10 +3,10 @@ import { isUniqueViolation } from '../../db/sql-errors';
 import { inTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import { centsNumber, centsText, minBig, parseCents } from '../../lib/money';
+import { voidExpiredHolds } from '../ledger/expired-holds.repository';
 import type { PosIdentity } from '../pos-keys/pos-keys.repository';
 import { recordFailure } from './failures';
 import { firstAnswer, type PosOutcome, resolveExisting, writeContext } from './idempotency';
-import { voidLapsedHolds } from './lapsed-holds.repository';
 import { findRequest } from './pos.repository';
 import { planReturn } from './return-plan';
 import {
@@ -47,7 +47,7 @@ export async function returnPoints(
       }
       const plan = planReturn(await lockReceiptLines(trx, original.id), input.items);
       // Lapsed holds no longer count as held (issue 15.5): void them before what is available is read.
-      await voidLapsedHolds(trx, original.account_id);
+      await voidExpiredHolds(trx, { accountId: original.account_id });
       const account = await lockAccount(trx, original.account_id);
       const available = parseCents(account.balance) - parseCents(account.held_balance);
       const taken = minBig(plan.pointsCents, available > 0n ? available : 0n);

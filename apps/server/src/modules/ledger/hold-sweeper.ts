@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/connection';
 import { inTransaction } from '../../db/transaction';
-import { lockExpiredHolds, voidHolds } from './hold-sweeper.repository';
+import { lockAccountsInOrder, lockExpiredHolds, voidExpiredHolds } from './expired-holds.repository';
 
 const BATCH = 500;
 const MAX_BATCHES_PER_RUN = 20;
@@ -17,12 +17,8 @@ export async function sweepExpiredHolds(db: Db, batchSize = BATCH): Promise<numb
     const voided = await inTransaction(db, async (trx) => {
       const holds = await lockExpiredHolds(trx, batchSize);
       if (holds.length === 0) return 0;
-      const accounts = [...new Set(holds.map((h) => h.account_id))].sort();
-      await voidHolds(
-        trx,
-        holds.map((h) => h.id),
-        accounts,
-      );
+      await lockAccountsInOrder(trx, [...new Set(holds.map((h) => h.account_id))].sort());
+      await voidExpiredHolds(trx, { holdIds: holds.map((h) => h.id) });
       return holds.length;
     });
     total += voided;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, createTestContext } from '../../../test/helper';
+import { accountOf, createCard, createPosKey, expireHold, opId, type Till, till } from '../pos/pos.fixtures';
 import { sweepExpiredHolds } from './hold-sweeper';
-import { accountOf, createCard, createPosKey, expireHold, opId, type Till, till } from './pos.fixtures';
 
 const ctx = await createTestContext({ HOLD_SWEEP_INTERVAL_MS: '0' });
 const db = ctx.database.db;
