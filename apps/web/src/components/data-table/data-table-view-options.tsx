@@ -17,11 +17,15 @@ export function columnLabel<TData>(table: Table<TData>, id: string): string {
   return typeof def?.header === 'string' ? def.header : id;
 }
 
-/** The column visibility menu. */
+/**
+ * The column visibility menu. Not modal, like the row menus: a modal menu hides the whole page from
+ * assistive technology (aria-hidden) while the skip link and the sidebar stay focusable (axe:
+ * aria-hidden-focus); Escape and a click outside still close it.
+ */
 export function DataTableViewOptions<TData>({ table }: { table: Table<TData> }) {
   const columns = table.getAllLeafColumns().filter((column) => column.getCanHide());
   return (
-    <DropdownMenu>
+    <DropdownMenu modal={false}>
       <DropdownMenuTrigger asChild>
         <Button variant="outline" size="sm">
           <Settings2Icon />
