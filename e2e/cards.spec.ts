@@ -53,7 +53,7 @@ test.beforeEach(async ({ page, signIn }) => {
   await signIn(page);
 });
 
-test('lists cards: number, account ID, status badge, issued date, blocked date and truncated reason', async ({
+test('lists cards: number, client ID (issue 16: not the account UUID), status badge, issued date, blocked date and truncated reason', async ({
   page,
   api,
 }) => {
@@ -68,7 +68,7 @@ test('lists cards: number, account ID, status badge, issued date, blocked date a
   await expect(table(page).getByRole('columnheader')).toHaveText([
     '',
     'Card Number',
-    'Account ID',
+    'Client ID',
     'Status',
     'Issued',
     'Blocked',
@@ -77,7 +77,8 @@ test('lists cards: number, account ID, status badge, issued date, blocked date a
   await expect(table(page).getByRole('row')).toHaveCount(3);
 
   const activeCells = rowFor(page, active.number).getByRole('cell');
-  await expect(activeCells.nth(2)).toHaveText(account.id);
+  await expect(activeCells.nth(2)).toHaveText(account.clientId);
+  await expect(activeCells.nth(2).getByRole('link')).toHaveAttribute('href', `/clients/${account.id}`);
   await expect(activeCells.nth(3)).toHaveText('Active');
   await expect(activeCells.nth(4)).toHaveText(DATE);
   await expect(activeCells.nth(5)).toHaveText('—');

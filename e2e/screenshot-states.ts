@@ -1,4 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
+import { clientPageScreenshotStates, seedClientPage } from './support/client-page-screenshots';
 import { programmeScreenshotStates, seedProgramme } from './support/programme-screenshots';
 
 /**
@@ -107,6 +108,7 @@ export const screenshotStates: ScreenshotState[] = [
     },
   },
   ...programmeScreenshotStates,
+  ...clientPageScreenshotStates,
 ];
 
 const seedUsers: ScreenshotSeeder = async (api) => {
@@ -122,4 +124,4 @@ const seedUsers: ScreenshotSeeder = async (api) => {
   }
 };
 
-export const screenshotSeeders: ScreenshotSeeder[] = [seedUsers, seedProgramme];
+export const screenshotSeeders: ScreenshotSeeder[] = [seedUsers, seedProgramme, seedClientPage];

@@ -20,9 +20,16 @@ export const card = z.object({
 });
 export type Card = z.infer<typeof card>;
 
+/** A card as lists show it (cards list, client lookup): with its account's client ID, so no one reads UUIDs. */
+export const cardListItem = card.extend({ clientId: z.string() });
+export type CardListItem = z.infer<typeof cardListItem>;
+
 export const cardSortFields = ['createdAt', 'number'] as const;
 
-/** `search`: a card-number prefix, or an exact account id when the text is a UUID. */
+/**
+ * `search`: a card-number prefix, or a client ID (exact, any case), or an exact account id when the text is a
+ * UUID. `accountId`: the cards of that account only.
+ */
 export const cardListQuery = pageQuery.extend({
   status: cardStatus.optional(),
   accountId: z.uuid().optional(),

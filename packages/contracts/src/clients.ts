@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { account } from './accounts';
-import { card } from './cards';
+import { cardListItem } from './cards';
 import { MAX_PAGE_SIZE } from './common';
 import { operation } from './operations';
 
@@ -29,7 +29,7 @@ const section = <T extends z.ZodType>(item: T) =>
 
 export const clientLookupResponse = z.object({
   accounts: section(account),
-  cards: section(card),
+  cards: section(cardListItem),
   operations: section(operation),
 });
 export type ClientLookupResponse = z.infer<typeof clientLookupResponse>;

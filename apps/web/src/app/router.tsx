@@ -54,6 +54,11 @@ const pages: Record<string, LazyPage> = {
     () => import('@/features/clients/clients-page'),
     (m) => m.ClientsPage,
   ),
+  // One client's page: every client ID, account id and card number in the console links here.
+  'clients/:ref': lazyPage(
+    () => import('@/features/clients/client-page'),
+    (m) => m.ClientPage,
+  ),
   operations: lazyPage(
     () => import('@/features/operations/operations-page'),
     (m) => m.OperationsPage,
@@ -76,8 +81,8 @@ export function preloadInitialRoute(pathname: string) {
     return;
   }
   void shell.preload();
-  const first = pathname.split('/')[1] || 'dashboard';
-  void pages[first]?.preload();
+  const [, first = '', second] = pathname.split('/');
+  void pages[second && first === 'clients' ? 'clients/:ref' : first || 'dashboard']?.preload();
 }
 
 const Shell = shell.Component;

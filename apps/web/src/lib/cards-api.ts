@@ -1,4 +1,4 @@
-import type { BulkBlockCardsResponse, Card, CardStatus, Paged } from '@loyalty/contracts';
+import type { BulkBlockCardsResponse, Card, CardListItem, CardStatus, Paged } from '@loyalty/contracts';
 import { apiClient } from './api-client';
 
 /**
@@ -19,8 +19,8 @@ export const cardsKeys = {
   list: (params: CardListParams) => ['cards', 'list', params] as const,
 };
 
-export function fetchCards(params: CardListParams, signal?: AbortSignal): Promise<Paged<Card>> {
-  return apiClient.get<Paged<Card>>('/api/v1/cards', { query: { ...params }, signal });
+export function fetchCards(params: CardListParams, signal?: AbortSignal): Promise<Paged<CardListItem>> {
+  return apiClient.get<Paged<CardListItem>>('/api/v1/cards', { query: { ...params }, signal });
 }
 
 export function issueCard(accountId: string): Promise<Card> {

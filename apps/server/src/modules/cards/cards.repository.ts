@@ -1,5 +1,5 @@
-import type { Card, CardStatus } from '@loyalty/contracts';
-import { sql } from 'kysely';
+import type { Card, CardListItem, CardStatus } from '@loyalty/contracts';
+import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { Executor } from '../../db/executor';
 import type { Tx } from '../../db/transaction';
@@ -124,7 +124,7 @@ export async function updateCard(
 export interface CardFilter {
   page: number;
   size: number;
-  /** A card-number prefix, or an exact account id when it is a UUID. */
+  /** A card-number prefix or a client ID (exact, any case); an exact account id when it is a UUID. */
   search?: string;
   status?: CardStatus;
   accountId?: string;
@@ -133,17 +133,35 @@ export interface CardFilter {
   accountIds?: string[];
 }
 
-export async function listCards(db: Db, filter: CardFilter): Promise<{ rows: Card[]; total: number }> {
+/**
+ * The cards a search names. A client ID is resolved to its account first (one probe of
+ * accounts_client_id_lower_key), so the cards query is an OR of two index ranges — the number prefix and
+ * the account's cards — that the planner combines with a bitmap instead of walking the sort index.
+ */
+async function searchCondition(db: Db, search: string): Promise<Expression<SqlBool>> {
+  if (isUuid(search)) return sql<SqlBool>`account_id = ${search.toLowerCase()}::uuid`;
+  const account = await db
+    .selectFrom('accounts')
+    .select('id')
+    .where(sql<string>`lower(client_id)`, '=', search.toLowerCase())
+    .executeTakeFirst();
+  // Card numbers are digits only: other text can only be a client ID.
+  const byNumber = /^\d+$/.test(search) ? sql<SqlBool>`number like ${likePrefix(search)}` : null;
+  const byClient = account ? sql<SqlBool>`account_id = ${account.id}::uuid` : null;
+  if (byNumber && byClient) return sql<SqlBool>`(${byNumber} or ${byClient})`;
+  return byNumber ?? byClient ?? sql<SqlBool>`false`;
+}
+
+export async function listCards(
+  db: Db,
+  filter: CardFilter,
+): Promise<{ rows: CardListItem[]; total: number }> {
   if (filter.accountIds?.length === 0) return { rows: [], total: 0 };
   let query = db.selectFrom('cards');
   if (filter.status) query = query.where('status', '=', filter.status);
   if (filter.accountId) query = query.where('account_id', '=', filter.accountId);
   if (filter.accountIds) query = query.where('account_id', 'in', filter.accountIds);
-  if (filter.search) {
-    query = isUuid(filter.search)
-      ? query.where('account_id', '=', filter.search.toLowerCase())
-      : query.where('number', 'like', likePrefix(filter.search));
-  }
+  if (filter.search) query = query.where(await searchCondition(db, filter.search));
   const sort = filter.sort ?? { field: 'createdAt', direction: 'desc' };
   const ordered =
     sort.field === 'number'
@@ -163,7 +181,23 @@ export async function listCards(db: Db, filter: CardFilter): Promise<{ rows: Car
           .executeTakeFirstOrThrow()
           .then((r) => r.n),
   ]);
-  return { rows: rows.map(toCard), total };
+  const clientIds = await clientIdsOf(db, rows);
+  return {
+    rows: rows.map((row) => ({ ...toCard(row), clientId: clientIds.get(row.account_id) ?? '' })),
+    total,
+  };
+}
+
+/** The client IDs of a page's accounts: one primary-key probe per distinct account. */
+async function clientIdsOf(db: Db, rows: readonly { account_id: string }[]): Promise<Map<string, string>> {
+  const ids = [...new Set(rows.map((row) => row.account_id))];
+  if (ids.length === 0) return new Map();
+  const accounts = await db
+    .selectFrom('accounts')
+    .select(['id', 'client_id'])
+    .where('id', 'in', ids)
+    .execute();
+  return new Map(accounts.map((a) => [a.id, a.client_id]));
 }
 
 /** Exact, from the counter rows the cards triggers keep (migration 002). */

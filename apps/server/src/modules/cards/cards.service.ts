@@ -2,6 +2,7 @@ import {
   type BulkBlockCardResult,
   type BulkBlockCardsResponse,
   type Card,
+  type CardListItem,
   DEFAULT_BLOCK_REASON,
   type Paged,
 } from '@loyalty/contracts';
@@ -25,7 +26,7 @@ import {
   updateCard,
 } from './cards.repository';
 
-export async function listCardsPage(db: Db, filter: CardFilter): Promise<Paged<Card>> {
+export async function listCardsPage(db: Db, filter: CardFilter): Promise<Paged<CardListItem>> {
   const { rows, total } = await listCards(db, filter);
   return toPage(rows, total, filter.page, filter.size);
 }

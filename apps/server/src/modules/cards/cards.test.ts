@@ -279,6 +279,46 @@ describe('listing cards and roles', () => {
       expect((await list(query)).statusCode).toBe(400);
   });
 
+  it("finds a client ID (exact, any case) and names each card's client", async () => {
+    const owner = await newAccount('Client-77');
+    const a = (await issue(owner)).json();
+    const b = (await issue(owner)).json();
+    const other = await newAccount('Client-7');
+    const c = (await issue(other)).json();
+    const ids = async (query: string) => (await list(query)).json().content.map((x: { id: string }) => x.id);
+    expect(await ids('?search=client-77')).toEqual([b.id, a.id]);
+    expect(await ids('?search=CLIENT-77')).toEqual([b.id, a.id]);
+    expect((await list('?search=CLIENT-77')).json().totalElements).toBe(2);
+    expect(await ids('?search=Client-7')).toEqual([c.id]);
+    expect(await ids(`?search=Client-77&status=blocked`)).toEqual([]);
+    await block(a.id);
+    expect(await ids('?search=Client-77&status=blocked')).toEqual([a.id]);
+    // Not a part of a client ID: that is the accounts list's search.
+    expect((await list('?search=Client-')).json()).toMatchObject({ totalElements: 0, content: [] });
+    const page = (await list(`?accountId=${owner}`)).json();
+    expect(page.content.map((x: { clientId: string }) => x.clientId)).toEqual(['Client-77', 'Client-77']);
+    expect((await list('?size=200')).json().content.every((x: { clientId: string }) => x.clientId)).toBe(
+      true,
+    );
+  });
+
+  it('a digit client ID finds its cards and the card numbers starting with it', async () => {
+    const card = (await issue(await newAccount('FIND-BY-NUMBER'))).json();
+    const prefix = card.number.slice(0, 5);
+    const owner = await newAccount(prefix);
+    const own = (await issue(owner)).json();
+    const found = (await list(`?search=${prefix}&size=200`)).json();
+    const ids = found.content.map((x: { id: string }) => x.id);
+    expect(ids).toContain(card.id);
+    expect(ids).toContain(own.id);
+    const direct = await db
+      .selectFrom('cards')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where((eb) => eb.or([eb('number', 'like', `${prefix}%`), eb('account_id', '=', owner)]))
+      .executeTakeFirstOrThrow();
+    expect(found.totalElements).toBe(direct.n);
+  });
+
   it('a VIEWER may read but not issue, block or reissue', async () => {
     const card = (await issue(accountId)).json();
     for (const res of [

@@ -4,11 +4,15 @@ import { isUuid } from '../../lib/uuid';
 
 /**
  * The accounts a lookup text names: the account of the card with that number, the account with that
- * client ID (any case: accounts_client_id_lower_key), and the account with that id. Each is an index probe.
+ * client ID (any case: accounts_client_id_lower_key), and for a UUID the account with that id, or of the
+ * card or operation with that id (what the audit log names; the client page resolves its links here).
+ * Each is an index probe.
  */
 export async function resolveAccountIds(db: Db, text: string): Promise<string[]> {
   const byId = isUuid(text)
-    ? sql`union select id from accounts where id = ${text.toLowerCase()}::uuid`
+    ? sql`union select id from accounts where id = ${text.toLowerCase()}::uuid
+        union select account_id from cards where id = ${text.toLowerCase()}::uuid
+        union select account_id from operations where id = ${text.toLowerCase()}::uuid and account_id is not null`
     : sql``;
   const byCard = /^\d{1,32}$/.test(text)
     ? sql`union select account_id from cards where number = ${text}`

@@ -57,6 +57,19 @@ describe('client lookup', () => {
     });
   });
 
+  it('by the id of a card or an operation (what the audit log names): that account', async () => {
+    const byCard = (await lookup(aliceCards[2]!.id)).json();
+    expect(byCard.accounts.content.map((a: { id: string }) => a.id)).toEqual([alice.id]);
+    const operation = await db
+      .selectFrom('operations')
+      .select('id')
+      .where('account_id', '=', bob.id)
+      .executeTakeFirstOrThrow();
+    const byOperation = (await lookup(operation.id)).json();
+    expect(byOperation.accounts.content.map((a: { id: string }) => a.id)).toEqual([bob.id]);
+    expect(byOperation.cards.content.map((c: { clientId: string }) => c.clientId)).toEqual(['BOB-02']);
+  });
+
   it('pages each section on its own', async () => {
     const body = (
       await lookup('ALICE-01', '?operationsPage=1&operationsSize=5&cardsPage=1&cardsSize=2')

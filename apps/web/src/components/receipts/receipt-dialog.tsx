@@ -1,6 +1,7 @@
 import type { ReceiptDetail } from '@loyalty/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useEffect } from 'react';
+import { ClientLink } from '@/components/links/client-link';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Skeleton } from '@/components/ui/skeleton';
 import { formatDateTime } from '@/lib/format';
@@ -71,7 +72,9 @@ function ReceiptBody({ detail, currency }: { detail: ReceiptDetail; currency: st
         </Field>
         <Field label="POS">{posLabel(receipt.posId, detail.posName, detail.posAddress)}</Field>
         <Field label="Card Number">
-          <span className="font-mono tabular-nums">{receipt.cardNumber}</span>
+          <ClientLink to={receipt.cardNumber}>
+            <span className="font-mono tabular-nums">{receipt.cardNumber}</span>
+          </ClientLink>
         </Field>
         <Field label="Total Amount">{money(receipt.totalAmount)}</Field>
         <Field label="Total Discount">{money(receipt.totalDiscount)}</Field>

@@ -1,6 +1,7 @@
 import type { Account } from '@loyalty/contracts';
 import type { ColumnDef } from '@tanstack/react-table';
 import { CardNumber } from '@/components/cards/card-number';
+import { ClientLink } from '@/components/links/client-link';
 import { formatDate } from '@/lib/format';
 import { formatPoints } from '@/lib/points';
 import { type AccountAction, AccountRowActions } from './account-row-actions';
@@ -18,9 +19,9 @@ export function accountColumns(
       enableHiding: false,
       meta: { minWidth: 160 },
       cell: ({ row }) => (
-        <span className="block truncate font-medium" title={row.original.clientId}>
-          {row.original.clientId}
-        </span>
+        <ClientLink to={row.original.id} className="block truncate font-medium">
+          <span title={row.original.clientId}>{row.original.clientId}</span>
+        </ClientLink>
       ),
     },
     {

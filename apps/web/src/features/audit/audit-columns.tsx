@@ -2,9 +2,13 @@ import { type AuditEntry, auditTargetLabels } from '@loyalty/contracts';
 import type { ColumnDef } from '@tanstack/react-table';
 import { EyeIcon } from 'lucide-react';
 import { type CsvColumn, IdCell } from '@/components/data-table';
+import { ClientLink } from '@/components/links/client-link';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { formatTimestamp } from '@/lib/format';
+
+/** Targets whose id the client page resolves to one client (an account, its cards, its operations). */
+const clientTargets = new Set(['account', 'card', 'operation']);
 
 function Dash() {
   return <span className="text-muted-foreground">—</span>;
@@ -51,7 +55,16 @@ export function auditColumns(onView: (entry: AuditEntry) => void): ColumnDef<Aud
       accessorKey: 'targetId',
       header: 'Target ID',
       meta: { width: 140 },
-      cell: ({ row }) => <IdCell value={row.original.targetId} label="target ID" />,
+      cell: ({ row }) => {
+        const { targetId, targetType } = row.original;
+        return (
+          <IdCell value={targetId} label="target ID">
+            {targetId && clientTargets.has(targetType) ? (
+              <ClientLink to={targetId}>{targetId}</ClientLink>
+            ) : null}
+          </IdCell>
+        );
+      },
     },
     {
       // The row's action: 'actions' keeps it in reach (sticky) when the table scrolls on a phone.

@@ -1,10 +1,11 @@
-import type { Card } from '@loyalty/contracts';
+import type { Card, CardListItem } from '@loyalty/contracts';
 import type { ColumnDef } from '@tanstack/react-table';
 import { CardNumber } from '@/components/cards/card-number';
+import { type CardAction, CardRowActions } from '@/components/cards/card-row-actions';
 import { CardStatusBadge } from '@/components/cards/card-status-badge';
 import { type CsvColumn, IdCell } from '@/components/data-table';
+import { ClientLink } from '@/components/links/client-link';
 import { formatDate } from '@/lib/format';
-import { type CardAction, CardRowActions } from './card-row-actions';
 
 function BlockedCell({ card }: { card: Card }) {
   if (!card.blockedAt && !card.blockedReason) return <span className="text-muted-foreground">—</span>;
@@ -24,8 +25,8 @@ function BlockedCell({ card }: { card: Card }) {
 export function cardColumns(
   onAction: (action: CardAction, card: Card) => void,
   canManage: boolean,
-): ColumnDef<Card>[] {
-  const columns: ColumnDef<Card>[] = [
+): ColumnDef<CardListItem>[] {
+  const columns: ColumnDef<CardListItem>[] = [
     {
       accessorKey: 'number',
       header: 'Card Number',
@@ -34,15 +35,24 @@ export function cardColumns(
       meta: { width: 190 },
       cell: ({ row }) => (
         <IdCell value={row.original.number} label="card number">
-          <CardNumber number={row.original.number} className="font-medium text-sm" />
+          <ClientLink to={row.original.accountId}>
+            <CardNumber number={row.original.number} className="font-medium text-sm" />
+          </ClientLink>
         </IdCell>
       ),
     },
     {
-      accessorKey: 'accountId',
-      header: 'Account ID',
+      // The client ID stands for the account (issue 16: no raw UUIDs); its link opens the client page.
+      accessorKey: 'clientId',
+      header: 'Client ID',
       meta: { width: 170 },
-      cell: ({ row }) => <IdCell value={row.original.accountId} label="account ID" />,
+      cell: ({ row }) => (
+        <IdCell value={row.original.clientId || row.original.accountId} label="client ID">
+          <ClientLink to={row.original.accountId} className="font-sans text-sm">
+            {row.original.clientId || row.original.accountId}
+          </ClientLink>
+        </IdCell>
+      ),
     },
     {
       accessorKey: 'status',

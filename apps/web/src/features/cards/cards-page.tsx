@@ -2,17 +2,17 @@ import type { Card } from '@loyalty/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { BanIcon } from 'lucide-react';
 import { useMemo, useRef, useState } from 'react';
+import { BlockCardDialog } from '@/components/cards/block-card-dialog';
+import type { CardAction } from '@/components/cards/card-row-actions';
+import { ReissueCardDialog } from '@/components/cards/reissue-card-dialog';
 import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
 import { PageHeader } from '@/components/layout/page-header';
 import { Button } from '@/components/ui/button';
 import { getCurrentUser } from '@/lib/current-user';
-import { BlockCardDialog } from './block-card-dialog';
 import { BlockCardsDialog } from './block-cards-dialog';
-import type { CardAction } from './card-row-actions';
 import { CardStatusFilter } from './card-status-filter';
 import { type CardFilters, cardsListQuery } from './cards-api';
 import { cardColumns, cardCsvColumns } from './cards-columns';
-import { ReissueCardDialog } from './reissue-card-dialog';
 
 /** Spec section 2 "Loyalty Cards". */
 export function CardsPage() {
@@ -58,7 +58,7 @@ export function CardsPage() {
         }
         searchable
         searchLabel="Search cards"
-        searchPlaceholder="Search number or account ID..."
+        searchPlaceholder="Card number, client ID or account ID"
         filters={
           <CardStatusFilter
             value={table.filters.status}

@@ -1,5 +1,6 @@
-import type { Account, Card, Operation } from '@loyalty/contracts';
+import type { Account, CardListItem, Operation } from '@loyalty/contracts';
 import { CardNumber } from '@/components/cards/card-number';
+import { ClientLink } from '@/components/links/client-link';
 import { OperationStatusBadge } from '@/components/operations/operation-status-badge';
 import { OperationType } from '@/components/operations/operation-type';
 import { SignedPoints } from '@/components/operations/signed-points';
@@ -41,9 +42,9 @@ export const accountLookupColumns: LookupColumn<Account>[] = [
   {
     header: 'Client ID',
     cell: (a) => (
-      <span className="block max-w-48 truncate font-medium" title={a.clientId}>
-        {a.clientId}
-      </span>
+      <ClientLink to={a.id} className="block max-w-48 truncate font-medium">
+        <span title={a.clientId}>{a.clientId}</span>
+      </ClientLink>
     ),
   },
   { header: 'Balance', className: 'text-right tabular-nums', cell: (a) => formatPoints(a.balance) },
@@ -52,8 +53,15 @@ export const accountLookupColumns: LookupColumn<Account>[] = [
   { header: 'Created', cell: (a) => formatDate(a.createdAt) },
 ];
 
-export const cardLookupColumns: LookupColumn<Card>[] = [
-  { header: 'Card Number', cell: (c) => <CardNumber number={c.number} masked empty="—" /> },
+export const cardLookupColumns: LookupColumn<CardListItem>[] = [
+  {
+    header: 'Card Number',
+    cell: (c) => (
+      <ClientLink to={c.accountId}>
+        <CardNumber number={c.number} masked empty="—" />
+      </ClientLink>
+    ),
+  },
   { header: 'Status', cell: (c) => <LookupCardStatus status={c.status} /> },
   { header: 'Issued', cell: (c) => formatDate(c.issuedAt ?? c.createdAt) },
   { header: 'Blocked At', cell: (c) => (c.blockedAt ? formatDate(c.blockedAt) : <Dash />) },
@@ -63,6 +71,16 @@ export const operationLookupColumns: LookupColumn<Operation>[] = [
   { header: 'Type', cell: (o) => <OperationType type={o.type} /> },
   { header: 'Points', className: 'text-right', cell: (o) => <SignedPoints value={o.points} /> },
   { header: 'Status', cell: (o) => <OperationStatusBadge status={o.status} /> },
-  { header: 'Card', cell: (o) => <CardNumber number={o.cardNumber} masked empty="—" /> },
+  {
+    header: 'Card',
+    cell: (o) =>
+      o.accountId && o.cardNumber ? (
+        <ClientLink to={o.accountId}>
+          <CardNumber number={o.cardNumber} masked />
+        </ClientLink>
+      ) : (
+        <CardNumber number={o.cardNumber} masked empty="—" />
+      ),
+  },
   { header: 'Date', cell: (o) => formatDateTime(o.createdAt) },
 ];

@@ -3,6 +3,7 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { ReceiptTextIcon } from 'lucide-react';
 import { CardNumber } from '@/components/cards/card-number';
 import { IdCell } from '@/components/data-table';
+import { ClientLink } from '@/components/links/client-link';
 import { OperationStatusBadge } from '@/components/operations/operation-status-badge';
 import { OperationType } from '@/components/operations/operation-type';
 import { SignedPoints } from '@/components/operations/signed-points';
@@ -132,7 +133,13 @@ export function operationColumns({
       meta: { width: 160 },
       cell: ({ row }) => (
         <IdCell value={row.original.cardNumber} label="card number">
-          <CardNumber number={row.original.cardNumber} empty="—" className="text-xs" />
+          {row.original.accountId ? (
+            <ClientLink to={row.original.accountId}>
+              <CardNumber number={row.original.cardNumber} className="text-xs" />
+            </ClientLink>
+          ) : (
+            <CardNumber number={row.original.cardNumber} empty="—" className="text-xs" />
+          )}
         </IdCell>
       ),
     },

@@ -1,0 +1,82 @@
+import type { Account, Card, CardListItem } from '@loyalty/contracts';
+import { useQuery } from '@tanstack/react-query';
+import type { ColumnDef } from '@tanstack/react-table';
+import { useMemo, useState } from 'react';
+import { BlockCardDialog } from '@/components/cards/block-card-dialog';
+import { CardNumber } from '@/components/cards/card-number';
+import { type CardAction, CardRowActions } from '@/components/cards/card-row-actions';
+import { CardStatusBadge } from '@/components/cards/card-status-badge';
+import { ReissueCardDialog } from '@/components/cards/reissue-card-dialog';
+import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
+import { getCurrentUser } from '@/lib/current-user';
+import { formatDate } from '@/lib/format';
+import { clientCardsQuery } from './client-api';
+import { ClientSection } from './client-section';
+
+function cardColumns(onAction: (action: CardAction, card: Card) => void, canManage: boolean) {
+  const columns: ColumnDef<CardListItem>[] = [
+    {
+      id: 'number',
+      header: 'Card Number',
+      cell: ({ row }) => <CardNumber number={row.original.number} className="font-medium" />,
+    },
+    { id: 'status', header: 'Status', cell: ({ row }) => <CardStatusBadge status={row.original.status} /> },
+    { id: 'issued', header: 'Issued', cell: ({ row }) => formatDate(row.original.issuedAt) },
+    {
+      id: 'blocked',
+      header: 'Blocked',
+      cell: ({ row }) =>
+        row.original.blockedAt ? (
+          <div className="flex max-w-56 flex-col">
+            <span>{formatDate(row.original.blockedAt)}</span>
+            <span className="truncate text-xs text-muted-foreground" title={row.original.blockedReason ?? ''}>
+              {row.original.blockedReason}
+            </span>
+          </div>
+        ) : (
+          <span className="text-muted-foreground">—</span>
+        ),
+    },
+  ];
+  if (canManage) {
+    columns.push({
+      id: 'actions',
+      header: () => <span className="sr-only">Actions</span>,
+      enableHiding: false,
+      meta: { className: 'w-12 text-right' },
+      cell: ({ row }) => <CardRowActions card={row.original} onAction={onAction} />,
+    });
+  }
+  return columns;
+}
+
+/** The account's cards, newest first, with the actions of the Loyalty Cards screen. */
+export function ClientCardsSection({ account }: { account: Account }) {
+  const table = useServerTable({ pageSize: 5 });
+  const query = useQuery(
+    clientCardsQuery({ accountId: account.id, page: table.params.page, size: table.params.size }),
+  );
+  const { canManage } = getCurrentUser();
+  const [open, setOpen] = useState<{ action: CardAction; card: Card } | null>(null);
+  const columns = useMemo(
+    () => cardColumns((action, card) => setOpen({ action, card }), canManage),
+    [canManage],
+  );
+  const close = () => setOpen(null);
+  return (
+    <ClientSection id="cards" title="Cards" total={query.data?.totalElements}>
+      <DataTable
+        label={`Cards of ${account.clientId}`}
+        columns={columns}
+        controls={table}
+        getRowId={(card) => card.id}
+        {...fromQuery(query)}
+        errorText="Failed to load cards"
+        emptyText="No cards yet"
+        pageSizeOptions={[5, 10, 20]}
+      />
+      <BlockCardDialog card={open?.action === 'block' ? open.card : null} onClose={close} />
+      <ReissueCardDialog card={open?.action === 'reissue' ? open.card : null} onClose={close} />
+    </ClientSection>
+  );
+}

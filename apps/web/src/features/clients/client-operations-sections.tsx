@@ -1,0 +1,163 @@
+import type { Account, Operation } from '@loyalty/contracts';
+import { useQuery } from '@tanstack/react-query';
+import type { ColumnDef } from '@tanstack/react-table';
+import { ReceiptTextIcon } from 'lucide-react';
+import { useMemo } from 'react';
+import { CardNumber } from '@/components/cards/card-number';
+import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
+import { OperationStatusBadge } from '@/components/operations/operation-status-badge';
+import { OperationType } from '@/components/operations/operation-type';
+import { SignedPoints } from '@/components/operations/signed-points';
+import { ReceiptDialog } from '@/components/receipts/receipt-dialog';
+import { useReceiptDialog } from '@/components/receipts/use-receipt-dialog';
+import { Button } from '@/components/ui/button';
+import { formatDateTime } from '@/lib/format';
+import { clientOperationsQuery } from './client-api';
+import { ClientSection } from './client-section';
+
+function Dash() {
+  return <span className="text-muted-foreground">—</span>;
+}
+
+function Truncated({ text, className }: { text: string | null | undefined; className?: string }) {
+  if (!text) return <Dash />;
+  return (
+    <span className={`block max-w-48 truncate ${className ?? ''}`} title={text}>
+      {text}
+    </span>
+  );
+}
+
+const when: ColumnDef<Operation> = {
+  id: 'createdAt',
+  header: 'Date',
+  cell: ({ row }) => <span className="whitespace-nowrap">{formatDateTime(row.original.createdAt)}</span>,
+};
+const points: ColumnDef<Operation> = {
+  id: 'points',
+  header: 'Points',
+  meta: { className: 'text-right' },
+  cell: ({ row }) => <SignedPoints value={row.original.points} />,
+};
+const status: ColumnDef<Operation> = {
+  id: 'status',
+  header: 'Status',
+  cell: ({ row }) => <OperationStatusBadge status={row.original.status} />,
+};
+const card: ColumnDef<Operation> = {
+  id: 'card',
+  header: 'Card',
+  cell: ({ row }) => <CardNumber number={row.original.cardNumber} masked empty="—" />,
+};
+const pos: ColumnDef<Operation> = {
+  id: 'pos',
+  header: 'POS',
+  cell: ({ row }) => <Truncated text={row.original.posName ?? row.original.posAddress} />,
+};
+
+const operationColumns: ColumnDef<Operation>[] = [
+  when,
+  { id: 'type', header: 'Type', cell: ({ row }) => <OperationType type={row.original.type} /> },
+  points,
+  status,
+  card,
+  pos,
+  {
+    id: 'details',
+    header: 'Details',
+    cell: ({ row }) => {
+      const { reason, error, receipt } = row.original.meta;
+      const text = error ?? reason ?? (receipt === undefined ? null : `Receipt ${receipt}`);
+      return (
+        <Truncated text={text === null ? null : String(text)} className={error ? 'text-destructive' : ''} />
+      );
+    },
+  },
+];
+
+/** Every operation of the account, newest first, paged by the server (operations_account_idx). */
+export function ClientOperationsSection({ account }: { account: Account }) {
+  const table = useServerTable({ pageSize: 10 });
+  const query = useQuery(
+    clientOperationsQuery({ accountId: account.id, page: table.params.page, size: table.params.size }),
+  );
+  return (
+    <ClientSection id="operations" title="Operations" total={query.data?.totalElements}>
+      <DataTable
+        label={`Operations of ${account.clientId}`}
+        columns={operationColumns}
+        controls={table}
+        getRowId={(operation) => operation.id}
+        {...fromQuery(query)}
+        errorText="Failed to load operations"
+        emptyText="No operations yet"
+      />
+    </ClientSection>
+  );
+}
+
+/** The receipts the client earned points on: the account's accruals, each opening the receipt view. */
+export function ClientReceiptsSection({ account }: { account: Account }) {
+  const table = useServerTable({ pageSize: 5 });
+  const query = useQuery(
+    clientOperationsQuery({
+      accountId: account.id,
+      type: 'accrual',
+      page: table.params.page,
+      size: table.params.size,
+    }),
+  );
+  const receipt = useReceiptDialog();
+  const columns = useMemo<ColumnDef<Operation>[]>(
+    () => [
+      when,
+      {
+        id: 'receipt',
+        header: 'Receipt',
+        cell: ({ row }) => (
+          <Truncated
+            text={row.original.meta.receipt === undefined ? null : String(row.original.meta.receipt)}
+            className="font-mono text-xs"
+          />
+        ),
+      },
+      card,
+      pos,
+      points,
+      status,
+      {
+        id: 'view',
+        header: () => <span className="sr-only">Receipt</span>,
+        meta: { className: 'text-right' },
+        cell: ({ row }) => (
+          <Button
+            variant="outline"
+            size="sm"
+            className="h-7 px-2 text-xs"
+            onClick={() => receipt.view(row.original)}
+            aria-label={`View receipt ${row.original.meta.receipt ?? ''}`.trim()}
+          >
+            <ReceiptTextIcon />
+            View Receipt
+          </Button>
+        ),
+      },
+    ],
+    [receipt.view],
+  );
+  return (
+    <ClientSection id="receipts" title="Receipts" total={query.data?.totalElements}>
+      <DataTable
+        label={`Receipts of ${account.clientId}`}
+        columns={columns}
+        controls={table}
+        getRowId={(operation) => operation.id}
+        {...fromQuery(query)}
+        errorText="Failed to load receipts"
+        emptyText="No receipts yet"
+        pageSizeOptions={[5, 10, 20]}
+      />
+      <ReceiptDialog {...receipt.dialogProps} />
+    </ClientSection>
+  );
+}

@@ -1,0 +1,48 @@
+import type { Account } from '@loyalty/contracts';
+import type { ReactNode } from 'react';
+import { CardNumber } from '@/components/cards/card-number';
+import { Badge } from '@/components/ui/badge';
+import { formatPoints } from '@/lib/points';
+
+function Figure({ label, children, hint }: { label: string; children: ReactNode; hint?: ReactNode }) {
+  return (
+    <div className="flex min-w-0 flex-col gap-1 rounded-xl border bg-card p-4 shadow-sm">
+      <dt className="text-sm text-muted-foreground">{label}</dt>
+      <dd className="truncate text-2xl font-semibold tabular-nums">{children}</dd>
+      {hint && <dd className="truncate text-xs text-muted-foreground">{hint}</dd>}
+    </div>
+  );
+}
+
+/**
+ * Balance, held, available and status. Available is what a till may spend now (balance − held); the status
+ * says whether the client can use the programme at a till, i.e. has an active card.
+ */
+export function ClientSummary({ account }: { account: Account }) {
+  const available = Math.max(0, Math.round((account.balance - account.heldBalance) * 100) / 100);
+  return (
+    <section aria-label="Account">
+      <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+        <Figure label="Balance">{formatPoints(account.balance)}</Figure>
+        <Figure label="Held" hint="by open holds at tills">
+          {formatPoints(account.heldBalance)}
+        </Figure>
+        <Figure label="Available" hint="balance − held">
+          {formatPoints(available)}
+        </Figure>
+        <Figure
+          label="Status"
+          hint={
+            account.activeCardNumber ? <CardNumber number={account.activeCardNumber} masked /> : 'No card'
+          }
+        >
+          {account.activeCardNumber ? (
+            <Badge variant="success">Active</Badge>
+          ) : (
+            <Badge variant="outline">No active card</Badge>
+          )}
+        </Figure>
+      </dl>
+    </section>
+  );
+}

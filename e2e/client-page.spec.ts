@@ -1,0 +1,166 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test, toast } from './support/fixtures';
+import { addPoints, blockCard, fitsViewport, getAccount, issueCard } from './support/loyalty-api';
+import { accrualWithReceipt } from './support/pos-api-helpers';
+
+// Issue 16: one client page (/clients/:id) that every table and the lookup link to; /cards finds a client
+// ID; /operations finds an operation-id prefix.
+test.describe.configure({ mode: 'parallel' });
+
+const section = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
+const bodyRows = (page: Page, name: string) => section(page, name).getByRole('table').locator('tbody tr');
+
+/** A client with a POS receipt, a manual credit, and two cards (the older one blocked). */
+async function seedClient(api: APIRequestContext, request: APIRequestContext) {
+  const {
+    card: first,
+    receiptId,
+    accrual,
+  } = await accrualWithReceipt(api, request, [{ sku: 'BREAD', quantity: 2, price: 3.5 }]);
+  const account = await getAccount(api, first.accountId);
+  await addPoints(api, account.id, 40, 'Welcome gift');
+  await blockCard(api, first.id, 'Lost');
+  const second = await issueCard(api, account.id);
+  return { account: await getAccount(api, account.id), first, second, receiptId, accrual };
+}
+
+async function expectClientPage(page: Page, account: { id: string; clientId: string }) {
+  await expect(page).toHaveURL(`/clients/${account.id}`);
+  await expect(page.getByRole('heading', { level: 1, name: account.clientId })).toBeVisible();
+}
+
+test.beforeEach(async ({ page, signIn }) => {
+  await signIn(page);
+});
+
+test('from /cards: search by client ID, follow its link; the page shows account, cards, operations, receipts', async ({
+  page,
+  api,
+  request,
+}) => {
+  const { account, first, second, receiptId, accrual } = await seedClient(api, request);
+  await page.goto('/cards');
+  await page.getByLabel('Search cards').fill(account.clientId.toUpperCase());
+  const cards = page.getByRole('table', { name: 'Cards' });
+  await expect(cards.locator('tbody tr')).toHaveCount(2);
+  await expect(cards.getByRole('columnheader', { name: 'Client ID' })).toBeVisible();
+  await cards.locator('tbody tr').first().getByRole('link', { name: account.clientId }).click();
+  await expectClientPage(page, account);
+
+  const figures = page.getByRole('region', { name: 'Account' });
+  const balance = account.balance;
+  await expect(figures.getByRole('definition').first()).toHaveText(`${balance} pts`);
+  await expect(figures).toContainText('Available');
+  await expect(figures).toContainText('Active');
+
+  await expect(section(page, 'Cards').getByTestId('section-total')).toHaveText('2 total');
+  await expect(bodyRows(page, 'Cards').first()).toContainText(second.number);
+  await expect(bodyRows(page, 'Cards').nth(1)).toContainText(first.number);
+  await expect(bodyRows(page, 'Cards').nth(1)).toContainText('Lost');
+
+  // Newest first: the manual credit, then the POS accrual.
+  await expect(section(page, 'Operations').getByTestId('section-total')).toHaveText('2 total');
+  await expect(bodyRows(page, 'Operations').first()).toContainText('Welcome gift');
+  await expect(bodyRows(page, 'Operations').nth(1)).toContainText(`Receipt ${receiptId}`);
+
+  await expect(section(page, 'Receipts').getByTestId('section-total')).toHaveText('1 total');
+  await expect(bodyRows(page, 'Receipts')).toHaveCount(1);
+  await section(page, 'Receipts').getByRole('button', { name: 'View Receipt' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Receipt Details' });
+  await expect(dialog).toContainText(receiptId);
+  await expect(dialog).toContainText('BREAD');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  expect(accrual.points).toBeGreaterThan(0);
+});
+
+test('card actions as on /cards: block the active card from the client page', async ({
+  page,
+  api,
+  request,
+}) => {
+  const { account, second } = await seedClient(api, request);
+  await page.goto(`/clients/${account.id}`);
+  await expectClientPage(page, account);
+  await page.getByRole('button', { name: `Actions for card ${second.number}` }).click();
+  await page.getByRole('menuitem', { name: 'Block Card', exact: true }).click();
+  await page.getByLabel('Block Reason').fill('Damaged');
+  await page.getByRole('dialog').getByRole('button', { name: 'Block Card' }).click();
+  await expect(toast(page, 'Card blocked successfully')).toBeVisible();
+  await expect(bodyRows(page, 'Cards').first()).toContainText('Damaged');
+  // The account has no active card left, and the figures say so.
+  await expect(page.getByRole('region', { name: 'Account' })).toContainText('No active card');
+});
+
+test('from the lookup, the accounts section links to the client page', async ({ page, api, request }) => {
+  const { account } = await seedClient(api, request);
+  await page.goto('/clients');
+  await page.getByLabel('Card number, client ID or account ID').fill(account.clientId);
+  await page.getByRole('button', { name: 'Search' }).click();
+  const accounts = page.getByRole('region', { name: 'Accounts', exact: true });
+  await accounts.getByRole('link', { name: account.clientId }).click();
+  await expectClientPage(page, account);
+  await expect(section(page, 'Operations').getByTestId('section-total')).toHaveText('2 total');
+});
+
+test('a card number, a client ID or a card id in the address lands on the account; unknown is said so', async ({
+  page,
+  api,
+  request,
+}) => {
+  const { account, first } = await seedClient(api, request);
+  for (const ref of [first.number, account.clientId.toLowerCase(), first.id]) {
+    await page.goto(`/clients/${encodeURIComponent(ref)}`);
+    await expectClientPage(page, account);
+  }
+  await page.goto('/clients/nobody-by-this-name');
+  await expect(page.getByRole('heading', { level: 1, name: 'Client not found' })).toBeVisible();
+  await page.getByRole('link', { name: 'Open Client Lookup' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Client Lookup' })).toBeVisible();
+});
+
+test('/operations finds an operation-id prefix, and its card number links to the client', async ({
+  page,
+  api,
+  request,
+}) => {
+  const { account, first, accrual } = await seedClient(api, request);
+  await page.goto('/operations');
+  // uniqueName('op') is "op-" + 8 hex digits: 7 characters of it are a prefix no other test shares.
+  await page.getByLabel('Search operations').fill(accrual.operationId.slice(0, 10));
+  const rows = page.getByRole('table', { name: 'Operations' }).locator('tbody tr');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText(accrual.operationId);
+  await rows.first().getByRole('link', { name: first.number }).click();
+  await expectClientPage(page, account);
+});
+
+test('the client page: no axe violations in either theme, and it fits 390 px', async ({
+  page,
+  api,
+  request,
+}) => {
+  const { account } = await seedClient(api, request);
+  for (const theme of ['light', 'dark']) {
+    await page.goto(`/clients/${account.id}`);
+    await page.evaluate((value) => localStorage.setItem('theme', value), theme);
+    await page.reload();
+    await expect(bodyRows(page, 'Receipts')).toHaveCount(1);
+    const results = await new AxeBuilder({ page }).analyze();
+    expect(
+      results.violations.map((v) => `${theme}: ${v.id} ${v.nodes.map((n) => n.target).join(', ')}`),
+    ).toEqual([]);
+  }
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/clients/${account.id}`);
+  await expect(bodyRows(page, 'Cards')).toHaveCount(2);
+  expect(await fitsViewport(page)).toBe(true);
+  // Keyboard: the first card's actions are reachable by Tab from the page.
+  await page.getByRole('heading', { level: 1, name: account.clientId }).click();
+  const actions = page.getByRole('button', { name: /^Actions for card / }).first();
+  for (let i = 0; i < 40 && !(await actions.evaluate((el) => el === document.activeElement)); i += 1) {
+    await page.keyboard.press('Tab');
+  }
+  await expect(actions).toBeFocused();
+});
