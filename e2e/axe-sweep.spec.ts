@@ -22,16 +22,31 @@ interface Screen {
   title: string;
   /** Brings the screen to a state with the sweep's own rows in it. */
   prepare?: (page: Page, own: Own) => Promise<void>;
+  /** Dialogs opened another way than by Create/Add or a row menu. */
+  extra?: (page: Page, sweep: Sweep) => Promise<void>;
+}
+
+/** The screen's table filtered to one row by its search box. */
+async function searchFor(page: Page, label: string, text: string) {
+  await page.getByLabel(label).fill(text);
+  await expect(page.locator('main tbody tr')).toHaveCount(1);
 }
 
 interface Own {
   clientId: string;
+  cardNumber: string;
   posKeyName: string;
+  username: string;
 }
 
 const screens: Screen[] = [
   { path: '/', title: 'Dashboard' },
-  { path: '/users', title: 'User Management' },
+  {
+    path: '/users',
+    title: 'User Management',
+    // Another user's row: the menu offers Delete (never on your own row).
+    prepare: (page, own) => searchFor(page, 'Search users', own.username),
+  },
   { path: '/settings', title: 'Settings' },
   { path: '/audit', title: 'Audit Logs' },
   { path: '/rulesets', title: 'Rulesets' },
@@ -48,7 +63,18 @@ const screens: Screen[] = [
       await expect(page.locator('main tbody tr')).toHaveCount(1);
     },
   },
-  { path: '/cards', title: 'Loyalty Cards' },
+  {
+    path: '/cards',
+    title: 'Loyalty Cards',
+    prepare: (page, own) => searchFor(page, 'Search cards', own.cardNumber),
+    extra: async (page, sweep) => {
+      await page.locator('main tbody tr').first().getByRole('checkbox').check();
+      await sweep.open(
+        page.getByRole('button', { name: 'Block selected' }),
+        '/cards "Block selected" dialog',
+      );
+    },
+  },
   {
     path: '/clients',
     title: 'Client Lookup',
@@ -62,10 +88,7 @@ const screens: Screen[] = [
   {
     path: '/pos-keys',
     title: 'POS Keys',
-    prepare: async (page, own) => {
-      await page.getByLabel('Search POS keys').fill(own.posKeyName);
-      await expect(page.locator('main tbody tr')).toHaveCount(1);
-    },
+    prepare: (page, own) => searchFor(page, 'Search POS keys', own.posKeyName),
   },
   { path: '/pos-api', title: 'POS API' },
 ];
@@ -167,6 +190,7 @@ async function sweepScreen(page: Page, sweep: Sweep, screen: Screen, own: Own) {
   // The first row's actions.
   const rowMenu = main.locator('tbody tr').first().locator('[aria-haspopup="menu"]');
   if (await rowMenu.count()) await sweep.rowMenu(rowMenu.first(), `${screen.path} row`);
+  await screen.extra?.(page, sweep);
 }
 
 for (const theme of themes) {
@@ -175,14 +199,21 @@ for (const theme of themes) {
       page,
       signIn,
       api,
+      createUser,
     }) => {
       test.slow(); // a dozen axe runs on a shared two-core machine
-      const { account } = await createCardholder(api);
+      const { account, card } = await createCardholder(api);
       const posKey = await createPosKey(api);
+      const user = await createUser('VIEWER');
       await page.addInitScript((value) => localStorage.setItem('theme', value), theme);
       await signIn(page);
       const sweep = new Sweep(page, theme);
-      await sweepScreen(page, sweep, screen, { clientId: account.clientId, posKeyName: posKey.name });
+      await sweepScreen(page, sweep, screen, {
+        clientId: account.clientId,
+        cardNumber: card.number,
+        posKeyName: posKey.name,
+        username: user.username,
+      });
       test.info().annotations.push({ type: 'scanned', description: sweep.states.join(' | ') });
       expect(sweep.problems).toEqual([]);
     });
