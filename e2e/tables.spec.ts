@@ -120,33 +120,38 @@ test('an id cut by its column shows the full value in a tooltip and copies it fr
   context,
 }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  const account = await createAccount(api);
+  // Long enough to be cut in its column (the Client ID column stands for the account since issue 16).
+  const account = await createAccount(api, uniqueName('client-of-the-harbour-mall-loyalty-programme'));
   const card = await issueCard(api, account.id);
   await page.goto('/cards');
   await page.getByLabel('Search cards').fill(card.number);
   const row = cardRow(page, card.number);
-  const accountValue = row.getByText(account.id, { exact: true });
+  // The cut value, around the client page link it holds.
+  const accountValue = row.locator('[data-slot="id-cell-value"]').filter({ hasText: account.clientId });
   await expect(accountValue).toBeVisible();
   expect(await idValueShape(accountValue)).toEqual({ lines: 1, cut: true, whiteSpace: 'nowrap' });
 
   await accountValue.hover();
-  await expect(page.getByRole('tooltip')).toHaveText(account.id);
+  await expect(page.getByRole('tooltip')).toHaveText(account.clientId);
   // Radix keeps a grace area towards the tooltip: leave it in steps, as a hand does.
   await page.mouse.move(5, 400, { steps: 4 });
   await page.mouse.move(6, 401);
   await expect(page.getByRole('tooltip')).toBeHidden();
 
-  // By keyboard: Tab from the card number's copy button reaches the account ID's, which names what it copies.
+  // By keyboard: Tab from the card number's copy button reaches the client ID's link (to the client page),
+  // then its copy button, which names what it copies.
   await row.getByRole('button', { name: 'Copy card number' }).focus();
   await page.keyboard.press('Tab');
-  const copy = row.getByRole('button', { name: 'Copy account ID' });
+  await expect(row.getByRole('link', { name: account.clientId })).toBeFocused();
+  await page.keyboard.press('Tab');
+  const copy = row.getByRole('button', { name: 'Copy client ID' });
   await expect(copy).toBeFocused();
   // Focus shows the full value too (the card number's tooltip may still be on its way out).
-  await expect(page.locator('[role=tooltip][data-state$=open]')).toHaveText(account.id);
+  await expect(page.locator('[role=tooltip][data-state$=open]')).toHaveText(account.clientId);
   await page.keyboard.press('Enter');
   await expect(toast(page, 'Copied')).toBeVisible();
-  await expect(toast(page, 'Copied').locator('[data-description]')).toHaveText(account.id);
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(account.id);
+  await expect(toast(page, 'Copied').locator('[data-description]')).toHaveText(account.clientId);
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(account.clientId);
 });
 
 test('selection and the selected-row count only on tables with a bulk action', async ({ page }) => {
