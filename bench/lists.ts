@@ -92,12 +92,21 @@ async function main(): Promise<void> {
     ['cards, number prefix (6 digits)', `/api/v1/cards?search=${typical.number.slice(0, 6)}&size=10`],
     ['cards, number prefix (1 digit) & status=blocked', '/api/v1/cards?search=4&status=blocked&size=10'],
     ['cards, by account id (search)', `/api/v1/cards?search=${typical.id}&size=10`],
+    [
+      'cards, by client ID (search, any case)',
+      `/api/v1/cards?search=${typical.client_id.toLowerCase()}&size=10`,
+    ],
+    ['cards, of one account (client page)', `/api/v1/cards?accountId=${busiest.id}&size=5`],
     ['operations, unfiltered', '/api/v1/operations?size=10'],
     ['operations, type=redemption', '/api/v1/operations?type=redemption&size=10'],
     ['operations, status=failed', '/api/v1/operations?status=failed&size=10'],
     ['operations, type=hold & status=voided', '/api/v1/operations?type=hold&status=voided&size=10'],
     ['operations, busiest account', `/api/v1/operations?accountId=${busiest.id}&size=10`],
     ['operations, typical account', `/api/v1/operations?accountId=${typical.id}&size=10`],
+    [
+      'operations, busiest account, accruals (client page receipts)',
+      `/api/v1/operations?accountId=${busiest.id}&type=accrual&size=5`,
+    ],
     ['operations, by card number', `/api/v1/operations?cardNumber=${busiest.number}&size=10`],
     [
       'operations, search card prefix (8 digits)',
