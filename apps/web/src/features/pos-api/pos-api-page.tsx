@@ -7,7 +7,7 @@ import { forgetPosApiKey, getStoredPosApiKey, keyHint } from '@/lib/pos-api-key'
 import { useTheme } from '@/lib/theme';
 import { applyFrameTheme, POS_SCHEME, whenSwaggerReady } from './swagger-auth';
 
-// The console's own Swagger UI page (public/pos-api-docs.*): its theme, POS endpoints first. Swagger UI's
+// The console's own Swagger UI page (apps/web/pos-api-docs/, built with Swagger UI by build/pos-api-docs.ts): its theme, POS endpoints first. Swagger UI's
 // bundle is fetched by that page only, so no other screen downloads it.
 const DOCS_URL = '/pos-api-docs.html';
 

@@ -39,7 +39,7 @@ export function whenSwaggerReady(
 }
 
 /**
- * The documentation page styles itself for the console's two themes (public/pos-api-docs.css) and reads
+ * The documentation page styles itself for the console's two themes (apps/web/pos-api-docs/pos-api-docs.css) and reads
  * the stored theme when it loads; a switch of theme while it is open is passed on here.
  */
 export function applyFrameTheme(frame: HTMLIFrameElement | null, dark: boolean): void {
