@@ -33,6 +33,7 @@ async function searchFor(page: Page, label: string, text: string) {
 }
 
 interface Own {
+  accountId: string;
   clientId: string;
   cardNumber: string;
   posKeyName: string;
@@ -84,6 +85,8 @@ const screens: Screen[] = [
       await expect(page.getByText(own.clientId).first()).toBeVisible();
     },
   },
+  // The client page of the sweep's own account: ':account' and ':client' are filled in.
+  { path: '/clients/:account', title: ':client' },
   { path: '/operations', title: 'Operations History' },
   {
     path: '/pos-keys',
@@ -163,8 +166,9 @@ class Sweep {
 }
 
 async function sweepScreen(page: Page, sweep: Sweep, screen: Screen, own: Own) {
-  await page.goto(screen.path);
-  await expect(page.getByRole('heading', { level: 1, name: screen.title, exact: true })).toBeVisible({
+  await page.goto(screen.path.replace(':account', own.accountId));
+  const title = screen.title.replace(':client', own.clientId);
+  await expect(page.getByRole('heading', { level: 1, name: title, exact: true })).toBeVisible({
     timeout: 15_000,
   });
   await screen.prepare?.(page, own);
@@ -209,6 +213,7 @@ for (const theme of themes) {
       await signIn(page);
       const sweep = new Sweep(page, theme);
       await sweepScreen(page, sweep, screen, {
+        accountId: account.id,
         clientId: account.clientId,
         cardNumber: card.number,
         posKeyName: posKey.name,

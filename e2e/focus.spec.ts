@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { ADMIN, expect, test } from './support/fixtures';
 import { type FocusRing, focusRing, ringContrast } from './support/focus-ring';
+import { createCardholder } from './support/loyalty-api';
 
 // Issue 16 "Focus": a visible ring with ≥ 3:1 contrast in both themes, a skip link, focus to the page
 // heading after navigation and sign-in, and a dashboard chart that is not a bare tab stop.
@@ -118,6 +119,20 @@ test('after a navigation by mouse, by keyboard and by Back, the new screen headi
   await expect(heading(page, 'Loyalty Cards')).toBeFocused();
   // The heading takes focus without a ring: it is where reading starts, not a control.
   expect((await focusRing(page))?.style).toBe('none');
+});
+
+test('a client page reached from a table gives focus to the client heading once it has loaded', async ({
+  page,
+  signIn,
+  api,
+}) => {
+  const { account } = await createCardholder(api);
+  await signIn(page);
+  await page.goto('/accounts');
+  await page.getByLabel('Search accounts').fill(account.clientId);
+  await page.getByRole('link', { name: account.clientId, exact: true }).click();
+  // The screen shows a loading heading first; the focus passes on to the client's own.
+  await expect(heading(page, account.clientId)).toBeFocused();
 });
 
 test('a deep link opened by the browser keeps focus at the top of the document', async ({ page, signIn }) => {

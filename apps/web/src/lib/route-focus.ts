@@ -37,3 +37,11 @@ export function takeHeadingFocus(pathname: string): boolean {
   pending = null;
   return true;
 }
+
+/**
+ * A screen that swaps its header (a loading "Client" for the client's own) hands the focus on: the
+ * heading leaving while it has focus asks the next heading of the same screen to take it.
+ */
+export function passHeadingFocus(pathname: string): void {
+  if (window.location.pathname === pathname) pending = pathname;
+}

@@ -1,6 +1,6 @@
-import { type ReactNode, useEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useLayoutEffect, useRef } from 'react';
 import { useLocation } from 'react-router';
-import { takeHeadingFocus } from '@/lib/route-focus';
+import { passHeadingFocus, takeHeadingFocus } from '@/lib/route-focus';
 
 /**
  * The heading block of a screen: its title (the spec's words) as the page's h1 and the document title.
@@ -19,6 +19,13 @@ export function PageHeader({
   const { pathname } = useLocation();
   useEffect(() => {
     if (takeHeadingFocus(pathname)) heading.current?.focus();
+  }, [pathname]);
+  // A layout cleanup runs before the h1 leaves the document, while it can still hold focus.
+  useLayoutEffect(() => {
+    const node = heading.current;
+    return () => {
+      if (node && document.activeElement === node) passHeadingFocus(pathname);
+    };
   }, [pathname]);
   useEffect(() => {
     document.title = `${title} · Loyalty Admin`;
