@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../lib/app-error';
-import { planReturn } from './return-plan';
+import { planReturn, returnDeduction } from './return-plan';
 import type { LockedLine } from './returns.repository';
 
 const locked = (
@@ -76,5 +76,26 @@ describe('return plan', () => {
     const plan = planReturn([locked(1, 'X', '4', '0')], [{ sku: 'X', quantity: 4 }]);
     expect(plan.lines).toEqual([{ lineNo: 1, returnedQuantity: '4.000', returnedPoints: '0.00' }]);
     expect(plan.pointsCents).toBe(0n);
+  });
+});
+
+describe('return deduction', () => {
+  it('takes what is available (balance − held), never below it; the rest is the shortfall', () => {
+    expect(returnDeduction(500n, { balance: '10.00', held_balance: '2.00' })).toEqual({
+      taken: 500n,
+      shortfall: 0n,
+    });
+    expect(returnDeduction(500n, { balance: '10.00', held_balance: '7.50' })).toEqual({
+      taken: 250n,
+      shortfall: 250n,
+    });
+    expect(returnDeduction(500n, { balance: '3.00', held_balance: '3.00' })).toEqual({
+      taken: 0n,
+      shortfall: 500n,
+    });
+    expect(returnDeduction(0n, { balance: '1.00', held_balance: '0.00' })).toEqual({
+      taken: 0n,
+      shortfall: 0n,
+    });
   });
 });

@@ -1,9 +1,12 @@
 import { AppError } from '../../lib/app-error';
 import {
+  type Cents,
   centsText,
   divRound,
+  maxBig,
   milliNumber,
   milliText,
+  minBig,
   parseCents,
   parseMilli,
   toMilli,
@@ -72,4 +75,17 @@ export function planReturn(
     });
   });
   return { lines: planned, pointsCents };
+}
+
+/**
+ * How much of the points a return should take back the account can give: never more than is available
+ * (balance − held), so holds stay covered; what cannot be taken is the shortfall, recorded in the meta.
+ */
+export function returnDeduction(
+  pointsCents: Cents,
+  account: { balance: string; held_balance: string },
+): { taken: Cents; shortfall: Cents } {
+  const available = parseCents(account.balance) - parseCents(account.held_balance);
+  const taken = minBig(pointsCents, maxBig(available, 0n));
+  return { taken, shortfall: pointsCents - taken };
 }

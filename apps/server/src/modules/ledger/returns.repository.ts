@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Tx } from '../../db/transaction';
-import type { StoredRequest } from './idempotency';
+import type { StoredRequest } from '../pos/idempotency';
 
 export interface ReturnableAccrual {
   id: string;
@@ -39,12 +39,6 @@ export async function lockReceiptLines(trx: Tx, accrualId: string): Promise<Lock
   return result.rows;
 }
 
-export async function lockAccount(trx: Tx, accountId: string) {
-  const result = await sql<{ balance: string; held_balance: string }>`
-    select balance, held_balance from accounts where id = ${accountId}::uuid for no key update`.execute(trx);
-  return result.rows[0]!;
-}
-
 export interface ReturnWrite {
   operationId: string;
   posId: string;
@@ -56,7 +50,10 @@ export interface ReturnWrite {
   meta: Record<string, unknown>;
 }
 
-/** Lines' returned amounts, the debit, the `adjustment` operation and the idempotency record, at once. */
+/**
+ * Persist a return: the lines' returned amounts, the debit, the `adjustment` operation and the idempotency
+ * record with the answer, in one statement.
+ */
 export async function applyReturn(trx: Tx, w: ReturnWrite): Promise<StoredRequest> {
   const result = await sql<StoredRequest>`
     with l as (

@@ -1,0 +1,47 @@
+import type { Tx } from '../../db/transaction';
+import { centsNumber, centsText } from '../../lib/money';
+import type { StoredRequest } from '../pos/idempotency';
+import { voidExpiredHolds } from './expired-holds.repository';
+import { lockAccountForPosting } from './ledger.repository';
+import { planReturn, returnDeduction } from './return-plan';
+import { applyReturn, lockReceiptLines, type ReturnableAccrual } from './returns.repository';
+
+export interface PosReturn {
+  operationId: string;
+  posId: string;
+  /** The request's hash, stored with the answer for replays. */
+  hash: string;
+  /** The accrual being returned (found by the caller: completed, with a receipt, made by this POS). */
+  original: ReturnableAccrual;
+  originalOperationId: string;
+  /** What comes back; all that is left when absent. */
+  items?: Array<{ sku: string; quantity: number }>;
+}
+
+/**
+ * A POS return inside the caller's transaction: lock the receipt's lines and the account → decide
+ * (`planReturn`: which quantities and points; `returnDeduction`: how much the account can give) → write it
+ * all with the stored answer. Refusals (RETURN_NOT_ALLOWED) are thrown before anything is written.
+ */
+export async function postReturn(trx: Tx, r: PosReturn): Promise<StoredRequest> {
+  const plan = planReturn(await lockReceiptLines(trx, r.original.id), r.items);
+  // Lapsed holds no longer count as held (issue 15.5): void them before what is available is read.
+  await voidExpiredHolds(trx, { accountId: r.original.account_id });
+  const account = (await lockAccountForPosting(trx, r.original.account_id))!;
+  const { taken, shortfall } = returnDeduction(plan.pointsCents, account);
+  return applyReturn(trx, {
+    operationId: r.operationId,
+    posId: r.posId,
+    hash: r.hash,
+    original: r.original,
+    lines: plan.lines,
+    taken: centsText(taken),
+    meta: {
+      reason: `Return of receipt ${r.original.receipt_id}`,
+      receipt: r.original.receipt_id,
+      returnOf: r.originalOperationId,
+      earnedPoints: centsNumber(plan.pointsCents),
+      ...(shortfall > 0n ? { shortfall: centsNumber(shortfall) } : {}),
+    },
+  });
+}
