@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { CardStatus, OperationStatus } from '../../db/schema';
+import { isUuid } from '../../lib/uuid';
 import { lapsedHeld } from '../ledger/expired-holds.repository';
 import type { StoredRequest } from './idempotency';
-import { isUuid } from './pos.repository';
 
 const RETURNING = sql`returning pos_id, request_hash, status_code, response`;
 const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;

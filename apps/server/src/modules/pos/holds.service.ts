@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../../db/sql-errors';
 import { retryStatement } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import { centsText, parseCents, toCents } from '../../lib/money';
+import { isUuid } from '../../lib/uuid';
 import { voidExpiredHolds } from '../ledger/expired-holds.repository';
 import type { PosIdentity } from '../pos-keys/pos-keys.repository';
 import { recordFailure } from './failures';
@@ -23,7 +24,7 @@ import {
   type WriteContext,
   writeContext,
 } from './idempotency';
-import { findRequest, isUuid } from './pos.repository';
+import { findRequest } from './pos.repository';
 
 /**
  * Each write is tried as one statement first (the common case costs one round trip); only when it does

@@ -6,7 +6,6 @@ import { lapsedHeld } from '../ledger/expired-holds.repository';
 import type { StoredRequest } from './idempotency';
 
 // Re-exported for the POS services that import it from here.
-export { isUuid } from '../../lib/uuid';
 
 export async function findRequest(db: Executor, operationId: string): Promise<StoredRequest | undefined> {
   const result = await sql<StoredRequest>`
