@@ -124,7 +124,7 @@ export function operationColumns({
     {
       accessorKey: 'type',
       header: 'Type',
-      meta: { width: 118 },
+      meta: { width: 124 },
       cell: ({ row }) => <OperationType type={row.original.type} />,
     },
     {
@@ -146,7 +146,7 @@ export function operationColumns({
     {
       accessorKey: 'points',
       header: 'Points',
-      meta: { width: 76, className: 'text-right' },
+      meta: { width: 70, className: 'text-right' },
       cell: ({ row }) => <SignedPoints value={row.original.points} />,
     },
     {

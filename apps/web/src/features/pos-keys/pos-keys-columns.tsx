@@ -61,7 +61,7 @@ export function posKeyColumns({ onAction, canManage, canReveal }: PosKeyColumnOp
       accessorKey: 'lastUsedAt',
       header: 'Last Used',
       enableSorting: true,
-      meta: { width: 180 },
+      meta: { width: 190 },
       cell: ({ row }) =>
         row.original.lastUsedAt ? formatDateTime(row.original.lastUsedAt) : <Muted>Never</Muted>,
     },

@@ -17,7 +17,7 @@ export function rulesetActionsColumn(onRetire: (ruleset: Ruleset) => void): Colu
     id: 'actions',
     header: () => <span className="sr-only">Actions</span>,
     enableHiding: false,
-    meta: { className: 'w-12 text-right' },
+    meta: { width: 56, className: 'text-right' },
     cell: ({ row }) =>
       row.original.status === 'Retired' ? null : (
         <DropdownMenu modal={false}>

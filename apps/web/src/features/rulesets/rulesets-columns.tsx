@@ -37,7 +37,7 @@ export const rulesetColumns: ColumnDef<Ruleset>[] = [
     accessorKey: 'activeFrom',
     header: 'Active From',
     enableSorting: true,
-    meta: { width: 180 },
+    meta: { width: 196 },
     cell: ({ row }) => formatDateTime(row.original.activeFrom, '—'),
   },
   {
@@ -50,7 +50,7 @@ export const rulesetColumns: ColumnDef<Ruleset>[] = [
     accessorFn: (ruleset) => ruleset.config.percent,
     header: 'Accrual %',
     enableSorting: true,
-    meta: { className: 'text-right', label: 'Accrual %', width: 110 },
+    meta: { className: 'text-right', label: 'Accrual %', width: 124 },
     cell: ({ row }) => <span className="tabular-nums">{formatNumber(row.original.config.percent)}%</span>,
   },
 ];

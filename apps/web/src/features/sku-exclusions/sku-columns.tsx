@@ -42,7 +42,7 @@ export function skuColumns(options: { onRemove?: (sku: ExcludedSku) => void }): 
       id: 'actions',
       header: () => <span className="sr-only">Actions</span>,
       enableHiding: false,
-      meta: { className: 'w-24 text-right' },
+      meta: { width: 112, className: 'text-right' },
       cell: ({ row }) => (
         <Button
           variant="ghost"

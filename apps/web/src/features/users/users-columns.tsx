@@ -47,7 +47,7 @@ export function userColumns(
       accessorKey: 'role',
       header: 'Role',
       enableSorting: true,
-      meta: { width: 110 },
+      meta: { width: 124 },
       cell: ({ row }) => (
         <Badge variant={roleVariant[row.original.role]}>{roleLabel[row.original.role]}</Badge>
       ),
@@ -63,7 +63,7 @@ export function userColumns(
       accessorKey: 'lastLogin',
       header: 'Last Login',
       enableSorting: true,
-      meta: { width: 180 },
+      meta: { width: 190 },
       cell: ({ row }) => formatDateTime(row.original.lastLogin, 'Never'),
     },
     {
