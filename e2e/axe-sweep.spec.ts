@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import { createCardholder } from './support/loyalty-api';
-import { createPosKey } from './support/pos-api-helpers';
+import { createPosKey, ensureRulesetInForce } from './support/pos-api-helpers';
 
 /**
  * Issue 16: axe on every screen in both themes, and again with each of the screen's dialogs, menus and
@@ -49,7 +49,15 @@ const screens: Screen[] = [
     prepare: (page, own) => searchFor(page, 'Search users', own.username),
   },
   { path: '/settings', title: 'Settings' },
-  { path: '/audit', title: 'Audit Logs' },
+  {
+    path: '/audit',
+    title: 'Audit Logs',
+    extra: (page, sweep) =>
+      sweep.open(
+        page.locator('main tbody tr').first().getByRole('button', { name: 'View Details' }),
+        '/audit "View Details" dialog',
+      ),
+  },
   { path: '/rulesets', title: 'Rulesets' },
   { path: '/sku-exclusions', title: 'SKU Exclusions' },
   {
@@ -206,6 +214,8 @@ for (const theme of themes) {
       createUser,
     }) => {
       test.slow(); // a dozen axe runs on a shared two-core machine
+      // A ruleset in force: Rulesets has a row to retire, SKU Exclusions a ruleset to add to.
+      await ensureRulesetInForce(api);
       const { account, card } = await createCardholder(api);
       const posKey = await createPosKey(api);
       const user = await createUser('VIEWER');
