@@ -18,13 +18,25 @@ function cardColumns(onAction: (action: CardAction, card: Card) => void, canMana
     {
       id: 'number',
       header: 'Card Number',
+      meta: { width: 180 },
       cell: ({ row }) => <CardNumber number={row.original.number} className="font-medium" />,
     },
-    { id: 'status', header: 'Status', cell: ({ row }) => <CardStatusBadge status={row.original.status} /> },
-    { id: 'issued', header: 'Issued', cell: ({ row }) => formatDate(row.original.issuedAt) },
+    {
+      id: 'status',
+      header: 'Status',
+      meta: { width: 110 },
+      cell: ({ row }) => <CardStatusBadge status={row.original.status} />,
+    },
+    {
+      id: 'issued',
+      header: 'Issued',
+      meta: { width: 130 },
+      cell: ({ row }) => formatDate(row.original.issuedAt),
+    },
     {
       id: 'blocked',
       header: 'Blocked',
+      meta: { minWidth: 160 },
       cell: ({ row }) =>
         row.original.blockedAt ? (
           <div className="flex max-w-56 flex-col">
@@ -43,7 +55,7 @@ function cardColumns(onAction: (action: CardAction, card: Card) => void, canMana
       id: 'actions',
       header: () => <span className="sr-only">Actions</span>,
       enableHiding: false,
-      meta: { className: 'w-12 text-right' },
+      meta: { width: 56, className: 'text-right' },
       cell: ({ row }) => <CardRowActions card={row.original} onAction={onAction} />,
     });
   }

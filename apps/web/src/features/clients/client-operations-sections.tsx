@@ -31,22 +31,25 @@ function Truncated({ text, className }: { text: string | null | undefined; class
 const when: ColumnDef<Operation> = {
   id: 'createdAt',
   header: 'Date',
+  meta: { width: 200 },
   cell: ({ row }) => <span className="whitespace-nowrap">{formatDateTime(row.original.createdAt)}</span>,
 };
 const points: ColumnDef<Operation> = {
   id: 'points',
   header: 'Points',
-  meta: { className: 'text-right' },
+  meta: { width: 100, className: 'text-right' },
   cell: ({ row }) => <SignedPoints value={row.original.points} />,
 };
 const status: ColumnDef<Operation> = {
   id: 'status',
   header: 'Status',
+  meta: { width: 120 },
   cell: ({ row }) => <OperationStatusBadge status={row.original.status} />,
 };
 const card: ColumnDef<Operation> = {
   id: 'card',
   header: 'Card',
+  meta: { width: 110 },
   cell: ({ row }) => <CardNumber number={row.original.cardNumber} masked empty="—" />,
 };
 const pos: ColumnDef<Operation> = {
@@ -57,7 +60,12 @@ const pos: ColumnDef<Operation> = {
 
 const operationColumns: ColumnDef<Operation>[] = [
   when,
-  { id: 'type', header: 'Type', cell: ({ row }) => <OperationType type={row.original.type} /> },
+  {
+    id: 'type',
+    header: 'Type',
+    meta: { width: 140 },
+    cell: ({ row }) => <OperationType type={row.original.type} />,
+  },
   points,
   status,
   card,
@@ -65,6 +73,7 @@ const operationColumns: ColumnDef<Operation>[] = [
   {
     id: 'details',
     header: 'Details',
+    meta: { minWidth: 180 },
     cell: ({ row }) => {
       const { reason, error, receipt } = row.original.meta;
       const text = error ?? reason ?? (receipt === undefined ? null : `Receipt ${receipt}`);
@@ -114,6 +123,7 @@ export function ClientReceiptsSection({ account }: { account: Account }) {
       {
         id: 'receipt',
         header: 'Receipt',
+        meta: { minWidth: 140 },
         cell: ({ row }) => (
           <Truncated
             text={row.original.meta.receipt === undefined ? null : String(row.original.meta.receipt)}
@@ -128,7 +138,7 @@ export function ClientReceiptsSection({ account }: { account: Account }) {
       {
         id: 'view',
         header: () => <span className="sr-only">Receipt</span>,
-        meta: { className: 'text-right' },
+        meta: { width: 150, className: 'text-right' },
         cell: ({ row }) => (
           <Button
             variant="outline"
