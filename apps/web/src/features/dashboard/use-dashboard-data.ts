@@ -27,7 +27,10 @@ export function useDashboardData(range: ChartRange) {
   const operations = useQuery(operationsQuery(METRIC_WINDOWS.operations));
   const cards = useQuery(issuedCardsQuery());
   const activeUsers = useQuery(activeUsersQuery());
-  const chart = useQuery(operationsQuery(range));
+  // A range switch shows what was loaded for that range, however long ago (Refresh invalidates and reloads
+  // every call); with the client's 10 s staleTime, switching back to 24 hours called again whenever the
+  // shared query had aged past it, which made the "one call" depend on how fast the user (or a test) was.
+  const chart = useQuery({ ...operationsQuery(range), staleTime: Number.POSITIVE_INFINITY });
 
   useLoadFailureToast([summary, operations, cards, activeUsers, chart], LOAD_FAILED_MESSAGE);
 
