@@ -119,15 +119,20 @@ async function earlierPurchases(story: Story, customers: Customer[], monthStart:
 async function openHolds(story: Story, customers: Customer[], now: number) {
   const { api, random } = story;
   const wanted = Math.max(5, Math.round(customers.length / 25));
-  for (let tries = 0; story.stats.openHolds < wanted && tries < wanted * 4; tries++) {
-    // Regulars, mostly: they have the points to spend.
-    const customer = customers[random.skewed(customers.length, 3)] as Customer;
+  const asked = new Set<Customer>();
+  // Each customer is asked once, regulars first (they have the points to spend), until enough holds are open
+  // or everyone was asked: a small story (few days, few points each) still gets its holds.
+  for (let tries = 0; story.stats.openHolds < wanted && asked.size < customers.length; tries++) {
+    const pick = customers[random.skewed(customers.length, 3)] as Customer;
+    const customer = tries < wanted * 4 ? pick : (customers.find((c) => !asked.has(c)) as Customer);
+    if (asked.has(customer)) continue;
+    asked.add(customer);
     const t = now - random.int(2, 40) * MINUTE;
     const posKey = pickPos(story, t);
     const card = await api.pos(posKey, 'GET', `/pos/api/v1/cards/${customer.cardNumber}`);
     const available = Math.floor(Number((card.body as { availableBalance?: number }).availableBalance ?? 0));
-    const points = Math.floor(available * (0.3 + random.next() * 0.5));
-    if (points < 5) continue;
+    if (available < 5) continue;
+    const points = Math.max(5, Math.floor(available * (0.3 + random.next() * 0.5)));
     const operationId = story.nextId(t);
     const hold = await api.pos(posKey, 'POST', '/pos/api/v1/holds', {
       operationId,
