@@ -1,28 +1,23 @@
-import { blockCardDialogRequest, type Card } from '@loyalty/contracts';
+import type { Card } from '@loyalty/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { CardNumber } from '@/components/cards/card-number';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { DialogFormFooter } from '@/components/ui/dialog-form-footer';
-import { Label } from '@/components/ui/label';
-import { Textarea } from '@/components/ui/textarea';
 import { blockCard, cardsKeys } from '@/lib/cards-api';
-import { setServerFieldErrors, useZodForm } from '@/lib/form';
-import { useReturnFocus } from '@/lib/use-return-focus';
+import { setServerFieldErrors } from '@/lib/form';
+import { BlockReasonField, useBlockReasonForm } from './block-reason-field';
 
 /** Spec section 2 "Loyalty Cards": block an active card with a required reason. */
 export function BlockCardDialog({ card, onClose }: { card: Card | null; onClose: () => void }) {
   const queryClient = useQueryClient();
-  const form = useZodForm(blockCardDialogRequest, { defaultValues: { reason: '' } });
-  const invalid = Boolean(form.formState.errors.reason);
-  const returnFocus = useReturnFocus((event) => {
-    event.preventDefault();
-    form.setFocus('reason');
+  const { form, returnFocus, onSubmit, reset } = useBlockReasonForm((reason) => {
+    if (card && !mutation.isPending) mutation.mutate({ id: card.id, reason });
   });
 
   const close = () => {
     onClose();
-    form.reset({ reason: '' });
+    reset();
   };
 
   const mutation = useMutation({
@@ -37,17 +32,6 @@ export function BlockCardDialog({ card, onClose }: { card: Card | null; onClose:
     onError: (error) => setServerFieldErrors(form, error),
   });
 
-  // Spec section 5 "Block card": a card must be selected and the trimmed reason non-empty; the spec
-  // reports a blank reason as a toast ('Block reason is required').
-  const onSubmit = form.handleSubmit(
-    ({ reason }) => {
-      if (card && !mutation.isPending) mutation.mutate({ id: card.id, reason });
-    },
-    (errors) => {
-      if (errors.reason?.message) toast.error(errors.reason.message);
-    },
-  );
-
   return (
     <Dialog open={card !== null} onOpenChange={(next) => !next && !mutation.isPending && close()}>
       <DialogContent {...returnFocus}>
@@ -59,17 +43,11 @@ export function BlockCardDialog({ card, onClose }: { card: Card | null; onClose:
           </DialogDescription>
         </DialogHeader>
         <form noValidate onSubmit={onSubmit} className="grid gap-4">
-          <div className="grid gap-2">
-            <Label htmlFor="block-card-reason">Block Reason</Label>
-            <Textarea
-              id="block-card-reason"
-              required
-              maxLength={500}
-              {...form.register('reason')}
-              placeholder="e.g. Reported lost by the client"
-              aria-invalid={invalid ? true : undefined}
-            />
-          </div>
+          <BlockReasonField
+            id="block-card-reason"
+            form={form}
+            placeholder="e.g. Reported lost by the client"
+          />
           <DialogFormFooter
             onCancel={close}
             pending={mutation.isPending}

@@ -1,13 +1,11 @@
-import { type BulkBlockCardsResponse, blockCardDialogRequest, type Card } from '@loyalty/contracts';
+import type { BulkBlockCardsResponse, Card } from '@loyalty/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
+import { BlockReasonField, useBlockReasonForm } from '@/components/cards/block-reason-field';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { DialogFormFooter } from '@/components/ui/dialog-form-footer';
-import { Label } from '@/components/ui/label';
-import { Textarea } from '@/components/ui/textarea';
 import { blockCards, cardsKeys } from '@/lib/cards-api';
-import { setServerFieldErrors, useZodForm } from '@/lib/form';
-import { useReturnFocus } from '@/lib/use-return-focus';
+import { setServerFieldErrors } from '@/lib/form';
 
 const plural = (n: number) => `${n} card${n === 1 ? '' : 's'}`;
 
@@ -38,18 +36,15 @@ export function BlockCardsDialog({
   onBlocked: () => void;
 }) {
   const queryClient = useQueryClient();
-  const form = useZodForm(blockCardDialogRequest, { defaultValues: { reason: '' } });
-  const invalid = Boolean(form.formState.errors.reason);
-  const returnFocus = useReturnFocus((event) => {
-    event.preventDefault();
-    form.setFocus('reason');
+  const { form, returnFocus, onSubmit, reset } = useBlockReasonForm((reason) => {
+    if (active.length > 0 && !mutation.isPending) mutation.mutate({ ids: active.map((c) => c.id), reason });
   });
   const active = (cards ?? []).filter((card) => card.status === 'active');
   const skipped = (cards?.length ?? 0) - active.length;
 
   const close = () => {
     onClose();
-    form.reset({ reason: '' });
+    reset();
   };
 
   const mutation = useMutation({
@@ -64,15 +59,6 @@ export function BlockCardsDialog({
     },
     onError: (error) => setServerFieldErrors(form, error),
   });
-
-  const onSubmit = form.handleSubmit(
-    ({ reason }) => {
-      if (active.length > 0 && !mutation.isPending) mutation.mutate({ ids: active.map((c) => c.id), reason });
-    },
-    (errors) => {
-      if (errors.reason?.message) toast.error(errors.reason.message);
-    },
-  );
 
   return (
     <Dialog open={cards !== null} onOpenChange={(next) => !next && !mutation.isPending && close()}>
@@ -94,17 +80,11 @@ export function BlockCardsDialog({
           ))}
         </ul>
         <form noValidate onSubmit={onSubmit} className="grid gap-4">
-          <div className="grid gap-2">
-            <Label htmlFor="block-cards-reason">Block Reason</Label>
-            <Textarea
-              id="block-cards-reason"
-              required
-              maxLength={500}
-              {...form.register('reason')}
-              placeholder="e.g. Batch reported stolen from the store"
-              aria-invalid={invalid ? true : undefined}
-            />
-          </div>
+          <BlockReasonField
+            id="block-cards-reason"
+            form={form}
+            placeholder="e.g. Batch reported stolen from the store"
+          />
           <DialogFormFooter
             onCancel={close}
             pending={mutation.isPending}
