@@ -1,6 +1,7 @@
 // Runs Lighthouse in plain Node (not through tsx: esbuild's `__name` helper would end up in the functions
 // Lighthouse sends into the page, where it does not exist). Started by bench/lighthouse.ts; prints one
 // JSON line per run. Arguments: base URL, comma-separated routes, runs, session token, Chromium path.
+import { writeFileSync } from 'node:fs';
 import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
 
@@ -40,6 +41,12 @@ try {
       const lhr = result?.lhr;
       if (!lhr) throw new Error(`${route}: Lighthouse returned nothing`);
       if (lhr.runtimeError) throw new Error(`${route}: ${lhr.runtimeError.message}`);
+      // LH_REPORT_DIR keeps each run's whole report (LCP element, long tasks, request chains) for reading.
+      const reportDir = process.env.LH_REPORT_DIR;
+      if (reportDir) {
+        const name = `${route.replaceAll('/', '_') || '_root'}-${run + 1}.json`;
+        writeFileSync(`${reportDir}/${name}`, JSON.stringify(lhr));
+      }
       const scripts = (lhr.audits['network-requests']?.details?.items ?? []).filter(
         (item) => item.resourceType === 'Script',
       );

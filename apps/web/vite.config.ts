@@ -1,6 +1,7 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { inlineBoot } from './build/inline-boot';
 import { posApiDocs } from './build/pos-api-docs';
 import { precompress } from './build/precompress';
 
@@ -10,7 +11,7 @@ const proxied = ['/api', '/auth', '/pos', '/docs', '/openapi.json', '/swagger.ht
 
 export default defineConfig({
   // precompress last: it compresses everything the others wrote.
-  plugins: [react(), tailwindcss(), posApiDocs(), precompress()],
+  plugins: [inlineBoot(), react(), tailwindcss(), posApiDocs(), precompress()],
   resolve: { tsconfigPaths: true },
   build: {
     outDir: 'dist',

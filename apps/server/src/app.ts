@@ -23,6 +23,7 @@ import { settingsRoutes } from './modules/settings/settings.routes';
 import { usersRoutes } from './modules/users/users.routes';
 import { authPlugin } from './plugins/auth';
 import { registerConsole } from './plugins/console';
+import { inlineScriptHashes } from './plugins/console-csp';
 import { databasePlugin } from './plugins/database';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './plugins/errors';
 import { holdSweeperPlugin } from './plugins/hold-sweeper';
@@ -60,10 +61,13 @@ export async function buildApp({ config, database, secrets, logger }: AppDeps) {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
 
+  const webDist = config.WEB_DIST ?? defaultWebDist;
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
-        // Swagger UI and Recharts set inline styles; scripts stay same-origin only.
+        // Same-origin scripts, and the console's inline theme script by its hash (no other inline script).
+        'script-src': ["'self'", ...inlineScriptHashes(webDist)],
+        // Swagger UI and Recharts set inline styles.
         'style-src': ["'self'", "'unsafe-inline'"],
         'img-src': ["'self'", 'data:'],
         'frame-ancestors': ["'self'"],
@@ -102,7 +106,7 @@ export async function buildApp({ config, database, secrets, logger }: AppDeps) {
     await secured.register(analyticsRoutes);
   });
 
-  await registerConsole(app, config.WEB_DIST ?? defaultWebDist);
+  await registerConsole(app, webDist);
   return app;
 }
 

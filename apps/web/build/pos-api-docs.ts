@@ -26,7 +26,11 @@ export function posApiDocs(): Plugin {
     '/docs/static/swagger-ui-bundle.js': () => join(swaggerDir(), 'swagger-ui-bundle.js'),
     '/pos-api-docs.css': () => join(sourceDir(), 'pos-api-docs.css'),
     '/pos-api-docs.js': () => join(sourceDir(), 'pos-api-docs.js'),
+    // The console inlines it (build/inline-boot.ts); this page loads it as a file, its CSP being 'self'.
+    '/theme-init.js': () => join(root, 'src/theme-init.inline.js'),
   };
+  const isLocal = (path: string | undefined) =>
+    path === '/theme-init.js' || path?.startsWith('/pos-api-docs.');
 
   return {
     name: 'loyalty:pos-api-docs',
@@ -38,9 +42,7 @@ export function posApiDocs(): Plugin {
       server.middlewares.use(async (request, response, next) => {
         const path = request.url?.split('?')[0];
         const file =
-          path === `/${PAGE}`
-            ? join(sourceDir(), PAGE)
-            : path?.startsWith('/pos-api-docs.') && assets[path]?.();
+          path === `/${PAGE}` ? join(sourceDir(), PAGE) : isLocal(path) && assets[path as string]?.();
         if (!file) return next();
         response.setHeader('content-type', contentType(file));
         response.end(await readFile(file));

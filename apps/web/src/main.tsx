@@ -7,7 +7,7 @@ import { preloadInitialRoute, router } from '@/app/router';
 import { trackRouteFocus } from '@/lib/route-focus';
 import { applyTheme, getInitialTheme } from '@/lib/theme';
 
-// theme-init.js already did this before paint; repeating it keeps the app right if that file failed to load.
+// index.html's inline theme script already did this before paint; repeating it keeps the app right if that file failed to load.
 applyTheme(getInitialTheme());
 
 // Fetch the first screen's chunks now, in parallel with the shell, not one after the other.

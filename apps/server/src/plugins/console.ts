@@ -6,7 +6,7 @@ import { apiNotFound, isApiPath } from './errors';
 
 /** Vite writes content-hashed names under assets/: a changed file is a new URL, so caches may keep it forever. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
-/** Everything else (index.html, favicon, theme-init.js) keeps its name across releases: revalidate each time. */
+/** Everything else (index.html, favicon) keeps its name across releases: revalidate each time. */
 const REVALIDATE = 'no-cache';
 
 /** Cache policy by path inside the built console. */

@@ -1,4 +1,5 @@
-// Runs before first paint (loaded from <head>): stored choice, else the system preference, else light.
+// Inlined into index.html by build/inline-boot.ts and run before first paint: stored choice, else the system
+// preference, else light. The server allows exactly this script by its hash (Content-Security-Policy).
 (() => {
   let theme = 'light';
   try {
