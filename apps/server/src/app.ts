@@ -14,6 +14,7 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { cardsRoutes } from './modules/cards/cards.routes';
 import { clientsRoutes } from './modules/clients/clients.routes';
 import { healthRoutes } from './modules/health/health.routes';
+import { importsRoutes } from './modules/imports/imports.routes';
 import { operationsRoutes } from './modules/operations/operations.routes';
 import { posRoutes } from './modules/pos/pos.routes';
 import { posKeysRoutes } from './modules/pos-keys/pos-keys.routes';
@@ -104,6 +105,7 @@ export async function buildApp({ config, database, secrets, logger }: AppDeps) {
     await secured.register(posKeysRoutes, { config, secrets });
     await secured.register(receiptsRoutes);
     await secured.register(analyticsRoutes);
+    await secured.register(importsRoutes, { config });
   });
 
   await registerConsole(app, webDist);

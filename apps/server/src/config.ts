@@ -35,6 +35,12 @@ const envSchema = z.object({
   LOGIN_SLOWDOWN_MAX_MS: z.coerce.number().int().min(0).default(5000),
   /** How often the hold sweeper voids expired holds; 0 turns it off (tests drive it by hand). */
   HOLD_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).default(30_000),
+  /** Largest CSV body an import accepts (PROGRAMME-API.md §4); above it the answer is 413. */
+  IMPORT_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(50 * 1024 * 1024),
   WEB_DIST: z.string().optional(),
   /** When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`. */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),

@@ -10,6 +10,7 @@ export const auditTargetTypes = [
   'settings',
   'operation',
   'auth',
+  'import',
 ] as const;
 export const auditTargetType = z.enum(auditTargetTypes);
 export type AuditTargetType = z.infer<typeof auditTargetType>;
@@ -23,6 +24,7 @@ export const auditTargetLabels: Record<AuditTargetType, string> = {
   settings: 'Settings',
   operation: 'Operation',
   auth: 'Sign-in',
+  import: 'Import',
 };
 
 export const auditEntry = z.object({

@@ -57,6 +57,10 @@ export const errorCatalogue = {
     status: 409,
     message: 'This Idempotency-Key was already used with a different request',
   },
+  // PROGRAMME-API.md §4: import rows (in the report) and a file that is not the expected CSV (400).
+  ACCOUNT_EXISTS: { status: 409, message: 'Another account has this client ID' },
+  CARD_EXISTS: { status: 409, message: 'This card number is already issued' },
+  INVALID_CSV: { status: 400, message: 'The file is not a valid CSV of the expected columns' },
   BALANCE_LIMIT_EXCEEDED: {
     status: 409,
     message: 'The balance would exceed its limit of 999999999999.99 points',

@@ -7,6 +7,7 @@ import * as m005 from './005-settings-text';
 import * as m007 from './007-ruleset-retirement';
 import * as m008 from './008-idempotency-keys';
 import * as m009 from './009-account-accruals-index';
+import * as m013 from './013-import-card-numbers';
 
 /**
  * Every migration, in order. Forward-only: a shipped migration is never edited; add the next one.
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '007-ruleset-retirement': m007,
   '008-idempotency-keys': m008,
   '009-account-accruals-index': m009,
+  '013-import-card-numbers': m013,
 };

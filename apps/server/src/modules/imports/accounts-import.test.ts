@@ -1,0 +1,143 @@
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { createTestContext } from '../../../test/helper';
+import { ledgerIsSound, verifyLedger } from '../ledger/verify-ledger';
+import { csv, importer } from './imports.fixtures';
+
+// PROGRAMME-API.md §4 "Import of members".
+const ctx = await createTestContext();
+const { db } = ctx.database;
+const post = importer(ctx);
+const HEADER = 'clientId,cardNumber,points,expiresAt,reason';
+const FUTURE = '2099-01-01T00:00:00Z';
+
+const accountsLike = async (prefix: string) =>
+  (
+    await sql<{ client_id: string; balance: string; cards: string[] }>`
+      select a.client_id, a.balance::text as balance,
+        coalesce(array_agg(c.number order by c.number) filter (where c.id is not null), '{}') as cards
+      from accounts a left join cards c on c.account_id = a.id
+      where a.client_id like ${`${prefix}%`} group by a.id order by a.client_id`.execute(db)
+  ).rows;
+const auditCount = async () =>
+  Number(
+    (await sql<{ n: string }>`select count(*) as n from audit_log where target_type = 'import'`.execute(db))
+      .rows[0]!.n,
+  );
+const expectLedgerSound = async () => expect(ledgerIsSound(await verifyLedger(db))).toBe(true);
+
+describe('member import', () => {
+  const file = csv(
+    HEADER,
+    `DRY-1,4000000000000001,100.50,${FUTURE},Opening`,
+    'DRY-2,,,,',
+    'DRY-3,12345678,7,,',
+  );
+
+  it('a dry run reports what would happen and writes nothing', async () => {
+    const audits = await auditCount();
+    const res = await post('accounts', file, { query: 'dryRun=true' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ dryRun: true, rows: 3, created: 3, unchanged: 0, failed: 0, errors: [] });
+    expect(await accountsLike('DRY-')).toEqual([]);
+    expect(await auditCount()).toBe(audits);
+  });
+
+  it('imports accounts, cards and opening balances; the same file again is all unchanged', async () => {
+    const audits = await auditCount();
+    const first = await post('accounts', file);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toMatchObject({ dryRun: false, rows: 3, created: 3, unchanged: 0, failed: 0 });
+    expect(await accountsLike('DRY-')).toEqual([
+      { client_id: 'DRY-1', balance: '100.50', cards: ['4000000000000001'] },
+      { client_id: 'DRY-2', balance: '0.00', cards: [] },
+      { client_id: 'DRY-3', balance: '7.00', cards: ['12345678'] },
+    ]);
+    const opening = await sql<{ meta: Record<string, unknown>; card_number: string | null }>`
+      select o.meta, o.card_number from operations o join accounts a on a.id = o.account_id
+      where a.client_id = 'DRY-1'`.execute(db);
+    expect(opening.rows).toEqual([
+      {
+        card_number: '4000000000000001',
+        meta: expect.objectContaining({ source: 'import-opening', reason: 'Opening', line: 2 }),
+      },
+    ]);
+    // Kept for the lots to come (PROGRAMME-API.md §1).
+    expect(Date.parse(opening.rows[0]!.meta.expiresAt as string)).toBe(Date.parse(FUTURE));
+    await expectLedgerSound();
+
+    const again = await post('accounts', file);
+    expect(again.json()).toMatchObject({ rows: 3, created: 0, unchanged: 3, failed: 0, errors: [] });
+    expect((await accountsLike('DRY-')).map((a) => a.balance)).toEqual(['100.50', '0.00', '7.00']);
+    expect(await auditCount()).toBe(audits + 2);
+    await expectLedgerSound();
+  });
+
+  it('a bad row in the middle writes nothing and names its line', async () => {
+    const res = await post(
+      'accounts',
+      csv(HEADER, 'MID-1,,5,,', 'MID-2,,5.123,,', 'MID-3,,,,', 'DRY-1,,,,', 'MID-4,4000000000000001,,,'),
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const report = res.json();
+    expect(report).toMatchObject({ dryRun: false, rows: 5, created: 0, failed: 3 });
+    expect(report.errors).toEqual([
+      { line: 3, code: 'VALIDATION_ERROR', message: expect.stringContaining('points') },
+      { line: 5, code: 'ACCOUNT_EXISTS', message: expect.any(String) },
+      { line: 6, code: 'CARD_EXISTS', message: expect.any(String) },
+    ]);
+    expect(await accountsLike('MID-')).toEqual([]);
+  });
+
+  it('skipInvalid writes the valid rows and reports the others', async () => {
+    const res = await post(
+      'accounts',
+      csv(HEADER, 'SKIP-1,,5,,', 'SKIP-2,abc,,,', 'skip-1,,,,', 'SKIP-3,,1,,'),
+      {
+        query: 'skipInvalid=true',
+      },
+    );
+    expect(res.json()).toMatchObject({ rows: 4, created: 2, unchanged: 0, failed: 2 });
+    expect(res.json().errors.map((e: { line: number; code: string }) => [e.line, e.code])).toEqual([
+      [3, 'VALIDATION_ERROR'],
+      [4, 'ACCOUNT_EXISTS'],
+    ]);
+    expect((await accountsLike('SKIP-')).map((a) => [a.client_id, a.balance])).toEqual([
+      ['SKIP-1', '5.00'],
+      ['SKIP-3', '1.00'],
+    ]);
+    await expectLedgerSound();
+  });
+
+  it('a row that differs from what exists is ACCOUNT_EXISTS, not a silent change', async () => {
+    const res = await post('accounts', csv(HEADER, 'DRY-2,,9,,', 'dry-3,,,,'));
+    expect(res.json().errors.map((e: { code: string }) => e.code)).toEqual([
+      'ACCOUNT_EXISTS',
+      'ACCOUNT_EXISTS',
+    ]);
+  });
+
+  it('concurrent imports of one file have one effect', async () => {
+    const rows = Array.from(
+      { length: 200 },
+      (_, i) => `RACE-${i},${String(5000000000000000 + i)},${i + 1},,`,
+    );
+    const body = csv(HEADER, ...rows);
+    const answers = await Promise.all([
+      post('accounts', body),
+      post('accounts', body),
+      post('accounts', body),
+    ]);
+    for (const a of answers) expect(a.statusCode, a.body).toBe(200);
+    const reports = answers.map((a) => a.json());
+    expect(reports.map((r) => r.failed)).toEqual([0, 0, 0]);
+    expect(reports.reduce((sum, r) => sum + r.created, 0)).toBe(200);
+    expect(reports.reduce((sum, r) => sum + r.unchanged, 0)).toBe(400);
+    const created = await accountsLike('RACE-');
+    expect(created).toHaveLength(200);
+    const total = await sql<{ s: string }>`
+      select sum(balance)::text as s from accounts where client_id like 'RACE-%'`.execute(db);
+    expect(total.rows[0]!.s).toBe('20100.00');
+    await expectLedgerSound();
+  });
+});

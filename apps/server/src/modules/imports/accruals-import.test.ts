@@ -1,0 +1,125 @@
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { bearer, createTestContext } from '../../../test/helper';
+import { ledgerIsSound, verifyLedger } from '../ledger/verify-ledger';
+import { csv, importer } from './imports.fixtures';
+
+// PROGRAMME-API.md §4 "Bulk credits".
+const ctx = await createTestContext();
+const { db } = ctx.database;
+const post = importer(ctx);
+
+const members = await post(
+  'accounts',
+  csv('clientId,cardNumber,points', 'BULK-1,6000000000000001,10', 'BULK-2,6000000000000002,', 'BULK-3,,'),
+);
+expect(members.json()).toMatchObject({ created: 3, failed: 0 });
+
+const balances = async () =>
+  (
+    await sql<{ client_id: string; balance: string }>`
+      select client_id, balance::text as balance from accounts where client_id like 'BULK-%' order by client_id`.execute(
+      db,
+    )
+  ).rows.map((r) => `${r.client_id}=${r.balance}`);
+const expectLedgerSound = async () => expect(ledgerIsSound(await verifyLedger(db))).toBe(true);
+
+describe('bulk credits', () => {
+  const file = csv('clientId,points,reason', 'BULK-1,5,Goodwill', 'bulk-2,2.5,', 'BULK-1,1,Again');
+
+  it('a dry run answers the counts and credits nothing', async () => {
+    const res = await post('accruals', file, { query: 'dryRun=true' });
+    expect(res.json()).toEqual({ dryRun: true, rows: 3, created: 3, unchanged: 0, failed: 0, errors: [] });
+    expect(await balances()).toEqual(['BULK-1=10.00', 'BULK-2=0.00', 'BULK-3=0.00']);
+  });
+
+  it('the same file twice credits once, and the second answer is the first', async () => {
+    const first = await post('accruals', file);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toMatchObject({ dryRun: false, rows: 3, created: 3, failed: 0 });
+    expect(await balances()).toEqual(['BULK-1=16.00', 'BULK-2=2.50', 'BULK-3=0.00']);
+    const again = await post('accruals', file);
+    expect(again.statusCode).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toBe(first.body);
+    expect(await balances()).toEqual(['BULK-1=16.00', 'BULK-2=2.50', 'BULK-3=0.00']);
+    const ops = await sql<{ n: string }>`
+      select count(*) as n from operations where meta ->> 'source' = 'import-credit'`.execute(db);
+    expect(Number(ops.rows[0]!.n)).toBe(3);
+    await expectLedgerSound();
+  });
+
+  it('a different file under the same key is 409 IDEMPOTENCY_KEY_REUSED', async () => {
+    const headers = { 'idempotency-key': 'campaign-42' };
+    const first = await post('accruals', csv('cardNumber,points', '6000000000000002,1'), { headers });
+    expect(first.json()).toMatchObject({ created: 1 });
+    const other = await post('accruals', csv('cardNumber,points', '6000000000000002,2'), { headers });
+    expect(other.statusCode).toBe(409);
+    expect(other.json()).toMatchObject({ status: 409, code: 'IDEMPOTENCY_KEY_REUSED' });
+    expect(await balances()).toEqual(['BULK-1=16.00', 'BULK-2=3.50', 'BULK-3=0.00']);
+  });
+
+  it('concurrent posts of one file credit once', async () => {
+    const body = csv('clientId,points', 'BULK-3,4', 'BULK-3,6');
+    const answers = await Promise.all([
+      post('accruals', body),
+      post('accruals', body),
+      post('accruals', body),
+    ]);
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200]);
+    expect(answers.filter((a) => a.headers['idempotent-replayed'] === 'true')).toHaveLength(2);
+    expect(await balances()).toContain('BULK-3=10.00');
+    await expectLedgerSound();
+  });
+
+  it('unknown accounts, bad rows and the balance limit are error rows; nothing is written without skipInvalid', async () => {
+    const body = csv(
+      'clientId,points',
+      'BULK-1,1',
+      'NOBODY,1',
+      'BULK-2,0',
+      'BULK-3,999999999999',
+      'BULK-3,1',
+    );
+    const refused = await post('accruals', body);
+    expect(refused.json()).toMatchObject({ created: 0, failed: 3 });
+    expect(refused.json().errors.map((e: { line: number; code: string }) => `${e.line}:${e.code}`)).toEqual([
+      '3:ACCOUNT_NOT_FOUND',
+      '4:VALIDATION_ERROR',
+      '5:VALIDATION_ERROR',
+    ]);
+    expect(await balances()).toEqual(['BULK-1=16.00', 'BULK-2=3.50', 'BULK-3=10.00']);
+    // The refused file left its key free: the same file with skipInvalid is another request and runs.
+    const skipped = await post('accruals', body, { query: 'skipInvalid=true' });
+    expect(skipped.json()).toMatchObject({ created: 2, failed: 3 });
+    expect(await balances()).toEqual(['BULK-1=17.00', 'BULK-2=3.50', 'BULK-3=11.00']);
+  });
+
+  it('credits that would pass the balance limit are refused per account', async () => {
+    const body = csv(
+      'clientId,points',
+      'BULK-2,1000000000',
+      ...Array.from({ length: 1000 }, () => 'BULK-2,1000000000'),
+    );
+    const res = await post('accruals', body, { query: 'skipInvalid=true' });
+    expect(res.json()).toMatchObject({ created: 0, failed: 1001 });
+    expect(res.json().errors[0]).toMatchObject({ line: 2, code: 'BALANCE_LIMIT_EXCEEDED' });
+    await expectLedgerSound();
+  });
+
+  it('each import leaves one audit entry with its counts', async () => {
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/v1/audit?targetType=import&size=50',
+      headers: bearer(ctx.tokens.ADMIN),
+    });
+    const entries = res.json().content;
+    // Each committed import: members, the first bulk file, the keyed file, the concurrent file once, the
+    // skipInvalid file and the over-limit one (which wrote only its audit entry). Refused files and dry
+    // runs rolled back, their audit entry with them.
+    expect(entries).toHaveLength(6);
+    expect(entries[0].dest).toMatchObject({ kind: 'accruals', rows: 1001, created: 0, failed: 1001 });
+    expect(entries[1].dest).toMatchObject({ kind: 'accruals', rows: 5, created: 2, failed: 3 });
+    expect(entries[5]).toMatchObject({ targetType: 'import', message: expect.stringContaining('3 created') });
+  });
+});

@@ -1,0 +1,112 @@
+import {
+  errorCatalogue,
+  type ImportError,
+  type ImportKind,
+  type ImportReport,
+  isErrorCode,
+} from '@loyalty/contracts';
+import type { z } from 'zod';
+import type { Db } from '../../db/connection';
+import { inTransaction, type Tx } from '../../db/transaction';
+import type { AuthUser } from '../../plugins/auth';
+import { insertAudit } from '../audit/audit.repository';
+import type { CsvBody } from './csv-reader';
+import type { StageOutcome } from './imports.repository';
+
+export interface ImportOptions {
+  dryRun: boolean;
+  skipInvalid: boolean;
+}
+
+/** What reading the file found: its rows, the errors of rows that never reach the database, the body. */
+export interface ReadFile {
+  rows: number;
+  errors: ImportError[];
+  body: CsvBody;
+}
+
+/** Thrown out of the transaction to roll it back with the answer: a dry run, or a refused file. */
+class NothingWritten extends Error {
+  constructor(readonly report: ImportReport) {
+    super('import rolled back');
+  }
+}
+
+export function validationError(line: number, error: z.ZodError): ImportError {
+  const issue = error.issues[0]!;
+  const field = issue.path.join('.');
+  return { line, code: 'VALIDATION_ERROR', message: field ? `${field}: ${issue.message}` : issue.message };
+}
+
+function stageErrors(outcome: StageOutcome): ImportError[] {
+  return outcome.errors.map(({ line, code }) => ({
+    line,
+    code,
+    message: isErrorCode(code) ? errorCatalogue[code].message : code,
+  }));
+}
+
+const KIND_LABEL: Record<ImportKind, string> = { accounts: 'members', accruals: 'bulk credits' };
+
+export interface ImportRun {
+  kind: ImportKind;
+  importId: string;
+  actor: AuthUser;
+  file: ReadFile;
+  options: ImportOptions;
+  /** Stages and merges the rows; answers what the merge did. Runs again if the transaction is retried. */
+  merge(trx: Tx): Promise<StageOutcome>;
+  /** Bulk credits: an earlier answer under the file's key, checked first (and the key claimed). */
+  replay?(trx: Tx): Promise<ImportReport | undefined>;
+  /** Bulk credits: the answer stored under the key, with the work it answers for. */
+  remember?(trx: Tx, report: ImportReport): Promise<void>;
+}
+
+/**
+ * One file, one transaction: merge, then either commit with one audit entry holding the counts, or roll
+ * everything back and answer what would have happened (a dry run; a file with an invalid row and no
+ * skipInvalid). A dry run counts as if skipInvalid were set, so it shows what the valid rows would do.
+ */
+export async function runImport(db: Db, run: ImportRun): Promise<ImportReport> {
+  try {
+    return await inTransaction(db, async (trx) => {
+      const earlier = await run.replay?.(trx);
+      if (earlier) return earlier;
+      const outcome = await run.merge(trx);
+      const errors = [...run.file.errors, ...stageErrors(outcome)].sort((a, b) => a.line - b.line);
+      const report: ImportReport = {
+        dryRun: run.options.dryRun,
+        rows: run.file.rows,
+        created: outcome.created,
+        unchanged: outcome.unchanged,
+        failed: errors.length,
+        errors,
+      };
+      if (run.options.dryRun) throw new NothingWritten(report);
+      if (errors.length > 0 && !run.options.skipInvalid)
+        throw new NothingWritten({ ...report, created: 0, unchanged: 0 });
+      const written = { ...report, importId: run.importId };
+      await insertAudit(trx, {
+        username: run.actor.username,
+        message: `Imported ${KIND_LABEL[run.kind]} from CSV: ${report.created} created, ${report.unchanged} unchanged, ${report.failed} failed`,
+        targetType: 'import',
+        targetId: run.importId,
+        source: null,
+        dest: {
+          kind: run.kind,
+          rows: report.rows,
+          created: report.created,
+          unchanged: report.unchanged,
+          failed: report.failed,
+          bytes: run.file.body.bytes,
+          sha256: run.file.body.sha256,
+        },
+      });
+      await run.remember?.(trx, written);
+      return written;
+    });
+  } catch (error) {
+    if (error instanceof NothingWritten) return error.report;
+    throw error;
+  }
+}

@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { bearer, buildTestApp, createTestContext } from '../../../test/helper';
+import { csv, importer } from './imports.fixtures';
+
+// Bad CSV, oversize bodies, content types and roles of the import routes.
+const ctx = await createTestContext({ IMPORT_MAX_BYTES: '4096' });
+const post = importer(ctx);
+
+describe('import input', () => {
+  it.each([
+    ['a wrong header', csv('client,points', 'A,1'), 1, 'unknown column client'],
+    ['a header without clientId', csv('cardNumber,points', '12345678,1'), 1, 'needs the column clientId'],
+    ['a column twice', csv('clientId,clientId', 'A,B'), 1, 'appears twice'],
+    ['an empty file', '', 1, 'header row'],
+    ['an unclosed quote', csv('clientId,reason', 'A,ok', 'B,"never closed'), 3, 'Quote'],
+    ['a stray quote', csv('clientId,reason', 'A,ok', 'B,ok', 'C,bad"quote'), 4, 'Quote'],
+    ['a row with another number of cells', csv('clientId,reason', 'A,ok', 'B,ok,extra'), 3, 'record length'],
+  ])('%s is 400 INVALID_CSV naming the line', async (_, body, line, why) => {
+    const res = await post('accounts', body);
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json()).toMatchObject({ status: 400, code: 'INVALID_CSV' });
+    expect(res.json().message).toMatch(new RegExp(`^Line ${line}: `));
+    expect(res.json().message.toLowerCase()).toContain(why.toLowerCase());
+  });
+
+  it('a file that is not UTF-8 is 400 naming the line', async () => {
+    const latin1 = Buffer.concat([
+      Buffer.from('clientId,reason\r\nA,ok\r\nB,caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('\r\n'),
+    ]);
+    const res = await post('accounts', latin1);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'INVALID_CSV', message: 'Line 3: the file is not valid UTF-8' });
+  });
+
+  it('a UTF-8 byte order mark and quoted cells are fine', async () => {
+    const res = await post('accounts', `\uFEFF${csv('clientId,reason', '"IN,1","say ""hi"""')}`, {
+      query: 'dryRun=true',
+    });
+    expect(res.json()).toMatchObject({ rows: 1, created: 1, failed: 0 });
+  });
+
+  it('a body past IMPORT_MAX_BYTES is 413, declared or streamed', async () => {
+    const big = csv('clientId', ...Array.from({ length: 1000 }, (_, i) => `BIG-${i}`));
+    const declared = await post('accounts', big);
+    expect(declared.statusCode).toBe(413);
+    expect(declared.json()).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
+    // Chunked: no Content-Length, so the count while reading decides.
+    const { Readable } = await import('node:stream');
+    const streamed = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/imports/accruals',
+      headers: { ...bearer(ctx.tokens.MANAGER), 'content-type': 'text/csv', 'transfer-encoding': 'chunked' },
+      payload: Readable.from([big]),
+    });
+    expect(streamed.statusCode).toBe(413);
+    expect(streamed.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+  });
+
+  it('a viewer is 403 before the file is read; an anonymous caller 401', async () => {
+    for (const kind of ['accounts', 'accruals'] as const) {
+      const res = await post(kind, 'not,a,valid,header', { token: ctx.tokens.VIEWER });
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toMatchObject({ code: 'FORBIDDEN' });
+    }
+    const anonymous = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/imports/accounts',
+      headers: { 'content-type': 'text/csv' },
+      payload: 'clientId\r\nA\r\n',
+    });
+    expect(anonymous.statusCode).toBe(401);
+    const admin = await post('accounts', csv('clientId', 'ADMIN-OK'), {
+      token: ctx.tokens.ADMIN,
+      query: 'dryRun=true',
+    });
+    expect(admin.statusCode).toBe(200);
+  });
+
+  it('JSON is 415 on the import routes and text/csv stays 415 on JSON routes', async () => {
+    const json = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/imports/accounts',
+      headers: bearer(ctx.tokens.MANAGER),
+      payload: { clientId: 'A' },
+    });
+    expect(json.statusCode).toBe(415);
+    expect(json.json()).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
+    const csvToJson = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/accounts',
+      headers: { ...bearer(ctx.tokens.MANAGER), 'content-type': 'text/csv' },
+      payload: 'clientId\r\nA\r\n',
+    });
+    expect(csvToJson.statusCode).toBe(415);
+  });
+
+  it('bad query flags are 400 VALIDATION_ERROR', async () => {
+    const res = await post('accounts', csv('clientId', 'Q'), { query: 'dryRun=yes' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'VALIDATION_ERROR' });
+  });
+
+  it('the default limit is 50 MB', async () => {
+    const app = await buildTestApp(ctx.database);
+    try {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/v1/imports/accounts',
+        headers: {
+          ...bearer(ctx.tokens.MANAGER),
+          'content-type': 'text/csv',
+          'content-length': String(50 * 1024 * 1024 + 1),
+        },
+        payload: 'clientId\r\n',
+      });
+      expect(res.statusCode).toBe(413);
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -1,0 +1,198 @@
+import { sql } from 'kysely';
+import type { Tx } from '../../db/transaction';
+
+/**
+ * The imports' SQL. A file's valid rows are loaded into a temporary staging table of the transaction
+ * (dropped at its end), then merged set-based: a few statements per file whatever its size, instead of a
+ * few round trips per row. Both tables have the columns the ledger posts from (`ledger/staged-credits.ts`):
+ * line, account_id, points, reason, expires_at, post, error.
+ */
+export const ACCOUNTS_STAGE = 'import_accounts_stage';
+export const ACCRUALS_STAGE = 'import_accruals_stage';
+
+/** Rows per insert into the staging table (arrays bound as parameters, unnested by PostgreSQL). */
+const BATCH = 5000;
+
+export interface StagedAccountRows {
+  line: number[];
+  clientId: string[];
+  cardNumber: (string | null)[];
+  points: (string | null)[];
+  expiresAt: (string | null)[];
+  reason: (string | null)[];
+}
+
+export async function stageAccounts(trx: Tx, rows: StagedAccountRows): Promise<void> {
+  await sql`
+    create temporary table import_accounts_stage (
+      line integer primary key,
+      client_id text not null,
+      card_number text,
+      points numeric(14, 2),
+      expires_at timestamptz,
+      reason text,
+      account_id uuid,
+      created boolean not null default false,
+      post boolean not null default false,
+      error text
+    ) on commit drop`.execute(trx);
+  for (let i = 0; i < rows.line.length; i += BATCH) {
+    const part = <T>(values: T[]) => values.slice(i, i + BATCH);
+    await sql`
+      insert into import_accounts_stage (line, client_id, card_number, points, expires_at, reason)
+      select * from unnest(${part(rows.line)}::integer[], ${part(rows.clientId)}::text[],
+        ${part(rows.cardNumber)}::text[], ${part(rows.points)}::numeric[], ${part(rows.expiresAt)}::timestamptz[],
+        ${part(rows.reason)}::text[])`.execute(trx);
+  }
+}
+
+/** A card number issued to an account of another client cannot be imported for this one. */
+export async function refuseTakenCards(trx: Tx): Promise<void> {
+  await sql`
+    update import_accounts_stage s set error = 'CARD_EXISTS'
+    from cards c join accounts a on a.id = c.account_id
+    where s.error is null and c.number = s.card_number and lower(a.client_id) <> lower(s.client_id)`.execute(
+    trx,
+  );
+}
+
+/**
+ * Creates the accounts of rows whose client ID is new. A concurrent import of the same client IDs makes
+ * this statement wait for it; once it committed, its accounts are conflicts here, not duplicates.
+ */
+export async function insertNewAccounts(trx: Tx): Promise<void> {
+  await sql`
+    with created as (
+      insert into accounts (client_id)
+      select client_id from import_accounts_stage where error is null order by line
+      on conflict do nothing
+      returning id, client_id
+    )
+    update import_accounts_stage s set account_id = created.id, created = true
+    from created where s.client_id = created.client_id`.execute(trx);
+}
+
+/**
+ * Issues the given card numbers to the new accounts. A number a concurrent writer took meanwhile makes its
+ * row an error, and that row's new account is removed again, so an error row writes nothing.
+ */
+export async function issueCards(trx: Tx): Promise<void> {
+  await sql`
+    with issued as (
+      insert into cards (number, account_id, status, issued_at)
+      select card_number, account_id, 'active', now() from import_accounts_stage
+      where created and card_number is not null order by line
+      on conflict (number) do nothing
+      returning number
+    )
+    update import_accounts_stage s set error = 'CARD_EXISTS', created = false
+    where s.created and s.card_number is not null and s.card_number not in (select number from issued)`.execute(
+    trx,
+  );
+  await sql`
+    delete from accounts where id in (
+      select account_id from import_accounts_stage where not created and error = 'CARD_EXISTS' and account_id is not null)
+  `.execute(trx);
+}
+
+/**
+ * Rows whose client ID exists: the same row imported before (same client ID, its card on that account,
+ * the same opening points) is unchanged; anything else is ACCOUNT_EXISTS.
+ */
+export async function classifyExisting(trx: Tx): Promise<void> {
+  await sql`
+    update import_accounts_stage s set account_id = a.id,
+      error = case when a.client_id = s.client_id
+        and (s.card_number is null
+          or exists (select 1 from cards c where c.number = s.card_number and c.account_id = a.id))
+        and coalesce(s.points, 0) = coalesce((select sum(o.points) from operations o
+          where o.account_id = a.id and o.type = 'adjustment' and o.meta ->> 'source' = 'import-opening'), 0)
+        then null else 'ACCOUNT_EXISTS' end
+    from accounts a
+    where s.error is null and not s.created and lower(a.client_id) = lower(s.client_id)`.execute(trx);
+  await sql`update import_accounts_stage set post = true where created and points > 0`.execute(trx);
+}
+
+export interface StageOutcome {
+  created: number;
+  unchanged: number;
+  errors: { line: number; code: string }[];
+}
+
+export async function accountsOutcome(trx: Tx): Promise<StageOutcome> {
+  const counts = await sql<{ created: number; unchanged: number }>`
+    select count(*) filter (where created and error is null)::int as created,
+      count(*) filter (where not created and error is null)::int as unchanged
+    from import_accounts_stage`.execute(trx);
+  const errors = await sql<{ line: number; code: string }>`
+    select line, error as code from import_accounts_stage where error is not null order by line`.execute(trx);
+  return { ...counts.rows[0]!, errors: errors.rows };
+}
+
+export interface StagedAccrualRows {
+  line: number[];
+  clientId: (string | null)[];
+  cardNumber: (string | null)[];
+  points: string[];
+  reason: (string | null)[];
+}
+
+export async function stageAccruals(trx: Tx, rows: StagedAccrualRows): Promise<void> {
+  await sql`
+    create temporary table import_accruals_stage (
+      line integer primary key,
+      client_id text,
+      card_number text,
+      points numeric(14, 2) not null,
+      expires_at timestamptz,
+      reason text,
+      account_id uuid,
+      post boolean not null default false,
+      error text
+    ) on commit drop`.execute(trx);
+  for (let i = 0; i < rows.line.length; i += BATCH) {
+    const part = <T>(values: T[]) => values.slice(i, i + BATCH);
+    await sql`
+      insert into import_accruals_stage (line, client_id, card_number, points, reason)
+      select * from unnest(${part(rows.line)}::integer[], ${part(rows.clientId)}::text[],
+        ${part(rows.cardNumber)}::text[], ${part(rows.points)}::numeric[], ${part(rows.reason)}::text[])`.execute(
+      trx,
+    );
+  }
+}
+
+/** Finds each row's account by client ID (in any case, as client lookup does) or by any of its cards. */
+export async function resolveAccrualAccounts(trx: Tx): Promise<void> {
+  await sql`
+    update import_accruals_stage s set account_id = a.id
+    from accounts a where s.client_id is not null and lower(a.client_id) = lower(s.client_id)`.execute(trx);
+  await sql`
+    update import_accruals_stage s set account_id = c.account_id
+    from cards c where s.card_number is not null and c.number = s.card_number`.execute(trx);
+  await sql`
+    update import_accruals_stage
+    set error = case when client_id is not null then 'ACCOUNT_NOT_FOUND' else 'CARD_NOT_FOUND' end
+    where account_id is null`.execute(trx);
+  await sql`update import_accruals_stage set post = true where error is null`.execute(trx);
+}
+
+export async function accrualsOutcome(trx: Tx): Promise<StageOutcome> {
+  const counts = await sql<{ created: number }>`
+    select count(*) filter (where post and error is null)::int as created from import_accruals_stage`.execute(
+    trx,
+  );
+  const errors = await sql<{ line: number; code: string }>`
+    select line, error as code from import_accruals_stage where error is not null order by line`.execute(trx);
+  return { created: counts.rows[0]!.created, unchanged: 0, errors: errors.rows };
+}
+
+/** A dry run's look at an Idempotency-Key (accounts/idempotency-keys.repository.ts claims them). */
+export async function findStoredAnswer(
+  trx: Tx,
+  w: { userId: string; key: string },
+): Promise<{ request_hash: string; response: unknown } | undefined> {
+  const found = await sql<{ request_hash: string; response: unknown }>`
+    select request_hash, response from idempotency_keys
+    where user_id = ${w.userId}::uuid and key = ${w.key} and status_code is not null`.execute(trx);
+  return found.rows[0];
+}

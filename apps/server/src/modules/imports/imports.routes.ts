@@ -1,0 +1,82 @@
+import { Readable } from 'node:stream';
+import { importHeadersSchema, importQuery, importReport } from '@loyalty/contracts';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Config } from '../../config';
+import { AppError } from '../../lib/app-error';
+import { MANAGERS } from '../../plugins/auth';
+import { importAccounts } from './accounts-import.service';
+import { importAccruals } from './accruals-import.service';
+
+const CSV_BODY =
+  'Body `text/csv` (UTF-8, RFC 4180 quoting, header row first), read as a stream; above IMPORT_MAX_BYTES the ' +
+  'answer is 413. A wrong header, bad quoting or another encoding is 400 INVALID_CSV naming the line. ';
+
+/**
+ * The request body as it arrives: only the text/csv parser of this scope hands over the stream; any
+ * other content type (JSON included, which the app parses everywhere) is a 415 here.
+ */
+function csvStream(request: FastifyRequest): Readable {
+  if (request.body instanceof Readable) return request.body;
+  throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content type must be text/csv');
+}
+
+/** PROGRAMME-API.md §4: member import and bulk credits from CSV. */
+export const importsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
+  const managers = app.requireRole(...MANAGERS);
+  const maxBytes = config.IMPORT_MAX_BYTES;
+
+  // Scoped to this plugin: the body stays a stream for the service to parse; JSON routes are untouched.
+  app.addContentTypeParser('text/csv', (request, payload, done) => {
+    const declared = Number(request.headers['content-length']);
+    if (declared > maxBytes) {
+      done(new AppError('PAYLOAD_TOO_LARGE', `The file is larger than ${maxBytes} bytes`), undefined);
+      return;
+    }
+    done(null, payload);
+  });
+
+  app.post(
+    '/api/v1/imports/accounts',
+    {
+      preHandler: managers,
+      schema: {
+        tags: ['Imports'],
+        summary:
+          'Import members from CSV: clientId,cardNumber,points,expiresAt,reason (only clientId required)',
+        description: `${CSV_BODY}A file with an invalid row writes nothing unless skipInvalid=true; the same row again is unchanged.`,
+        consumes: ['text/csv'],
+        querystring: importQuery,
+        response: { 200: importReport },
+      },
+    },
+    async (request) =>
+      importAccounts(app.db, request.user!, csvStream(request), { ...request.query, maxBytes }),
+  );
+
+  app.post(
+    '/api/v1/imports/accruals',
+    {
+      preHandler: managers,
+      schema: {
+        tags: ['Imports'],
+        summary:
+          'Bulk credits from CSV: clientId (or cardNumber),points,reason; the file is one idempotent unit',
+        description: `${CSV_BODY}Each row is an adjustment like a manual accrual.`,
+        consumes: ['text/csv'],
+        headers: importHeadersSchema,
+        querystring: importQuery,
+        response: { 200: importReport },
+      },
+    },
+    async (request, reply) => {
+      const { report, replayed } = await importAccruals(app.db, request.user!, csvStream(request), {
+        ...request.query,
+        maxBytes,
+        idempotencyKey: request.headers['idempotency-key'],
+      });
+      if (replayed) reply.header('idempotent-replayed', 'true');
+      return report;
+    },
+  );
+};

@@ -1,0 +1,54 @@
+import { sql } from 'kysely';
+import type { Tx } from '../../db/transaction';
+
+/**
+ * Credits of a file import, posted set-based from the import's staging table (`imports.repository.ts`):
+ * every row with `post` becomes one completed `adjustment`, and each account's balance moves by the sum of
+ * its rows, in one statement. The table is a temporary one whose name the caller passes.
+ */
+
+/** Locks the accounts the rows credit, in id order, so two files (or a file and a till) never deadlock. */
+export async function lockStagedAccounts(trx: Tx, stage: string): Promise<void> {
+  await sql`
+    select a.id from accounts a
+    where a.id in (select account_id from ${sql.table(stage)} where post)
+    order by a.id for no key update`.execute(trx);
+}
+
+/** Rows of accounts whose balance would pass `maxBalance` with all their rows: refused, not posted. */
+export async function refuseOverLimit(trx: Tx, stage: string, maxBalance: string): Promise<void> {
+  await sql`
+    update ${sql.table(stage)} s set error = 'BALANCE_LIMIT_EXCEEDED', post = false
+    from (
+      select a.id from accounts a join ${sql.table(stage)} r on r.account_id = a.id and r.post
+      group by a.id, a.balance having a.balance + sum(r.points) > ${maxBalance}::numeric
+    ) over
+    where s.account_id = over.id and s.post`.execute(trx);
+}
+
+export async function insertStagedAdjustments(
+  trx: Tx,
+  w: { stage: string; meta: Record<string, unknown>; createdBy: string },
+): Promise<void> {
+  // The booking card is the account's newest active card, as for a manual accrual (findBookingCard).
+  await sql`
+    with o as (
+      insert into operations (type, status, points, account_id, card_id, card_number, meta, created_by)
+      select 'adjustment', 'completed', s.points, s.account_id, c.id, c.number,
+        ${JSON.stringify(w.meta)}::jsonb || jsonb_strip_nulls(jsonb_build_object(
+          'line', s.line, 'reason', s.reason, 'expiresAt', s.expires_at)),
+        ${w.createdBy}
+      from ${sql.table(w.stage)} s
+      left join lateral (
+        select id, number from cards where account_id = s.account_id and status = 'active'
+        order by created_at desc, id desc limit 1
+      ) c on true
+      where s.post
+      order by s.line
+      returning account_id, points
+    ), credit as (
+      select account_id, sum(points) as points from o group by account_id
+    )
+    update accounts a set balance = a.balance + credit.points
+    from credit where a.id = credit.account_id`.execute(trx);
+}

@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import { businessTimestamp } from './common';
+
+/**
+ * PROGRAMME-API.md §4 "Import of members" and "Bulk credits": CSV in, a report by line out. The row
+ * schemas take the CSV cells as text (empty cell = absent) and are the one definition of a valid row.
+ */
+export const importKinds = ['accounts', 'accruals'] as const;
+export type ImportKind = (typeof importKinds)[number];
+
+/**
+ * The columns of each kind's header row, in any order; `required` must be there. A bulk credit names the
+ * account by exactly one of clientId or cardNumber.
+ */
+export const importColumns = {
+  accounts: { known: ['clientId', 'cardNumber', 'points', 'expiresAt', 'reason'], required: ['clientId'] },
+  accruals: {
+    known: ['clientId', 'cardNumber', 'points', 'reason'],
+    required: ['points'],
+    oneOf: ['clientId', 'cardNumber'],
+  },
+} as const;
+
+export const importQuery = z.object({
+  dryRun: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true')
+    .describe('true: validate and report, write nothing'),
+  skipInvalid: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true')
+    .describe('true: write the valid rows and report the others; false: one invalid row writes nothing'),
+});
+export type ImportQuery = z.input<typeof importQuery>;
+
+export const importHeadersSchema = z.looseObject({
+  'idempotency-key': z
+    .string()
+    .regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 visible ASCII characters')
+    .optional()
+    .describe(
+      'Bulk credits only: the whole file is one unit under this key (default: SHA-256 of the body). The same ' +
+        'file again gets the first answer (header Idempotent-Replayed: true); another file with the key is 409.',
+    ),
+});
+
+export const importError = z.object({
+  /** The file's line (the header is line 1). */
+  line: z.number().int(),
+  code: z.string(),
+  message: z.string(),
+});
+export type ImportError = z.infer<typeof importError>;
+
+export const importReport = z.object({
+  dryRun: z.boolean(),
+  rows: z.number().int().describe('data rows in the file'),
+  created: z.number().int(),
+  unchanged: z.number().int(),
+  failed: z.number().int(),
+  errors: z.array(importError),
+  /** The import's audit entry target (`targetType=import`); absent for a dry run. */
+  importId: z.uuid().optional(),
+});
+export type ImportReport = z.infer<typeof importReport>;
+
+const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const text = (max: number) => z.preprocess(blankToUndefined, z.string().trim().max(max).optional());
+const POINTS_TEXT = /^\d{1,10}(\.\d{1,2})?$/;
+const pointsText = z
+  .string('points is required')
+  .trim()
+  .regex(POINTS_TEXT, 'must be a number of points with at most 2 decimal places')
+  .refine((v) => Number(v) <= 1_000_000_000, 'must be at most 1000000000');
+
+/** A card number issued as given (8–19 digits). */
+export const importCardNumber = z
+  .string()
+  .trim()
+  .regex(/^\d{8,19}$/, 'must be 8 to 19 digits');
+
+export const accountImportRow = z
+  .object({
+    clientId: z.preprocess(
+      blankToUndefined,
+      z.string('clientId is required').trim().min(1, 'clientId is required').max(100),
+    ),
+    cardNumber: z.preprocess(blankToUndefined, importCardNumber.optional()),
+    points: z.preprocess(blankToUndefined, pointsText.optional()),
+    expiresAt: z.preprocess(blankToUndefined, businessTimestamp().optional()),
+    reason: text(500),
+  })
+  .refine((row) => row.expiresAt === undefined || (row.points !== undefined && Number(row.points) > 0), {
+    message: 'expiresAt needs points',
+    path: ['expiresAt'],
+  })
+  // An opening lot that has already expired would be points nobody can spend.
+  .refine((row) => row.expiresAt === undefined || Date.parse(row.expiresAt) > Date.now(), {
+    message: 'expiresAt must be in the future',
+    path: ['expiresAt'],
+  });
+export type AccountImportRow = z.output<typeof accountImportRow>;
+
+export const accrualImportRow = z
+  .object({
+    clientId: text(100),
+    cardNumber: z.preprocess(blankToUndefined, importCardNumber.optional()),
+    points: z.preprocess(
+      blankToUndefined,
+      pointsText.refine((v) => Number(v) > 0, 'must be greater than 0'),
+    ),
+    reason: text(500),
+  })
+  .refine((row) => (row.clientId === undefined) !== (row.cardNumber === undefined), {
+    message: 'give either clientId or cardNumber',
+    path: ['clientId'],
+  });
+export type AccrualImportRow = z.output<typeof accrualImportRow>;
