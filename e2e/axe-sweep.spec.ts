@@ -97,6 +97,20 @@ const screens: Screen[] = [
   { path: '/clients/:account', title: ':client' },
   { path: '/operations', title: 'Operations History' },
   {
+    path: '/imports',
+    title: 'Import',
+    // A checked file with an error row, so the report and its table are scanned too.
+    prepare: async (page) => {
+      await page.locator('input[type="file"]').setInputFiles({
+        name: 'sweep.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from('clientId,points\nSWEEP-IMPORT,1.234\n'),
+      });
+      await page.getByRole('button', { name: 'Check file' }).click();
+      await expect(page.getByRole('region', { name: 'Check report' }).getByRole('table')).toBeVisible();
+    },
+  },
+  {
     path: '/pos-keys',
     title: 'POS Keys',
     prepare: (page, own) => searchFor(page, 'Search POS keys', own.posKeyName),

@@ -59,6 +59,10 @@ const pages: Record<string, LazyPage> = {
     () => import('@/features/clients/client-page'),
     (m) => m.ClientPage,
   ),
+  imports: lazyPage(
+    () => import('@/features/imports/import-page'),
+    (m) => m.ImportPage,
+  ),
   operations: lazyPage(
     () => import('@/features/operations/operations-page'),
     (m) => m.OperationsPage,

@@ -2,6 +2,7 @@ import type { Role } from '@loyalty/contracts';
 import {
   BadgePercentIcon,
   CreditCardIcon,
+  FileUpIcon,
   HistoryIcon,
   KeyRoundIcon,
   LayoutDashboardIcon,
@@ -53,6 +54,7 @@ export const navGroups: NavGroup[] = [
       { title: 'Cards', url: '/cards', icon: CreditCardIcon },
       { title: 'Client Lookup', url: '/clients', icon: UserSearchIcon },
       { title: 'Operations', url: '/operations', icon: HistoryIcon },
+      { title: 'Import', url: '/imports', icon: FileUpIcon, roles: ['ADMIN', 'MANAGER'] },
     ],
   },
   {

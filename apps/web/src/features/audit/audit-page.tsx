@@ -1,6 +1,7 @@
-import type { AuditEntry } from '@loyalty/contracts';
+import { type AuditEntry, auditTargetType } from '@loyalty/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
 import { ForbiddenState } from '@/components/feedback/forbidden-state';
 import { PageHeader } from '@/components/layout/page-header';
@@ -14,9 +15,12 @@ import { SampleDataBanner } from './sample-data-banner';
 
 /** Spec section 2 "Audit Log" (ADMIN only on the server). */
 export function AuditPage() {
+  // `?targetType=import` opens the log filtered (the Import screen links its entries so).
+  const [searchParams] = useSearchParams();
+  const linkedType = auditTargetType.safeParse(searchParams.get('targetType')).data;
   const table = useServerTable<AuditFilters>({
     pageSize: AUDIT_PAGE_SIZE,
-    initialFilters: { username: undefined, targetType: undefined },
+    initialFilters: { username: undefined, targetType: linkedType },
   });
   const query = useQuery(auditListQuery(table.params));
   const [viewing, setViewing] = useState<AuditEntry | null>(null);

@@ -1,0 +1,171 @@
+import type { ImportKind, ImportReport } from '@loyalty/contracts';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { ForbiddenState } from '@/components/feedback/forbidden-state';
+import { FormAlert } from '@/components/feedback/form-alert';
+import { PageHeader } from '@/components/layout/page-header';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { isApiError } from '@/lib/api-client';
+import { getCurrentUser } from '@/lib/current-user';
+import { handleServerError } from '@/lib/handle-server-error';
+import { FileDrop } from './file-drop';
+import { KindPicker, SkipInvalidOption } from './import-options';
+import { ImportProgress } from './import-progress';
+import { ImportReportView } from './import-report';
+import { type ImportRequest, postImport } from './imports-api';
+
+function resultTitle(result: ImportReport, withoutCheck: boolean): string {
+  if (!result.importId) return 'Nothing imported';
+  // Only bulk credits answer a check with an import's result: the file was imported before.
+  return withoutCheck ? 'Already imported' : 'Imported';
+}
+
+/**
+ * PROGRAMME-API.md §4 in the console: choose the kind, pick a CSV, check it (a dry run: counts and the
+ * errors by line), then import it. Changing the kind, the file or the option asks for a new check, so
+ * what is imported is always what was checked.
+ */
+export function ImportPage() {
+  const user = getCurrentUser();
+  const [kind, setKind] = useState<ImportKind>('accounts');
+  const [file, setFile] = useState<File | null>(null);
+  const [skipInvalid, setSkipInvalid] = useState(false);
+  const [checked, setChecked] = useState<ImportReport | null>(null);
+  const [result, setResult] = useState<ImportReport | null>(null);
+  const [refusal, setRefusal] = useState<string | null>(null);
+
+  const mutation = useMutation({
+    mutationFn: (request: ImportRequest) => postImport(request),
+    // A check of bulk credits already imported answers the first import's result (the file is one unit).
+    onSuccess: (report) => (report.dryRun ? setChecked(report) : setResult(report)),
+    onError: (error) => {
+      // A file the server cannot read (400 with its line, 413 too large) is shown in place.
+      if (isApiError(error) && (error.status === 400 || error.status === 413)) setRefusal(error.message);
+      else handleServerError(error, { title: 'Import failed' });
+    },
+  });
+
+  const reset = () => {
+    setChecked(null);
+    setResult(null);
+    setRefusal(null);
+  };
+  const run = (dryRun: boolean) => {
+    if (!file || mutation.isPending) return;
+    setRefusal(null);
+    if (dryRun) setResult(null);
+    mutation.mutate({ kind, file, dryRun, skipInvalid });
+  };
+
+  if (!user.canManage) {
+    return (
+      <>
+        <PageHeader title="Import" description="Members and bulk credits from a CSV file." />
+        <ForbiddenState message="You do not have permission to import data." />
+      </>
+    );
+  }
+
+  const blocked = checked !== null && checked.failed > 0 && !skipInvalid;
+  const running = mutation.isPending
+    ? mutation.variables?.dryRun
+      ? 'Checking the file…'
+      : 'Importing…'
+    : null;
+
+  return (
+    <>
+      <PageHeader title="Import" description="Members and bulk credits from a CSV file." />
+      <Card>
+        <CardHeader>
+          <CardTitle>File</CardTitle>
+          <CardDescription>Check the file first: nothing is written until you import it.</CardDescription>
+        </CardHeader>
+        <CardContent className="space-y-5">
+          <KindPicker
+            value={kind}
+            disabled={mutation.isPending}
+            onChange={(next) => {
+              setKind(next);
+              reset();
+            }}
+          />
+          <FileDrop
+            file={file}
+            disabled={mutation.isPending}
+            onFile={(next) => {
+              setFile(next);
+              reset();
+            }}
+          />
+          <SkipInvalidOption
+            checked={skipInvalid}
+            disabled={mutation.isPending}
+            onChange={(next) => {
+              setSkipInvalid(next);
+              reset();
+            }}
+          />
+          {refusal && <FormAlert message={refusal} />}
+          <div className="flex flex-wrap gap-2">
+            <Button
+              variant={checked ? 'outline' : 'default'}
+              disabled={!file || mutation.isPending}
+              onClick={() => run(true)}
+            >
+              Check file
+            </Button>
+            <Button
+              disabled={!checked || blocked || result !== null || mutation.isPending}
+              onClick={() => run(false)}
+            >
+              Import
+            </Button>
+          </div>
+          {blocked && (
+            <p className="text-sm text-muted-foreground">
+              The file has errors: fix them and check it again, or turn on Skip invalid rows.
+            </p>
+          )}
+          {running && <ImportProgress label={running} />}
+        </CardContent>
+      </Card>
+
+      {checked && !result && (
+        <Card>
+          <CardHeader>
+            <CardTitle>Check</CardTitle>
+            <CardDescription>What importing this file would do. Nothing has been written.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <ImportReportView report={checked} title="Check report" />
+          </CardContent>
+        </Card>
+      )}
+
+      {result && (
+        <Card>
+          <CardHeader>
+            <CardTitle>{resultTitle(result, checked === null)}</CardTitle>
+            <CardDescription aria-live="polite">
+              {result.importId ? 'The import is recorded in the audit log.' : 'The file was not imported.'}
+            </CardDescription>
+          </CardHeader>
+          <CardContent className="space-y-4">
+            <ImportReportView report={result} title="Import result" />
+            {result.importId && user.isAdmin && (
+              <Link
+                className="text-sm font-medium underline underline-offset-4"
+                to="/audit?targetType=import"
+              >
+                View the audit entry
+              </Link>
+            )}
+          </CardContent>
+        </Card>
+      )}
+    </>
+  );
+}

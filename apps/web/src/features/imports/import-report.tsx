@@ -1,0 +1,66 @@
+import type { ImportReport } from '@loyalty/contracts';
+import { CheckCircle2Icon } from 'lucide-react';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+
+/** Enough to fix a file by; a file with more errors is better fixed from the first ones. */
+const SHOWN_ERRORS = 200;
+
+function Count({ label, value }: { label: string; value: number }) {
+  return (
+    <div className="rounded-lg border p-3">
+      <dt className="text-sm text-muted-foreground">{label}</dt>
+      <dd className="text-2xl font-semibold tabular-nums">{value.toLocaleString('en-US')}</dd>
+    </div>
+  );
+}
+
+/** The counts of a dry run or an import, and its errors by line. */
+export function ImportReportView({ report, title }: { report: ImportReport; title: string }) {
+  const shown = report.errors.slice(0, SHOWN_ERRORS);
+  const verb = report.dryRun ? 'Would create' : 'Created';
+  return (
+    <section aria-label={title} className="space-y-4">
+      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+        <Count label="Rows" value={report.rows} />
+        <Count label={verb} value={report.created} />
+        <Count label="Unchanged" value={report.unchanged} />
+        <Count label="Errors" value={report.failed} />
+      </dl>
+      {report.errors.length === 0 ? (
+        <p className="flex items-center gap-2 text-sm text-muted-foreground">
+          <CheckCircle2Icon aria-hidden className="size-4 text-emerald-600 dark:text-emerald-400" />
+          No errors: every row is valid.
+        </p>
+      ) : (
+        <div className="space-y-2">
+          <h3 className="font-medium">Errors by line</h3>
+          <div className="max-h-96 overflow-auto rounded-md border">
+            <Table>
+              <TableHeader>
+                <TableRow>
+                  <TableHead className="w-20">Line</TableHead>
+                  <TableHead className="w-48">Code</TableHead>
+                  <TableHead>Message</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {shown.map((error) => (
+                  <TableRow key={`${error.line}-${error.code}`}>
+                    <TableCell className="tabular-nums">{error.line}</TableCell>
+                    <TableCell className="font-mono text-xs">{error.code}</TableCell>
+                    <TableCell className="whitespace-normal">{error.message}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </div>
+          {report.errors.length > shown.length && (
+            <p className="text-sm text-muted-foreground">
+              Showing the first {shown.length} of {report.errors.length.toLocaleString('en-US')} errors.
+            </p>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
