@@ -13,6 +13,7 @@ import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { cardsRoutes } from './modules/cards/cards.routes';
 import { clientsRoutes } from './modules/clients/clients.routes';
+import { eventsRoutes } from './modules/events/events.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { importsRoutes } from './modules/imports/imports.routes';
 import { operationsRoutes } from './modules/operations/operations.routes';
@@ -106,6 +107,7 @@ export async function buildApp({ config, database, secrets, logger }: AppDeps) {
     await secured.register(receiptsRoutes);
     await secured.register(analyticsRoutes);
     await secured.register(importsRoutes, { config });
+    await secured.register(eventsRoutes);
   });
 
   await registerConsole(app, webDist);

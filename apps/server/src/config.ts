@@ -41,6 +41,23 @@ const envSchema = z.object({
     .int()
     .min(1)
     .default(50 * 1024 * 1024),
+  /** Seconds before each retry of a failed webhook delivery; after the last one it is `failed` (PROGRAMME-API §5). */
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .regex(/^\d+(,\d+)*$/, 'must be seconds, comma-separated (e.g. 5,60,300)')
+    .default('5,60,300,1800,7200,21600,43200')
+    .transform((v) => v.split(',').map(Number)),
+  /** Allows http and private, loopback and link-local webhook targets (on-premises and tests). */
+  WEBHOOK_ALLOW_PRIVATE: z
+    .enum(['true', 'false'], 'must be true or false')
+    .default('false')
+    .transform((v) => v === 'true'),
+  /** How long a receiver has to answer; 10 s by the contract, shorter only in tests. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** How often each server's delivery worker looks for due deliveries; 0 turns it off (tests drive it by hand). */
+  WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(0).default(1000),
+  /** Delivered and failed outbox rows older than this are pruned by the delivery workers. */
+  EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   WEB_DIST: z.string().optional(),
   /** When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`. */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),

@@ -11,6 +11,7 @@ export const auditTargetTypes = [
   'operation',
   'auth',
   'import',
+  'webhook',
 ] as const;
 export const auditTargetType = z.enum(auditTargetTypes);
 export type AuditTargetType = z.infer<typeof auditTargetType>;
@@ -25,6 +26,7 @@ export const auditTargetLabels: Record<AuditTargetType, string> = {
   operation: 'Operation',
   auth: 'Sign-in',
   import: 'Import',
+  webhook: 'Webhook',
 };
 
 export const auditEntry = z.object({

@@ -53,6 +53,8 @@ export const errorCatalogue = {
   RETURN_NOT_ALLOWED: { status: 409, message: 'Nothing left to return for this operation' },
   RULESET_ALREADY_RETIRED: { status: 409, message: 'This ruleset is already retired' },
   CARD_ALREADY_REISSUED: { status: 409, message: 'This card was already reissued' },
+  WEBHOOK_NOT_FOUND: { status: 404, message: 'Webhook endpoint not found' },
+  DELIVERY_NOT_FOUND: { status: 404, message: 'Webhook delivery not found' },
   IDEMPOTENCY_KEY_REUSED: {
     status: 409,
     message: 'This Idempotency-Key was already used with a different request',

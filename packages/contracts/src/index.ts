@@ -6,6 +6,7 @@ export * from './cards';
 export * from './clients';
 export * from './common';
 export * from './errors';
+export * from './events';
 export * from './imports';
 export * from './operations';
 export * from './pos';

@@ -96,6 +96,14 @@ export interface Cards {
   status: 'active' | 'blocked' | 'pending';
 }
 
+export interface Events {
+  created_at: Generated<Timestamp>;
+  data: Json;
+  id: Generated<ColumnType<number, number | bigint, number | bigint>>;
+  type: string;
+  xid: Generated<string>;
+}
+
 export interface ExcludedSkus {
   category: string | null;
   created_at: Generated<Timestamp>;
@@ -229,6 +237,30 @@ export interface Users {
   username: string;
 }
 
+export interface WebhookDeliveries {
+  attempts: Generated<number>;
+  claimed_until: Timestamp | null;
+  created_at: Generated<Timestamp>;
+  endpoint_id: string;
+  event_id: ColumnType<number, number | bigint, number | bigint>;
+  id: Generated<string>;
+  last_attempt_at: Timestamp | null;
+  last_error: string | null;
+  next_attempt_at: Generated<Timestamp | null>;
+  response_status: number | null;
+  status: 'failed' | 'pending' | 'succeeded';
+}
+
+export interface WebhookEndpoints {
+  created_at: Generated<Timestamp>;
+  description: string | null;
+  event_types: string[];
+  id: string;
+  secret_cipher: string;
+  status: 'active' | 'disabled';
+  url: string;
+}
+
 export interface DB {
   account_counts: AccountCounts;
   account_search_counts: AccountSearchCounts;
@@ -239,6 +271,7 @@ export interface DB {
   audit_log: AuditLog;
   card_counts: CardCounts;
   cards: Cards;
+  events: Events;
   excluded_skus: ExcludedSkus;
   idempotency_keys: IdempotencyKeys;
   login_attempts: LoginAttempts;
@@ -252,4 +285,6 @@ export interface DB {
   rulesets: Rulesets;
   settings: Settings;
   users: Users;
+  webhook_deliveries: WebhookDeliveries;
+  webhook_endpoints: WebhookEndpoints;
 }

@@ -8,6 +8,7 @@ import * as m007 from './007-ruleset-retirement';
 import * as m008 from './008-idempotency-keys';
 import * as m009 from './009-account-accruals-index';
 import * as m013 from './013-import-card-numbers';
+import * as m014 from './014-events';
 
 /**
  * Every migration, in order. Forward-only: a shipped migration is never edited; add the next one.
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '008-idempotency-keys': m008,
   '009-account-accruals-index': m009,
   '013-import-card-numbers': m013,
+  '014-events': m014,
 };

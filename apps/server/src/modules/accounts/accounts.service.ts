@@ -6,6 +6,7 @@ import { AppError } from '../../lib/app-error';
 import { toPage } from '../../lib/paging';
 import type { AuthUser } from '../../plugins/auth';
 import { insertAudit } from '../audit/audit.repository';
+import { appendEvent } from '../events/emit';
 import { type AccountFilter, findAccountById, insertAccount, listAccounts } from './accounts.repository';
 
 export async function listAccountsPage(db: Db, filter: AccountFilter): Promise<Paged<Account>> {
@@ -36,6 +37,7 @@ export async function createAccount(db: Db, actor: AuthUser, clientId: string): 
         source: null,
         dest: account,
       });
+      await appendEvent(trx, 'account.created', account);
       return account;
     });
   } catch (error) {

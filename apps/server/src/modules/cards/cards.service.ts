@@ -13,6 +13,7 @@ import { toPage } from '../../lib/paging';
 import type { AuthUser } from '../../plugins/auth';
 import { lockAccount } from '../accounts/accounts.repository';
 import { insertAudit } from '../audit/audit.repository';
+import { appendEvent } from '../events/emit';
 import { getSetting } from '../settings/settings.repository';
 import { generateCardNumber } from './card-number';
 import {
@@ -66,6 +67,7 @@ export async function issueCard(db: Db, actor: AuthUser, accountId: string): Pro
       source: null,
       dest: card,
     });
+    await appendEvent(trx, 'card.issued', card);
     return card;
   });
 }
@@ -89,6 +91,7 @@ async function blockLocked(trx: Tx, actor: AuthUser, card: Card, reason: string 
     source: card,
     dest: blocked,
   });
+  await appendEvent(trx, 'card.blocked', blocked);
   return blocked;
 }
 
@@ -177,6 +180,9 @@ export async function reissueCard(db: Db, actor: AuthUser, id: string): Promise<
       source: null,
       dest: issued,
     });
+    // The old card (now pointing at its successor, blocked if it was active), then the new one.
+    await appendEvent(trx, 'card.reissued', replaced);
+    await appendEvent(trx, 'card.issued', issued);
     return issued;
   });
 }

@@ -1,6 +1,7 @@
 import type { Tx } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import { type Cents, centsText, MAX_BALANCE_CENTS, parseCents } from '../../lib/money';
+import { appendOperationEvents } from '../events/emit';
 import {
   findBookingCard,
   insertAdminAdjustment,
@@ -50,6 +51,7 @@ export async function postAdminAdjustment(trx: Tx, input: AdminAdjustment): Prom
     meta: input.reason ? { reason: input.reason } : {},
     createdBy: input.createdBy,
   });
+  await appendOperationEvents(trx, 'points.adjusted', [posted.id]);
   return {
     id: posted.id,
     balanceBefore: parseCents(account!.balance),

@@ -38,18 +38,23 @@ function whichHolds(target: ExpiredHolds) {
  * The one way an expired hold is voided: the hold marked `voided` (reason "Expired") and its points freed
  * from `held_balance`, in one statement. Only holds still active and past `expires_at` are touched, so a
  * hold captured, released or voided by someone else meanwhile is skipped and its points are freed once.
- * Lock order as in every POS write: hold rows, then the account.
+ * Lock order as in every POS write: hold rows, then the account. Returns the ids of the holds voided (for
+ * their `hold.expired` events).
  */
-export async function voidExpiredHolds(db: Executor, target: ExpiredHolds): Promise<void> {
-  await sql`
+export async function voidExpiredHolds(db: Executor, target: ExpiredHolds): Promise<string[]> {
+  const result = await sql<{ id: string }>`
     with v as (
       update operations set status = 'voided', meta = operations.meta || '{"reason": "Expired"}'::jsonb
       where type = 'hold' and status = 'active' and expires_at <= now() and ${whichHolds(target)}
-      returning account_id, -points as held
+      returning id, account_id, -points as held
     ),
-    s as (select account_id, sum(held) as held from v group by account_id)
-    update accounts set held_balance = accounts.held_balance - s.held
-    from s where accounts.id = s.account_id`.execute(db);
+    s as (select account_id, sum(held) as held from v group by account_id),
+    a as (
+      update accounts set held_balance = accounts.held_balance - s.held
+      from s where accounts.id = s.account_id
+    )
+    select id from v`.execute(db);
+  return result.rows.map((r) => r.id);
 }
 
 /** Expired active holds, locked; holds another instance (or a capture) has locked are skipped. */

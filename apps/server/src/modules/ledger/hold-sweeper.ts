@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/connection';
 import { inTransaction } from '../../db/transaction';
+import { appendOperationEvents } from '../events/emit';
 import { lockAccountsInOrder, lockExpiredHolds, voidExpiredHolds } from './expired-holds.repository';
 
 const BATCH = 500;
@@ -18,7 +19,8 @@ export async function sweepExpiredHolds(db: Db, batchSize = BATCH): Promise<numb
       const holds = await lockExpiredHolds(trx, batchSize);
       if (holds.length === 0) return 0;
       await lockAccountsInOrder(trx, [...new Set(holds.map((h) => h.account_id))].sort());
-      await voidExpiredHolds(trx, { holdIds: holds.map((h) => h.id) });
+      const expired = await voidExpiredHolds(trx, { holdIds: holds.map((h) => h.id) });
+      await appendOperationEvents(trx, 'hold.expired', expired);
       return holds.length;
     });
     total += voided;

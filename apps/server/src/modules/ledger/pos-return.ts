@@ -1,5 +1,6 @@
 import type { Tx } from '../../db/transaction';
 import { centsNumber, centsText } from '../../lib/money';
+import { appendOperationEvents } from '../events/emit';
 import type { StoredRequest } from '../pos/idempotency';
 import { voidExpiredHolds } from './expired-holds.repository';
 import { lockAccountForPosting } from './ledger.repository';
@@ -26,10 +27,11 @@ export interface PosReturn {
 export async function postReturn(trx: Tx, r: PosReturn): Promise<StoredRequest> {
   const plan = planReturn(await lockReceiptLines(trx, r.original.id), r.items);
   // Lapsed holds no longer count as held (issue 15.5): void them before what is available is read.
-  await voidExpiredHolds(trx, { accountId: r.original.account_id });
+  const expired = await voidExpiredHolds(trx, { accountId: r.original.account_id });
+  await appendOperationEvents(trx, 'hold.expired', expired);
   const account = (await lockAccountForPosting(trx, r.original.account_id))!;
   const { taken, shortfall } = returnDeduction(plan.pointsCents, account);
-  return applyReturn(trx, {
+  const stored = await applyReturn(trx, {
     operationId: r.operationId,
     posId: r.posId,
     hash: r.hash,
@@ -44,4 +46,6 @@ export async function postReturn(trx: Tx, r: PosReturn): Promise<StoredRequest> 
       ...(shortfall > 0n ? { shortfall: centsNumber(shortfall) } : {}),
     },
   });
+  await appendOperationEvents(trx, 'points.returned', { operationId: r.operationId });
+  return stored;
 }

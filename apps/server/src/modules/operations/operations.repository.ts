@@ -66,6 +66,13 @@ export async function findOperationById(db: Executor, id: string): Promise<Opera
   return row ? toOperation(row) : undefined;
 }
 
+/** Several operations as the admin API shows them (order not kept), e.g. the data of their events. */
+export async function findOperationsByIds(db: Executor, ids: readonly string[]): Promise<Operation[]> {
+  if (ids.length === 0) return [];
+  const rows = await operationQuery(db).where('o.id', 'in', ids).execute();
+  return rows.map(toOperation);
+}
+
 export interface OperationFilter {
   page: number;
   size: number;

@@ -1,0 +1,108 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/executor';
+import type { Tx } from '../../db/transaction';
+import { toIso } from '../../lib/paging';
+import { lapsedHeld } from '../ledger/expired-holds.repository';
+
+export interface NewEvent {
+  type: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Writes events into the outbox and, in the same statement, one pending delivery per active endpoint
+ * subscribed to each type: both commit or roll back with the change that caused them. `onlyEndpoint`
+ * (the test event) targets that endpoint whatever its subscriptions.
+ */
+export async function insertEvents(trx: Tx, events: NewEvent[], onlyEndpoint?: string): Promise<number[]> {
+  if (events.length === 0) return [];
+  const target = onlyEndpoint
+    ? sql`w.id = ${onlyEndpoint}::uuid`
+    : sql`w.status = 'active' and e.type = any(w.event_types)`;
+  const result = await sql<{ id: number }>`
+    with e as (
+      insert into events (type, data)
+      select t.type, t.data from jsonb_to_recordset(${JSON.stringify(events)}::jsonb) as t(type text, data jsonb)
+      returning id, type
+    ),
+    d as (
+      insert into webhook_deliveries (endpoint_id, event_id)
+      select w.id, e.id from e join webhook_endpoints w on ${target}
+    )
+    select id from e order by id`.execute(trx);
+  return result.rows.map((r) => Number(r.id));
+}
+
+/** Balance and what is available (the lapsed holds not voided yet do not count as held) per account. */
+export async function accountBalances(trx: Tx, accountIds: readonly string[]) {
+  if (accountIds.length === 0) return new Map<string, { balance: string; available: string }>();
+  const result = await sql<{ id: string; balance: string; available: string }>`
+    select a.id, a.balance::text as balance,
+      (a.balance - a.held_balance + ${lapsedHeld(sql.ref('a.id'))})::text as available
+    from accounts a where a.id in (${sql.join(accountIds.map((id) => sql`${id}::uuid`))})`.execute(trx);
+  return new Map(result.rows.map((r) => [r.id, { balance: r.balance, available: r.available }]));
+}
+
+/** The uuid of the operation a POS wrote under its operationId. */
+export async function operationUuid(trx: Tx, operationId: string): Promise<string | undefined> {
+  const result = await sql<{ id: string }>`
+    select id from operations where operation_id = ${operationId}`.execute(trx);
+  return result.rows[0]?.id;
+}
+
+export interface EventRow {
+  id: number;
+  type: string;
+  data: Record<string, unknown>;
+  created_at: Date;
+}
+
+export function toEvent(row: EventRow) {
+  return { id: String(row.id), type: row.type, createdAt: toIso(row.created_at) as string, data: row.data };
+}
+
+export interface FeedFilter {
+  after?: string;
+  limit: number;
+  types?: string[];
+}
+
+/**
+ * The feed in a stable order that a later commit can never go back before. An id is drawn at insert, so
+ * a transaction still running may hold a smaller id than one already committed: serving by id would skip
+ * it. Rows are ordered by (transaction id, id) instead, and only transactions older than the oldest one
+ * still running (`pg_snapshot_xmin`) are served: every such transaction has finished, and every row
+ * written from now on belongs to a newer one, so it sorts after the cursor.
+ */
+export async function listFeed(db: Executor, filter: FeedFilter): Promise<EventRow[]> {
+  const after = filter.after
+    ? sql`and (e.xid, e.id) > (
+        coalesce((select c.xid from events c where c.id = ${filter.after}::bigint), '0'::xid8), ${filter.after}::bigint)
+        -- A cursor pruned meanwhile: what comes after it by id.
+        and (exists (select 1 from events c where c.id = ${filter.after}::bigint) or e.id > ${filter.after}::bigint)`
+    : sql``;
+  const types = filter.types
+    ? sql`and e.type in (${sql.join(filter.types)})`
+    : sql`and e.type <> 'webhook.test'`;
+  const result = await sql<EventRow>`
+    select e.id, e.type, e.data, e.created_at from events e
+    where e.xid < pg_snapshot_xmin(pg_current_snapshot()) ${types} ${after}
+    order by e.xid, e.id
+    limit ${filter.limit}`.execute(db);
+  return result.rows;
+}
+
+/**
+ * Retention: events older than `days` whose deliveries are all finished go, with those deliveries (the
+ * foreign key cascades). Bounded per call, so a large backlog is pruned over several runs.
+ */
+export async function pruneEvents(db: Executor, days: number, limit = 1000): Promise<number> {
+  const result = await sql`
+    delete from events where id in (
+      select e.id from events e
+      where e.created_at < now() - make_interval(days => ${days})
+        and not exists (select 1 from webhook_deliveries d where d.event_id = e.id and d.status = 'pending')
+      order by e.created_at
+      limit ${limit})`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}

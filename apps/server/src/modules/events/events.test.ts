@@ -1,0 +1,152 @@
+import { describe, expect, it } from 'vitest';
+import { bearer, createTestContext } from '../../../test/helper';
+import { sweepExpiredHolds } from '../ledger/hold-sweeper';
+import { createCard, createPosKey, createRuleset, expireHold, opId, till } from '../pos/pos.fixtures';
+
+const ctx = await createTestContext({ HOLD_SWEEP_INTERVAL_MS: '0', WEBHOOK_POLL_INTERVAL_MS: '0' });
+const db = ctx.database.db;
+const admin = bearer(ctx.tokens.ADMIN);
+
+interface Ev {
+  id: string;
+  type: string;
+  createdAt: string;
+  data: Record<string, unknown>;
+}
+
+async function feed(query = '', token = ctx.tokens.MANAGER) {
+  const res = await ctx.app.inject({ method: 'GET', url: `/api/v1/events${query}`, headers: bearer(token) });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as { events: Ev[]; next: string | null };
+}
+
+/** The events written since `cursor`, and the cursor after them. */
+async function since(cursor: string | null) {
+  const page = await feed(cursor ? `?after=${cursor}&limit=500` : '?limit=500');
+  return page;
+}
+
+async function api(method: 'GET' | 'POST', url: string, payload?: object) {
+  return ctx.app.inject({ method, url, headers: admin, ...(payload ? { payload } : {}) });
+}
+
+describe('the outbox: one event per change, in its transaction', () => {
+  let cursor: string | null = null;
+
+  it('account.created, card.issued, card.blocked, card.reissued carry what the admin API shows', async () => {
+    cursor = (await since(null)).next;
+    const account = (await api('POST', '/api/v1/accounts', { clientId: 'events-client-1' })).json();
+    const card = (await api('POST', `/api/v1/cards/issue/${account.id}`)).json();
+    const second = (await api('POST', `/api/v1/cards/issue/${account.id}`)).json();
+    const blocked = (await api('POST', `/api/v1/cards/${card.id}/block`, { reason: 'Lost' })).json();
+    const reissued = (await api('POST', `/api/v1/cards/${second.id}/reissue`)).json();
+    const page = await since(cursor);
+    cursor = page.next;
+    expect(page.events.map((e) => e.type)).toEqual([
+      'account.created',
+      'card.issued',
+      'card.issued',
+      'card.blocked',
+      'card.reissued',
+      'card.issued',
+    ]);
+    const [created, issued, , block, reissue, successor] = page.events;
+    expect(created!.data).toEqual(account);
+    expect(issued!.data).toEqual(card);
+    expect(block!.data).toEqual(blocked);
+    expect(reissue!.data).toMatchObject({ id: second.id, replacedBy: reissued.id, status: 'blocked' });
+    expect(successor!.data).toEqual(reissued);
+    for (const e of page.events) expect(Number.isNaN(Date.parse(e.createdAt))).toBe(false);
+  });
+
+  it('points.adjusted has the operation as GET /operations/{id} shows it, with the balances', async () => {
+    const card = await createCard(db, { balance: 10 });
+    const res = await api('POST', '/api/v1/admin/operations/manual-accrual', {
+      accountId: card.accountId,
+      points: 2.5,
+      reason: 'Goodwill',
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const page = await since(cursor);
+    cursor = page.next;
+    expect(page.events.map((e) => e.type)).toEqual(['points.adjusted']);
+    const operation = (await api('GET', `/api/v1/operations/${res.json().operation.id}`)).json();
+    expect(page.events[0]!.data).toEqual({ ...operation, balance: 12.5, availableBalance: 12.5 });
+  });
+
+  it('a refused or failing write emits nothing', async () => {
+    const missing = await api('POST', '/api/v1/admin/operations/manual-accrual', {
+      accountId: '00000000-0000-4000-8000-000000000000',
+      points: 1,
+    });
+    expect(missing.statusCode).toBe(404);
+    const taken = await api('POST', '/api/v1/accounts', { clientId: 'events-client-1' });
+    expect(taken.statusCode).toBe(409);
+    const pos = till(ctx, (await createPosKey(ctx)).apiKey);
+    const refused = await pos.returns({ operationId: opId('ret'), originalOperationId: 'no-such-operation' });
+    expect(refused.statusCode).toBe(404);
+    const page = await since(cursor);
+    expect(page.events).toEqual([]);
+    expect(page.next).toBe(cursor);
+  });
+
+  it('points.returned and hold.expired (by a return and by the sweeper), once each', async () => {
+    await createRuleset(db, { version: 1, percent: 10 });
+    const pos = till(ctx, (await createPosKey(ctx)).apiKey);
+    const card = await createCard(db, { balance: 50 });
+    const accrual = opId('acc');
+    const receipt = { receiptId: 'R-EV', items: [{ sku: 'A', quantity: 1, price: 100 }] };
+    expect((await pos.accrue({ operationId: accrual, cardNumber: card.number, receipt })).statusCode).toBe(
+      201,
+    );
+    const hold = (await pos.hold({ operationId: opId('hold'), cardNumber: card.number, points: 5 })).json();
+    await expireHold(db, hold.holdId);
+    cursor = (await since(cursor)).next;
+
+    const ret = opId('ret');
+    expect((await pos.returns({ operationId: ret, originalOperationId: accrual })).statusCode).toBe(201);
+    const other = await createCard(db, { balance: 20 });
+    const lapsed = (
+      await pos.hold({ operationId: opId('hold'), cardNumber: other.number, points: 4 })
+    ).json();
+    await expireHold(db, lapsed.holdId);
+    await sweepExpiredHolds(db);
+    expect(await sweepExpiredHolds(db)).toBe(0);
+
+    const page = await since(cursor);
+    cursor = page.next;
+    expect(page.events.map((e) => e.type)).toEqual(['hold.expired', 'points.returned', 'hold.expired']);
+    const [byReturn, returned, bySweeper] = page.events;
+    expect(byReturn!.data).toMatchObject({ id: hold.holdId, type: 'hold', status: 'voided', balance: 60 });
+    expect(returned!.data).toMatchObject({ operationId: ret, type: 'adjustment', points: '-10.00' });
+    expect(returned!.data).toMatchObject({ balance: 50, availableBalance: 50 });
+    expect(bySweeper!.data).toMatchObject({ id: lapsed.holdId, status: 'voided', availableBalance: 20 });
+  });
+});
+
+describe('GET /api/v1/events', () => {
+  it('pages with after/limit/next and filters by type', async () => {
+    const first = await feed('?limit=2');
+    expect(first.events).toHaveLength(2);
+    const second = await feed(`?after=${first.next}&limit=2`);
+    expect(Number(second.events[0]!.id)).toBeGreaterThan(Number(first.events[1]!.id));
+    const cards = await feed('?type=card.issued,card.blocked&limit=500');
+    expect(cards.events.length).toBeGreaterThan(0);
+    expect(new Set(cards.events.map((e) => e.type))).toEqual(new Set(['card.issued', 'card.blocked']));
+  });
+
+  it('is for managers and admins; bad input is a 400', async () => {
+    const viewer = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/v1/events',
+      headers: bearer(ctx.tokens.VIEWER),
+    });
+    expect(viewer.statusCode).toBe(403);
+    await feed('', ctx.tokens.ADMIN);
+    for (const query of ['?limit=501', '?after=abc', '?type=points.unknown', '?limit=0']) {
+      const res = await ctx.app.inject({ method: 'GET', url: `/api/v1/events${query}`, headers: admin });
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json().code).toBe('VALIDATION_ERROR');
+    }
+  });
+});

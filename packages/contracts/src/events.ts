@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import { isoTimestamp, pageQuery } from './common';
+
+/** What a connected system can hear (PROGRAMME-API.md §5); `webhook.test` only from "Send test event". */
+export const eventTypes = [
+  'account.created',
+  'card.issued',
+  'card.blocked',
+  'card.reissued',
+  'points.accrued',
+  'points.redeemed',
+  'points.returned',
+  'points.adjusted',
+  'points.expired',
+  'hold.created',
+  'hold.released',
+  'hold.expired',
+] as const;
+export const eventType = z.enum(eventTypes);
+export type EventType = z.infer<typeof eventType>;
+export const TEST_EVENT_TYPE = 'webhook.test';
+
+/** An event id: the outbox row's number, as a string (it is also the `webhook-id` of its deliveries). */
+const eventId = z.string().regex(/^\d{1,18}$/, 'must be an event id');
+
+export const event = z.object({
+  id: z.string(),
+  type: z.string(),
+  createdAt: isoTimestamp,
+  /** The operation, card or account as the admin API shows it; `balance`, `availableBalance` where points move. */
+  data: z.record(z.string(), z.unknown()),
+});
+export type LoyaltyEvent = z.infer<typeof event>;
+
+export const MAX_EVENT_PAGE = 500;
+
+export const eventFeedQuery = z.object({
+  after: eventId.optional(),
+  limit: z.coerce.number().int().min(1).max(MAX_EVENT_PAGE).default(100),
+  /** One type or several, comma-separated. */
+  type: z
+    .string()
+    .transform((v) => v.split(',').map((t) => t.trim()))
+    .pipe(z.array(eventType).min(1))
+    .optional(),
+});
+export type EventFeedQuery = z.input<typeof eventFeedQuery>;
+
+export const eventFeed = z.object({
+  events: z.array(event),
+  /** The `after` of the following page (the last event's id; the same cursor again when nothing is new). */
+  next: z.string().nullable(),
+});
+export type EventFeed = z.infer<typeof eventFeed>;
+
+export const webhookStatuses = ['active', 'disabled'] as const;
+export const webhookStatus = z.enum(webhookStatuses);
+export type WebhookStatus = z.infer<typeof webhookStatus>;
+
+export const webhook = z.object({
+  id: z.uuid(),
+  url: z.string(),
+  description: z.string().nullable(),
+  eventTypes: z.array(eventType),
+  status: webhookStatus,
+  createdAt: isoTimestamp,
+});
+export type Webhook = z.infer<typeof webhook>;
+
+/** Only at creation: the signing secret, shown once (revealable later by an ADMIN, audited). */
+export const createdWebhook = webhook.extend({ secret: z.string() });
+export type CreatedWebhook = z.infer<typeof createdWebhook>;
+
+export const webhookSecret = z.object({ secret: z.string() });
+
+const webhookUrl = z
+  .string()
+  .trim()
+  .max(2000)
+  .pipe(z.url({ protocol: /^https?$/, message: 'URL must be an http(s) URL' }));
+const eventTypeList = z
+  .array(eventType)
+  .min(1, 'Choose at least one event type')
+  .transform((types) => [...new Set(types)]);
+const description = z
+  .string()
+  .trim()
+  .max(500)
+  .nullish()
+  .transform((v) => (v ? v : null));
+
+export const createWebhookRequest = z.object({
+  url: webhookUrl,
+  description,
+  eventTypes: eventTypeList,
+  status: webhookStatus.default('active'),
+});
+export type CreateWebhookRequest = z.input<typeof createWebhookRequest>;
+
+export const updateWebhookRequest = z
+  .object({ url: webhookUrl, description, eventTypes: eventTypeList, status: webhookStatus })
+  .partial();
+export type UpdateWebhookRequest = z.input<typeof updateWebhookRequest>;
+
+export const deliveryStatuses = ['pending', 'succeeded', 'failed'] as const;
+export const deliveryStatus = z.enum(deliveryStatuses);
+export type DeliveryStatus = z.infer<typeof deliveryStatus>;
+
+export const delivery = z.object({
+  id: z.uuid(),
+  webhookId: z.uuid(),
+  eventId: z.string(),
+  eventType: z.string(),
+  status: deliveryStatus,
+  attempts: z.number().int(),
+  /** When the next attempt is due (pending only). */
+  nextAttemptAt: isoTimestamp.nullable(),
+  lastAttemptAt: isoTimestamp.nullable(),
+  /** HTTP status of the last answer; null when none came (refused, timed out, unreachable). */
+  responseStatus: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  createdAt: isoTimestamp,
+  payload: event,
+});
+export type Delivery = z.infer<typeof delivery>;
+
+export const deliveryListQuery = pageQuery
+  .omit({ search: true })
+  .extend({ status: deliveryStatus.optional() });
+export type DeliveryListQuery = z.input<typeof deliveryListQuery>;
+
+export const deliveryParams = z.object({ id: z.uuid(), deliveryId: z.uuid() });
