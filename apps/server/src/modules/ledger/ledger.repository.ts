@@ -2,9 +2,24 @@ import { sql } from 'kysely';
 import type { Tx } from '../../db/transaction';
 
 /**
- * The ledger's SQL: the only statements that write operations together with the balances they justify.
- * (POS writes still live in `modules/pos/*.repository.ts` until they move here; see README.md.)
+ * The ledger's SQL: the only statements that write operations together with the balances they justify
+ * (this file for the account lock and admin adjustments, `*.repository.ts` beside it for the POS writes).
  */
+
+/** Which POS request a write answers: the idempotency record it claims under its operationId. */
+export interface PosRequestKey {
+  operationId: string;
+  posId: string;
+  /** The request's hash, stored with the answer for replays. */
+  hash: string;
+  /** The HTTP status the answer is given (and replayed) with; pos/ decides it. */
+  status: number;
+}
+
+/** The claim as stored: the key and the answer, serialised by the caller from the contract schema. */
+export interface PosClaim extends PosRequestKey {
+  response: unknown;
+}
 
 export interface LockedAccount {
   id: string;

@@ -21,6 +21,15 @@ export const operationTypeOf = {
   return: 'adjustment',
 } as const;
 
+/** The status of each write's success, stored with its answer so a replay gets the same. */
+export const successStatus = {
+  accrual: 201,
+  hold: 201,
+  capture: 200,
+  release: 200,
+  return: 201,
+} as const satisfies Record<PosWriteKind, number>;
+
 /** What a POS write answers: the exact body bytes, so a replay can be byte-identical. */
 export interface PosOutcome {
   status: number;

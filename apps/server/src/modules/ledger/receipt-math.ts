@@ -60,7 +60,8 @@ export function receiptTotals(items: ReceiptLineInput[]): ReceiptTotals {
 
 /**
  * POS-API.md "Accrual": an excluded SKU earns 0; otherwise bonusPoints = round2(lineTotal × percent / 100)
- * (half away from zero, as PostgreSQL's round on numeric, which the accrual statement uses); points = Σ.
+ * (half away from zero, as PostgreSQL's round on numeric); points = Σ. The ledger's accrual writes these
+ * figures as they are (`postAccrual`) and the preview shows them, so no SQL computes a bonus.
  */
 export function computeReceipt(
   items: ReceiptLineInput[],

@@ -1,0 +1,118 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/executor';
+import type { CardStatus } from '../../db/schema';
+import type { Tx } from '../../db/transaction';
+import type { StoredRequest } from '../pos/idempotency';
+import type { PosClaim } from './ledger.repository';
+
+export interface AccrualContext {
+  card_id: string | null;
+  card_status: CardStatus | null;
+  account_id: string | null;
+  balance: string | null;
+  ruleset_version: number | null;
+  percent: string | null;
+  /** Which of the receipt's SKUs the ruleset in force excludes. */
+  excluded: string[] | null;
+}
+
+/**
+ * Everything an accrual decides on, in one round trip: the card and its account (locked FOR NO KEY
+ * UPDATE when `lock`, so the balance read is the one the write moves), the ruleset in force (highest
+ * version whose activeFrom has come) and which of the receipt's SKUs it excludes. The preview reads the
+ * same without the lock.
+ */
+export async function readAccrualContext(
+  db: Executor,
+  input: { cardNumber: string; skus: string[]; lock: boolean },
+): Promise<AccrualContext> {
+  const result = await sql<AccrualContext>`
+    with k as (
+      select c.id as card_id, c.status as card_status, a.id as account_id, a.balance
+      from cards c join accounts a on a.id = c.account_id
+      where c.number = ${input.cardNumber}
+      ${input.lock ? sql`for no key update of a` : sql``}
+    )
+    select k.*, r.version as ruleset_version, r.percent, r.excluded
+    from (select 1) as one
+    left join k on true
+    left join lateral (
+      select r.version, r.percent, array(
+        select e.sku from excluded_skus e
+        where e.ruleset_id = r.id
+          and e.sku in (select jsonb_array_elements_text(${JSON.stringify(input.skus)}::jsonb))
+      ) as excluded
+      from rulesets r
+      where r.active_from <= now() and r.retired_at is null
+      order by r.version desc
+      limit 1
+    ) r on true`.execute(db);
+  return result.rows[0]!;
+}
+
+export interface AccrualWrite {
+  claim: PosClaim;
+  /** operations.id of the accrual, which the receipt and its lines reference. */
+  rowId: string;
+  accountId: string;
+  cardId: string;
+  cardNumber: string;
+  rulesetVersion: number;
+  /** Exact decimal text: what the balance moves by (Σ of the lines' bonus). */
+  points: string;
+  receipt: { receiptId: string; totalAmount: string; totalDiscount: string };
+  lines: Array<{
+    line_no: number;
+    sku: string;
+    category: string | null;
+    quantity: string;
+    price: string;
+    discount: string;
+    line_total: string;
+    bonus_points: string;
+  }>;
+}
+
+/**
+ * Persist a decided accrual in one statement: the balance credit, the idempotency record with the
+ * answer, the `accrual` operation, the receipt and its lines. The account is already locked; the claim
+ * comes before the new operation (the lock order of every POS write), and a concurrent duplicate fails on
+ * the operationId key.
+ */
+export async function insertAccrual(trx: Tx, w: AccrualWrite): Promise<StoredRequest> {
+  const result = await sql<StoredRequest>`
+    with a as (
+      update accounts set balance = balance + ${w.points}::numeric where id = ${w.accountId}::uuid
+    ),
+    q as (
+      insert into pos_requests (operation_id, pos_id, request_hash, status_code, response)
+      values (${w.claim.operationId}, ${w.claim.posId}::uuid, ${w.claim.hash}, ${w.claim.status},
+        ${JSON.stringify(w.claim.response)}::jsonb)
+      returning pos_id, request_hash, status_code, response
+    ),
+    o as (
+      insert into operations (id, operation_id, type, status, points, account_id, card_id, card_number,
+        pos_id, ruleset_version, meta)
+      select ${w.rowId}::uuid, ${w.claim.operationId}, 'accrual', 'completed', ${w.points}::numeric,
+        ${w.accountId}::uuid, ${w.cardId}::uuid, ${w.cardNumber}, ${w.claim.posId}::uuid, ${w.rulesetVersion},
+        ${JSON.stringify({ receipt: w.receipt.receiptId })}::jsonb
+      from q
+    ),
+    rc as (
+      insert into receipts (accrual_id, receipt_id, pos_id, card_number, total_amount, total_discount)
+      select ${w.rowId}::uuid, ${w.receipt.receiptId}, ${w.claim.posId}::uuid, ${w.cardNumber},
+        ${w.receipt.totalAmount}::numeric, ${w.receipt.totalDiscount}::numeric
+      from q
+    ),
+    i as (
+      insert into receipt_items (accrual_id, line_no, sku, category, quantity, price, discount, line_total,
+        bonus_points)
+      select ${w.rowId}::uuid, l.line_no, l.sku, l.category, l.quantity, l.price, l.discount, l.line_total,
+        l.bonus_points
+      from q, jsonb_to_recordset(${JSON.stringify(w.lines)}::jsonb) as l(line_no integer, sku text,
+        category text, quantity numeric, price numeric, discount numeric, line_total numeric,
+        bonus_points numeric)
+    )
+    select * from q`.execute(trx);
+  return result.rows[0]!;
+}
