@@ -3,7 +3,7 @@ import type { Executor } from '../../db/executor';
 import type { CardStatus } from '../../db/schema';
 import type { Tx } from '../../db/transaction';
 import type { StoredRequest } from '../pos/idempotency';
-import type { PosClaim } from './ledger.repository';
+import { insertClaim, type PosClaim } from './ledger.repository';
 
 export interface AccrualContext {
   card_id: string | null;
@@ -84,12 +84,7 @@ export async function insertAccrual(trx: Tx, w: AccrualWrite): Promise<StoredReq
     with a as (
       update accounts set balance = balance + ${w.points}::numeric where id = ${w.accountId}::uuid
     ),
-    q as (
-      insert into pos_requests (operation_id, pos_id, request_hash, status_code, response)
-      values (${w.claim.operationId}, ${w.claim.posId}::uuid, ${w.claim.hash}, ${w.claim.status},
-        ${JSON.stringify(w.claim.response)}::jsonb)
-      returning pos_id, request_hash, status_code, response
-    ),
+    q as (${insertClaim(w.claim)}),
     o as (
       insert into operations (id, operation_id, type, status, points, account_id, card_id, card_number,
         pos_id, ruleset_version, meta)

@@ -21,6 +21,17 @@ export interface PosClaim extends PosRequestKey {
   response: unknown;
 }
 
+/**
+ * The claim's INSERT, for the `q` step of each POS write's statement: the operationId key is where
+ * concurrent copies of one request meet (the loser fails on it), and the later steps select `from q` so
+ * the claim comes before the new operation (the lock order of every POS write).
+ */
+export function insertClaim(c: PosClaim) {
+  return sql`insert into pos_requests (operation_id, pos_id, request_hash, status_code, response)
+    values (${c.operationId}, ${c.posId}::uuid, ${c.hash}, ${c.status}, ${JSON.stringify(c.response)}::jsonb)
+    returning pos_id, request_hash, status_code, response`;
+}
+
 export interface LockedAccount {
   id: string;
   balance: string;

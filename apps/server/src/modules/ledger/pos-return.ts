@@ -1,22 +1,21 @@
 import type { Tx } from '../../db/transaction';
-import { centsNumber, centsText } from '../../lib/money';
+import { type Cents, centsNumber, centsText, parseCents } from '../../lib/money';
 import { appendOperationEvents } from '../events/emit';
 import type { StoredRequest } from '../pos/idempotency';
 import { voidExpiredHolds } from './expired-holds.repository';
-import { lockAccountForPosting } from './ledger.repository';
+import { lockAccountForPosting, type PosRequestKey } from './ledger.repository';
 import { planReturn, returnDeduction } from './return-plan';
 import { applyReturn, lockReceiptLines, type ReturnableAccrual } from './returns.repository';
 
 export interface PosReturn {
-  operationId: string;
-  posId: string;
-  /** The request's hash, stored with the answer for replays. */
-  hash: string;
+  key: PosRequestKey;
   /** The accrual being returned (found by the caller: completed, with a receipt, made by this POS). */
   original: ReturnableAccrual;
   originalOperationId: string;
   /** What comes back; all that is left when absent. */
   items?: Array<{ sku: string; quantity: number }>;
+  /** The answer stored for the request and its replays (the caller serialises it). */
+  answer: (made: { taken: Cents; balanceAfter: Cents }) => unknown;
 }
 
 /**
@@ -32,9 +31,7 @@ export async function postReturn(trx: Tx, r: PosReturn): Promise<StoredRequest> 
   const account = (await lockAccountForPosting(trx, r.original.account_id))!;
   const { taken, shortfall } = returnDeduction(plan.pointsCents, account);
   const stored = await applyReturn(trx, {
-    operationId: r.operationId,
-    posId: r.posId,
-    hash: r.hash,
+    claim: { ...r.key, response: r.answer({ taken, balanceAfter: parseCents(account.balance) - taken }) },
     original: r.original,
     lines: plan.lines,
     taken: centsText(taken),
@@ -46,6 +43,6 @@ export async function postReturn(trx: Tx, r: PosReturn): Promise<StoredRequest> 
       ...(shortfall > 0n ? { shortfall: centsNumber(shortfall) } : {}),
     },
   });
-  await appendOperationEvents(trx, 'points.returned', { operationId: r.operationId });
+  await appendOperationEvents(trx, 'points.returned', { operationId: r.key.operationId });
   return stored;
 }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Tx } from '../../db/transaction';
 import type { StoredRequest } from '../pos/idempotency';
+import { insertClaim, type PosClaim } from './ledger.repository';
 
 export interface ReturnableAccrual {
   id: string;
@@ -40,9 +41,7 @@ export async function lockReceiptLines(trx: Tx, accrualId: string): Promise<Lock
 }
 
 export interface ReturnWrite {
-  operationId: string;
-  posId: string;
-  hash: string;
+  claim: PosClaim;
   original: ReturnableAccrual;
   lines: Array<{ lineNo: number; returnedQuantity: string; returnedPoints: string }>;
   /** Points taken back (positive). */
@@ -63,22 +62,15 @@ export async function applyReturn(trx: Tx, w: ReturnWrite): Promise<StoredReques
       where receipt_items.accrual_id = ${w.original.id}::uuid and receipt_items.line_no = u."lineNo"
     ),
     a as (
-      update accounts set balance = balance - ${w.taken}::numeric
-      where id = ${w.original.account_id}::uuid
-      returning balance
+      update accounts set balance = balance - ${w.taken}::numeric where id = ${w.original.account_id}::uuid
     ),
-    q as (
-      insert into pos_requests (operation_id, pos_id, request_hash, status_code, response)
-      select ${w.operationId}, ${w.posId}::uuid, ${w.hash}, 201, jsonb_build_object(
-        'operationId', ${w.operationId}::text, 'points', -${w.taken}::numeric, 'balance', a.balance)
-      from a
-      returning pos_id, request_hash, status_code, response
-    ),
+    q as (${insertClaim(w.claim)}),
     o as (
       insert into operations (operation_id, type, status, points, account_id, card_id, card_number, pos_id,
         related_id, meta)
-      select ${w.operationId}, 'adjustment', 'completed', -${w.taken}::numeric, ${w.original.account_id}::uuid,
-        ${w.original.card_id}::uuid, ${w.original.card_number}, ${w.posId}::uuid, ${w.original.id}::uuid,
+      select ${w.claim.operationId}, 'adjustment', 'completed', -${w.taken}::numeric,
+        ${w.original.account_id}::uuid, ${w.original.card_id}::uuid, ${w.original.card_number},
+        ${w.claim.posId}::uuid, ${w.original.id}::uuid,
         ${JSON.stringify(w.meta)}::jsonb
       from q
     )

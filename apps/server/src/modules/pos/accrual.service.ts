@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AccrualPreviewResponse, AccrualResponse } from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
-import { isUniqueViolation } from '../../db/sql-errors';
 import { inTransaction } from '../../db/transaction';
-import { AppError } from '../../lib/app-error';
 import { centsNumber } from '../../lib/money';
 import type { AccrualContext } from '../ledger/accrual.repository';
 import {
@@ -14,9 +12,8 @@ import {
 } from '../ledger/pos-accrual';
 import { lineToWire } from '../ledger/receipt-math';
 import type { PosIdentity } from '../pos-keys/pos-keys.repository';
-import { recordFailure } from './failures';
-import { firstAnswer, type PosOutcome, resolveExisting, successStatus, writeContext } from './idempotency';
-import { findRequest } from './pos.repository';
+import { answerWrite } from './failures';
+import { type PosOutcome, successStatus, writeContext } from './idempotency';
 
 interface AccrualInput extends AccrualRequest {
   operationId: string;
@@ -43,8 +40,7 @@ function accrualAnswer<Id extends string | null>(
 
 /**
  * POST /pos/api/v1/accruals: the ledger's `postAccrual` (lock → decide → write). This service keeps the
- * POS envelope: a replay of the operationId (the claim's unique key meets it), and a refusal recorded as
- * a failed operation. Refusals are thrown before anything is written.
+ * POS envelope (`answerWrite`): a replay of the operationId, and a refusal recorded as a failed operation.
  */
 export async function accrue(
   db: Db,
@@ -54,32 +50,38 @@ export async function accrue(
 ): Promise<PosOutcome> {
   const ctx = writeContext('accrual', pos.id, '', input, requestId);
   let context: AccrualContext | undefined;
-  try {
-    const stored = await inTransaction(db, (trx) =>
-      postAccrual(trx, {
-        key: { operationId: input.operationId, posId: pos.id, hash: ctx.hash, status: successStatus.accrual },
-        rowId: randomUUID(),
+  return answerWrite(
+    db,
+    ctx,
+    () =>
+      inTransaction(db, (trx) =>
+        postAccrual(trx, {
+          key: {
+            operationId: input.operationId,
+            posId: pos.id,
+            hash: ctx.hash,
+            status: successStatus.accrual,
+          },
+          rowId: randomUUID(),
+          cardNumber: input.cardNumber,
+          receipt: input.receipt,
+          answer: (decided) => accrualAnswer(input.operationId, input.receipt.receiptId, decided),
+          onContext: (read) => {
+            context = read;
+          },
+        }),
+      ),
+    () => {
+      const read = context as AccrualContext | undefined;
+      return {
+        points: '0',
+        accountId: read?.account_id,
+        cardId: read?.card_id,
         cardNumber: input.cardNumber,
-        receipt: input.receipt,
-        answer: (decided) => accrualAnswer(input.operationId, input.receipt.receiptId, decided),
-        onContext: (read) => {
-          context = read;
-        },
-      }),
-    );
-    return firstAnswer('accrual', stored);
-  } catch (error) {
-    if (isUniqueViolation(error)) return resolveExisting(await findRequest(db, input.operationId), ctx);
-    if (!(error instanceof AppError)) throw error;
-    const read = context as AccrualContext | undefined;
-    return recordFailure(db, ctx, error, {
-      points: '0',
-      accountId: read?.account_id,
-      cardId: read?.card_id,
-      cardNumber: input.cardNumber,
-      meta: { receipt: input.receipt.receiptId },
-    });
-  }
+        meta: { receipt: input.receipt.receiptId },
+      };
+    },
+  );
 }
 
 /** POST /pos/api/v1/accruals/preview: the same decision, nothing written. */

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/connection';
 import { isUniqueViolation } from '../../db/sql-errors';
 import { retryStatement } from '../../db/transaction';
-import type { AppError } from '../../lib/app-error';
+import { AppError } from '../../lib/app-error';
 import { voidExpiredHolds } from '../ledger/expired-holds.repository';
 import {
   failureBody,
@@ -9,11 +9,12 @@ import {
   operationTypeOf,
   type PosOutcome,
   resolveExisting,
+  type StoredRequest,
   type WriteContext,
 } from './idempotency';
 import { findRequest, insertFailure } from './pos.repository';
 
-interface FailureDetails {
+export interface FailureDetails {
   points: string;
   accountId?: string | null;
   cardId?: string | null;
@@ -58,4 +59,24 @@ export async function recordFailure(
     if (!isUniqueViolation(failure)) throw failure;
   }
   return resolveExisting(await findRequest(db, ctx.operationId), ctx);
+}
+
+/**
+ * A POS write inside its envelope: the first answer as the ledger stored it; a replay (or a 409) when
+ * the operationId was claimed already, which the claim's unique key tells; a refusal (an AppError thrown
+ * before anything was written) recorded as a failed operation with `failure`'s details.
+ */
+export async function answerWrite(
+  db: Db,
+  ctx: WriteContext,
+  write: () => Promise<StoredRequest>,
+  failure: (error: AppError) => FailureDetails,
+): Promise<PosOutcome> {
+  try {
+    return firstAnswer(ctx.kind, await write());
+  } catch (error) {
+    if (isUniqueViolation(error)) return resolveExisting(await findRequest(db, ctx.operationId), ctx);
+    if (!(error instanceof AppError)) throw error;
+    return recordFailure(db, ctx, error, failure(error));
+  }
 }

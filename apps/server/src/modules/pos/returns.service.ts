@@ -1,12 +1,13 @@
+import type { ReturnResponse } from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
-import { isUniqueViolation } from '../../db/sql-errors';
 import { inTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
+import { centsNumber } from '../../lib/money';
 import { postReturn } from '../ledger/pos-return';
 import { findAccrualForReturn, type ReturnableAccrual } from '../ledger/returns.repository';
 import type { PosIdentity } from '../pos-keys/pos-keys.repository';
-import { recordFailure } from './failures';
-import { firstAnswer, type PosOutcome, resolveExisting, writeContext } from './idempotency';
+import { answerWrite } from './failures';
+import { type PosOutcome, resolveExisting, successStatus, writeContext } from './idempotency';
 import { findRequest } from './pos.repository';
 
 interface ReturnInput {
@@ -31,33 +32,42 @@ export async function returnPoints(
   const earlier = await findRequest(db, input.operationId);
   if (earlier) return resolveExisting(earlier, ctx);
   let original: ReturnableAccrual | undefined;
-  try {
-    const stored = await inTransaction(db, async (trx) => {
-      original = await findAccrualForReturn(trx, pos.id, input.originalOperationId);
-      if (!original) {
-        throw new AppError('OPERATION_NOT_FOUND', 'No accrual with this operationId for this POS');
-      }
-      return postReturn(trx, {
-        operationId: input.operationId,
-        posId: pos.id,
-        hash: ctx.hash,
-        original,
-        originalOperationId: input.originalOperationId,
-        items: input.items,
-      });
-    });
-    return firstAnswer('return', stored);
-  } catch (error) {
-    if (isUniqueViolation(error)) return resolveExisting(await findRequest(db, input.operationId), ctx);
-    if (!(error instanceof AppError)) throw error;
-    const found = original as ReturnableAccrual | undefined;
-    return recordFailure(db, ctx, error, {
-      points: '0',
-      accountId: found?.account_id,
-      cardId: found?.card_id,
-      cardNumber: found?.card_number,
-      relatedId: found?.id,
-      meta: { returnOf: input.originalOperationId },
-    });
-  }
+  return answerWrite(
+    db,
+    ctx,
+    () =>
+      inTransaction(db, async (trx) => {
+        original = await findAccrualForReturn(trx, pos.id, input.originalOperationId);
+        if (!original) {
+          throw new AppError('OPERATION_NOT_FOUND', 'No accrual with this operationId for this POS');
+        }
+        return postReturn(trx, {
+          key: {
+            operationId: input.operationId,
+            posId: pos.id,
+            hash: ctx.hash,
+            status: successStatus.return,
+          },
+          original,
+          originalOperationId: input.originalOperationId,
+          items: input.items,
+          answer: ({ taken, balanceAfter }): ReturnResponse => ({
+            operationId: input.operationId,
+            points: centsNumber(-taken),
+            balance: centsNumber(balanceAfter),
+          }),
+        });
+      }),
+    () => {
+      const found = original as ReturnableAccrual | undefined;
+      return {
+        points: '0',
+        accountId: found?.account_id,
+        cardId: found?.card_id,
+        cardNumber: found?.card_number,
+        relatedId: found?.id,
+        meta: { returnOf: input.originalOperationId },
+      };
+    },
+  );
 }

@@ -1,0 +1,157 @@
+import { sql } from 'kysely';
+import type { CardStatus, OperationStatus } from '../../db/schema';
+import type { Tx } from '../../db/transaction';
+import type { StoredRequest } from '../pos/idempotency';
+import { lapsedHeld } from './expired-holds.repository';
+import { insertClaim, type PosClaim } from './ledger.repository';
+
+export interface HoldTarget {
+  card_id: string | null;
+  card_status: CardStatus | null;
+  account_id: string | null;
+  balance: string | null;
+  held_balance: string | null;
+  /** Points of the account's lapsed holds not voided yet: they no longer count as held. */
+  lapsed: string;
+  /** The transaction's now(), to the millisecond: a new hold's expiry counts from it. */
+  now: Date;
+  /** The `holds.ttl_minutes` setting, null when unset. */
+  ttl_minutes: number | null;
+}
+
+/** A new hold's card and account, the account locked FOR NO KEY UPDATE; and the TTL setting. */
+export async function lockHoldTarget(trx: Tx, cardNumber: string): Promise<HoldTarget> {
+  const result = await sql<HoldTarget>`
+    with k as (
+      select c.id as card_id, c.status as card_status, a.id as account_id, a.balance, a.held_balance
+      from cards c join accounts a on a.id = c.account_id
+      where c.number = ${cardNumber}
+      for no key update of a
+    )
+    select k.*, ${lapsedHeld(sql.ref('k.account_id'))} as lapsed, date_trunc('milliseconds', now()) as now,
+      (select value from settings where key = 'holds.ttl_minutes') as ttl_minutes
+    from (select 1) as one
+    left join k on true`.execute(trx);
+  return result.rows[0]!;
+}
+
+export interface HoldWrite {
+  claim: PosClaim;
+  holdId: string;
+  accountId: string;
+  cardId: string;
+  cardNumber: string;
+  /** Positive exact decimal text: what is held. */
+  points: string;
+  expiresAt: Date;
+}
+
+/** Persist a decided hold: the held points, the claim with the answer, the `hold` operation. */
+export async function insertHold(trx: Tx, w: HoldWrite): Promise<StoredRequest> {
+  const result = await sql<StoredRequest>`
+    with a as (
+      update accounts set held_balance = held_balance + ${w.points}::numeric where id = ${w.accountId}::uuid
+    ),
+    q as (${insertClaim(w.claim)}),
+    o as (
+      insert into operations (id, operation_id, type, status, points, account_id, card_id, card_number,
+        pos_id, expires_at, meta)
+      select ${w.holdId}::uuid, ${w.claim.operationId}, 'hold', 'active', -${w.points}::numeric,
+        ${w.accountId}::uuid, ${w.cardId}::uuid, ${w.cardNumber}, ${w.claim.posId}::uuid,
+        ${w.expiresAt.toISOString()}::timestamptz, '{}'::jsonb
+      from q
+    )
+    select * from q`.execute(trx);
+  return result.rows[0]!;
+}
+
+export interface LockedHold {
+  hold_id: string;
+  status: OperationStatus;
+  pos_id: string | null;
+  /** Its expires_at has passed (now() of the transaction). */
+  lapsed: boolean;
+  /** meta.reason: "Expired" for a hold the sweeper (or a write) voided as lapsed. */
+  reason: string | null;
+  /** Positive: the points the hold holds. */
+  held: string;
+  account_id: string;
+  card_id: string | null;
+  card_number: string | null;
+  card_status: CardStatus | null;
+  balance: string;
+  held_balance: string;
+  /** Points of the account's lapsed holds not voided yet (read for a release only, else 0). */
+  account_lapsed: string;
+}
+
+/**
+ * The hold and its account, locked in the order of every POS write (the hold row, then the account), so a
+ * capture, a release and the sweeper queue on the hold and cannot deadlock on the account.
+ */
+export async function lockHold(
+  trx: Tx,
+  holdId: string,
+  withLapsed: boolean,
+): Promise<LockedHold | undefined> {
+  const result = await sql<LockedHold>`
+    select h.id as hold_id, h.status, h.pos_id, h.expires_at <= now() as lapsed, h.meta->>'reason' as reason,
+      -h.points as held, h.account_id, h.card_id, h.card_number, c.status as card_status, a.balance,
+      a.held_balance, ${withLapsed ? lapsedHeld(sql.ref('a.id')) : sql`0`} as account_lapsed
+    from operations h
+    join accounts a on a.id = h.account_id
+    left join cards c on c.id = h.card_id
+    where h.id = ${holdId}::uuid and h.type = 'hold'
+    for no key update of h, a`.execute(trx);
+  return result.rows[0];
+}
+
+export interface SettleWrite {
+  claim: PosClaim;
+  hold: LockedHold;
+  /** meta.reason of the closed hold (and of the redemption a capture writes). */
+  reason: string;
+}
+
+/**
+ * Persist a decided capture: the hold `applied`, the account debited by the captured points and freed of
+ * the whole hold (the rest is released), the claim with the answer, and the `redemption`.
+ */
+export async function applyCapture(trx: Tx, w: SettleWrite & { captured: string }): Promise<StoredRequest> {
+  const h = w.hold;
+  const result = await sql<StoredRequest>`
+    with h as (
+      update operations set status = 'applied', meta = meta || jsonb_build_object('reason', ${w.reason}::text)
+      where id = ${h.hold_id}::uuid
+    ),
+    a as (
+      update accounts set balance = balance - ${w.captured}::numeric, held_balance = held_balance - ${h.held}::numeric
+      where id = ${h.account_id}::uuid
+    ),
+    q as (${insertClaim(w.claim)}),
+    r as (
+      insert into operations (operation_id, type, status, points, account_id, card_id, card_number, pos_id,
+        related_id, meta)
+      select ${w.claim.operationId}, 'redemption', 'completed', -${w.captured}::numeric, ${h.account_id}::uuid,
+        ${h.card_id}::uuid, ${h.card_number}, ${w.claim.posId}::uuid, ${h.hold_id}::uuid,
+        ${JSON.stringify({ reason: w.reason })}::jsonb
+      from q
+    )
+    select * from q`.execute(trx);
+  return result.rows[0]!;
+}
+
+/** Persist a decided release: the hold `voided`, its points no longer held, the claim with the answer. */
+export async function applyRelease(trx: Tx, w: SettleWrite): Promise<StoredRequest> {
+  const h = w.hold;
+  const result = await sql<StoredRequest>`
+    with h as (
+      update operations set status = 'voided', meta = meta || jsonb_build_object('reason', ${w.reason}::text)
+      where id = ${h.hold_id}::uuid
+    ),
+    a as (
+      update accounts set held_balance = held_balance - ${h.held}::numeric where id = ${h.account_id}::uuid
+    )
+    ${insertClaim(w.claim)}`.execute(trx);
+  return result.rows[0]!;
+}

@@ -1,0 +1,134 @@
+import type { Db } from '../../db/connection';
+import { inTransaction, retryStatement, type Tx } from '../../db/transaction';
+import { AppError } from '../../lib/app-error';
+import { type Cents, centsText, parseCents } from '../../lib/money';
+import { isUuid } from '../../lib/uuid';
+import type { StoredRequest } from '../pos/idempotency';
+import { voidExpiredHolds } from './expired-holds.repository';
+import {
+  availableFor,
+  captureReason,
+  holdExpiry,
+  holdRefusal,
+  needsLapsedVoided,
+  type Settlement,
+  settleRefusal,
+} from './hold-rules';
+import {
+  applyCapture,
+  applyRelease,
+  type HoldTarget,
+  insertHold,
+  type LockedHold,
+  lockHold,
+  lockHoldTarget,
+} from './holds.repository';
+import type { PosRequestKey } from './ledger.repository';
+
+export interface PosHold {
+  key: PosRequestKey;
+  holdId: string;
+  cardNumber: string;
+  points: Cents;
+  /** The answer stored for the request and its replays (the caller serialises it). */
+  answer: (made: { expiresAt: Date; availableAfter: Cents }) => unknown;
+  /** Told what was read, so the caller can record a refusal against the card and account. */
+  onTarget?: (target: HoldTarget) => void;
+}
+
+/** Lapsed holds keep appearing in the way only if others keep expiring meanwhile: then the verdict stands. */
+const ATTEMPTS = 3;
+
+/**
+ * A POS hold, in its own transaction: lock the account → decide (`holdRefusal`) → write the hold with the
+ * stored answer. When it fits only once the account's lapsed holds are voided, they are voided first in a
+ * statement of their own (it takes the hold rows before the account, as every write does) and the hold
+ * is tried again. Refusals are thrown before anything is written.
+ */
+export async function postHold(db: Db, h: PosHold): Promise<StoredRequest> {
+  for (let attempt = 1; ; attempt++) {
+    const posted = await inTransaction(db, (trx) => holdOnce(trx, h));
+    if ('stored' in posted) return posted.stored;
+    if (attempt === ATTEMPTS) throw new AppError('INSUFFICIENT_FUNDS');
+    await retryStatement(() => voidExpiredHolds(db, { accountId: posted.lapsedOn }));
+  }
+}
+
+async function holdOnce(trx: Tx, h: PosHold): Promise<{ stored: StoredRequest } | { lapsedOn: string }> {
+  const target = await lockHoldTarget(trx, h.cardNumber);
+  h.onTarget?.(target);
+  const refused = holdRefusal(target, h.points);
+  if (refused) throw refused;
+  if (needsLapsedVoided(target, h.points)) return { lapsedOn: target.account_id! };
+  const expiresAt = holdExpiry(target.now, target.ttl_minutes);
+  const response = h.answer({ expiresAt, availableAfter: availableFor(target) - h.points });
+  const stored = await insertHold(trx, {
+    claim: { ...h.key, response },
+    holdId: h.holdId,
+    accountId: target.account_id!,
+    cardId: target.card_id!,
+    cardNumber: h.cardNumber,
+    points: centsText(h.points),
+    expiresAt,
+  });
+  return { stored };
+}
+
+export interface PosSettlement<S extends Settlement, Made> {
+  key: PosRequestKey;
+  holdId: string;
+  settlement: S;
+  answer: (made: Made) => unknown;
+  /** Told what was locked (undefined: no such hold), so the caller can record a refusal against it. */
+  onHold?: (hold: LockedHold | undefined) => void;
+}
+
+/** Lock the hold and its account → `settleRefusal`; the hold as locked when it may be settled. */
+async function lockToSettle(
+  trx: Tx,
+  s: Omit<PosSettlement<Settlement, unknown>, 'answer'>,
+): Promise<LockedHold> {
+  // A malformed id cannot name a hold (and would be a cast error in SQL).
+  const hold = isUuid(s.holdId) ? await lockHold(trx, s.holdId, s.settlement.kind === 'release') : undefined;
+  s.onHold?.(hold);
+  const refused = settleRefusal(hold, s.key.posId, s.settlement);
+  if (refused) throw refused;
+  return hold!;
+}
+
+/**
+ * A capture inside the caller's transaction: all or part of the hold is redeemed and the rest released;
+ * the answer is told the hold's id as stored, the captured points and the balance after.
+ */
+export async function postCapture(
+  trx: Tx,
+  s: PosSettlement<
+    Extract<Settlement, { kind: 'capture' }>,
+    { holdId: string; captured: Cents; balanceAfter: Cents }
+  >,
+): Promise<StoredRequest> {
+  const hold = await lockToSettle(trx, s);
+  const held = parseCents(hold.held);
+  const captured = s.settlement.points ?? held;
+  const balanceAfter = parseCents(hold.balance) - captured;
+  return applyCapture(trx, {
+    claim: { ...s.key, response: s.answer({ holdId: hold.hold_id, captured, balanceAfter }) },
+    hold,
+    reason: captureReason(held, captured),
+    captured: centsText(captured),
+  });
+}
+
+/** A release inside the caller's transaction: the hold's points are available again. */
+export async function postRelease(
+  trx: Tx,
+  s: PosSettlement<Extract<Settlement, { kind: 'release' }>, { holdId: string; availableAfter: Cents }>,
+): Promise<StoredRequest> {
+  const hold = await lockToSettle(trx, s);
+  const availableAfter = availableFor({ ...hold, lapsed: hold.account_lapsed }) + parseCents(hold.held);
+  return applyRelease(trx, {
+    claim: { ...s.key, response: s.answer({ holdId: hold.hold_id, availableAfter }) },
+    hold,
+    reason: 'Released',
+  });
+}
