@@ -1,13 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { CaptureResponse, HoldResponse, ReleaseResponse } from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
-import { inTransaction } from '../../db/transaction';
+import { inTransaction, type Tx } from '../../db/transaction';
 import { centsNumber, centsText, toCents } from '../../lib/money';
 import type { HoldTarget, LockedHold } from '../ledger/holds.repository';
 import { postCapture, postHold, postRelease } from '../ledger/pos-holds';
 import type { PosIdentity } from '../pos-keys/pos-keys.repository';
 import { answerWrite, type FailureDetails } from './failures';
-import { type PosOutcome, successStatus, type WriteContext, writeContext } from './idempotency';
+import {
+  type PosOutcome,
+  type StoredRequest,
+  successStatus,
+  type WriteContext,
+  writeContext,
+} from './idempotency';
 
 /**
  * The POS hold writes: the ledger locks, decides and writes (`ledger/pos-holds.ts`); this service keeps
@@ -66,26 +72,40 @@ export async function createHold(
 }
 
 /**
- * A refused capture or release, as recorded: another POS learns nothing about the hold and its failure
- * is not linked to it; a hold found expired is voided first (it is due whatever this request gets).
+ * A capture or release in its transaction and envelope. Its refusal is recorded so that another POS learns
+ * nothing about the hold and its failure is not linked to it, and a hold found expired is voided first
+ * (it is due whatever this request gets).
  */
-function settleFailure(
-  hold: LockedHold | undefined,
+function settle(
+  db: Db,
   ctx: WriteContext,
   holdId: string,
+  /** Recorded on a refused capture (a full one names none: 0); null for a release. */
   points: bigint | null,
-  code: string,
-): FailureDetails {
-  const ours = hold !== undefined && hold.pos_id === ctx.posId;
-  return {
-    points: points === null ? '0' : centsText(-points),
-    accountId: ours ? hold.account_id : null,
-    cardId: ours ? hold.card_id : null,
-    cardNumber: ours ? hold.card_number : null,
-    relatedId: ours ? hold.hold_id : null,
-    meta: { holdId },
-    voidExpiredHoldId: code === 'HOLD_EXPIRED' ? (hold?.hold_id ?? null) : null,
+  post: (trx: Tx, onHold: (hold: LockedHold | undefined) => void) => Promise<StoredRequest>,
+): Promise<PosOutcome> {
+  let hold: LockedHold | undefined;
+  const onHold = (locked: LockedHold | undefined) => {
+    hold = locked;
   };
+  return answerWrite(
+    db,
+    ctx,
+    () => inTransaction(db, (trx) => post(trx, onHold)),
+    (error): FailureDetails => {
+      const found = hold as LockedHold | undefined;
+      const ours = found !== undefined && found.pos_id === ctx.posId;
+      return {
+        points: points === null ? '0' : centsText(-points),
+        accountId: ours ? found.account_id : null,
+        cardId: ours ? found.card_id : null,
+        cardNumber: ours ? found.card_number : null,
+        relatedId: ours ? found.hold_id : null,
+        meta: { holdId },
+        voidExpiredHoldId: error.code === 'HOLD_EXPIRED' ? (found?.hold_id ?? null) : null,
+      };
+    },
+  );
 }
 
 /** POST /pos/api/v1/holds/{holdId}/capture: all or part of the hold; the rest is released. */
@@ -98,29 +118,19 @@ export async function captureHoldRequest(
 ): Promise<PosOutcome> {
   const ctx = writeContext('capture', pos.id, holdId, input, requestId);
   const points = input.points === undefined ? null : toCents(input.points);
-  let hold: LockedHold | undefined;
-  return answerWrite(
-    db,
-    ctx,
-    () =>
-      inTransaction(db, (trx) =>
-        postCapture(trx, {
-          key: keyOf(ctx),
-          holdId,
-          settlement: { kind: 'capture', points },
-          answer: ({ holdId: id, captured, balanceAfter }): CaptureResponse => ({
-            holdId: id,
-            status: 'captured',
-            points: centsNumber(captured),
-            balance: centsNumber(balanceAfter),
-          }),
-          onHold: (locked) => {
-            hold = locked;
-          },
-        }),
-      ),
-    // A full capture is recorded with 0 points, as it names none.
-    (error) => settleFailure(hold, ctx, holdId, points ?? 0n, error.code),
+  return settle(db, ctx, holdId, points ?? 0n, (trx, onHold) =>
+    postCapture(trx, {
+      key: keyOf(ctx),
+      holdId,
+      settlement: { kind: 'capture', points },
+      answer: ({ holdId: id, captured, balanceAfter }): CaptureResponse => ({
+        holdId: id,
+        status: 'captured',
+        points: centsNumber(captured),
+        balance: centsNumber(balanceAfter),
+      }),
+      onHold,
+    }),
   );
 }
 
@@ -133,26 +143,17 @@ export async function releaseHoldRequest(
   requestId: string,
 ): Promise<PosOutcome> {
   const ctx = writeContext('release', pos.id, holdId, input, requestId);
-  let hold: LockedHold | undefined;
-  return answerWrite(
-    db,
-    ctx,
-    () =>
-      inTransaction(db, (trx) =>
-        postRelease(trx, {
-          key: keyOf(ctx),
-          holdId,
-          settlement: { kind: 'release' },
-          answer: ({ holdId: id, availableAfter }): ReleaseResponse => ({
-            holdId: id,
-            status: 'released',
-            availableBalance: centsNumber(availableAfter),
-          }),
-          onHold: (locked) => {
-            hold = locked;
-          },
-        }),
-      ),
-    (error) => settleFailure(hold, ctx, holdId, null, error.code),
+  return settle(db, ctx, holdId, null, (trx, onHold) =>
+    postRelease(trx, {
+      key: keyOf(ctx),
+      holdId,
+      settlement: { kind: 'release' },
+      answer: ({ holdId: id, availableAfter }): ReleaseResponse => ({
+        holdId: id,
+        status: 'released',
+        availableBalance: centsNumber(availableAfter),
+      }),
+      onHold,
+    }),
   );
 }

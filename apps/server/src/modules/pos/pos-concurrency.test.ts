@@ -1,37 +1,17 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext } from '../../../test/helper';
+import { describe, expect, it } from 'vitest';
 import { sweepExpiredHolds } from '../ledger/hold-sweeper';
-import {
-  accountOf,
-  createCard,
-  createPosKey,
-  createRuleset,
-  expireHold,
-  opId,
-  type Till,
-  till,
-} from './pos.fixtures';
+import { accountOf, createCard, expireHold, opId, posTestFile } from './pos.fixtures';
 
 /**
  * Races. On PostgreSQL these really run side by side (the test pool has 20 connections), at full size.
  * PGlite has one connection and runs them one at a time: the same assertions must hold, and a tenth of
  * the requests prove that as well as all of them would (the ledger is verified after the file either way).
  */
-const ctx = await createTestContext({ HOLD_SWEEP_INTERVAL_MS: '0' });
-const db = ctx.database.db;
+// Every test gets its own tills' keys and the 10 % ruleset from here, not from whichever test runs first.
+const { ctx, db, pos, other } = await posTestFile({ ruleset: { percent: 10 } });
 const races = ctx.database.kind === 'postgres';
 /** How many concurrent requests a race sends: `full` where they really race, a tenth (≥ 4) on PGlite. */
 const size = (full: number) => (races ? full : Math.max(4, Math.round(full / 10)));
-
-let pos: Till;
-let other: Till;
-
-// Every test gets its own tills' keys and the 10 % ruleset from here, not from whichever test runs first.
-beforeAll(async () => {
-  pos = till(ctx, (await createPosKey(ctx)).apiKey);
-  other = till(ctx, (await createPosKey(ctx)).apiKey);
-  await createRuleset(db, { version: 1, percent: 10 });
-});
 
 const operationsWith = (operationId: string) =>
   db.selectFrom('operations').selectAll().where('operation_id', '=', operationId).execute();

@@ -1,28 +1,11 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestContext } from '../../../test/helper';
+import { describe, expect, it } from 'vitest';
+import { bearer } from '../../../test/helper';
 import { sweepExpiredHolds } from '../ledger/hold-sweeper';
-import {
-  accountOf,
-  createCard,
-  createPosKey,
-  createRuleset,
-  expireHold,
-  opId,
-  type Till,
-  till,
-} from './pos.fixtures';
+import { accountOf, createCard, expireHold, opId, posTestFile } from './pos.fixtures';
 
 // Issue 15.5: a hold is expired the moment its time passes, whether or not the sweeper has run. The
 // sweeper is off in this file; time moves by setting a hold's expires_at in the past (expireHold).
-const ctx = await createTestContext({ HOLD_SWEEP_INTERVAL_MS: '0' });
-const db = ctx.database.db;
-
-let pos: Till;
-
-beforeAll(async () => {
-  pos = till(ctx, (await createPosKey(ctx)).apiKey);
-  await createRuleset(db, { version: 1, percent: 10 });
-});
+const { ctx, db, pos } = await posTestFile({ ruleset: { percent: 10 } });
 
 async function holdOn(number: string, points: number) {
   const res = await pos.hold({ operationId: opId('hold'), cardNumber: number, points });

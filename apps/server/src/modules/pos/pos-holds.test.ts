@@ -1,22 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { createTestContext } from '../../../test/helper';
 import {
   accountOf,
   createCard,
-  createPosKey,
   expireHold,
   failedOperations,
   opId,
+  posTestFile,
   type Till,
-  till,
 } from './pos.fixtures';
 
-const ctx = await createTestContext({ HOLD_SWEEP_INTERVAL_MS: '0' });
-const db = ctx.database.db;
-
-let pos: Till;
-let other: Till;
-let posId: string;
+const { db, pos, other, posId } = await posTestFile();
 
 const opRow = (holdId: string) =>
   db.selectFrom('operations').selectAll().where('id', '=', holdId).executeTakeFirstOrThrow();
@@ -29,10 +22,6 @@ async function holdOn(number: string, points: number, by: Till = pos) {
 
 describe('POST /pos/api/v1/holds', () => {
   it('holds points for holds.ttl_minutes (15 when unset) and reports what is left available', async () => {
-    const key = await createPosKey(ctx);
-    pos = till(ctx, key.apiKey);
-    posId = key.id;
-    other = till(ctx, (await createPosKey(ctx)).apiKey);
     const card = await createCard(db, { balance: 100 });
     const id = opId();
     const res = await pos.hold({ operationId: id, cardNumber: card.number, points: 30.25 });

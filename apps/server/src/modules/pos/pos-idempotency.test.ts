@@ -1,23 +1,9 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { createTestContext } from '../../../test/helper';
 import { verifyLedger } from '../ledger/verify-ledger';
-import {
-  accountOf,
-  createCard,
-  createPosKey,
-  createRuleset,
-  failedOperations,
-  opId,
-  type Till,
-  till,
-} from './pos.fixtures';
+import { accountOf, createCard, failedOperations, opId, posTestFile } from './pos.fixtures';
 
-const ctx = await createTestContext({ HOLD_SWEEP_INTERVAL_MS: '0' });
-const db = ctx.database.db;
-
-let pos: Till;
-let other: Till;
+const { db, pos, other } = await posTestFile({ ruleset: { percent: 10 } });
 
 const receipt = { receiptId: 'R-9', items: [{ sku: 'A', quantity: 3, price: 10, category: 'x' }] };
 
@@ -30,9 +16,6 @@ function expectReplay(first: LightMyRequestResponse, again: LightMyRequestRespon
 
 describe('idempotency by operationId', () => {
   it('replays each write: same status, byte-identical body, Idempotent-Replayed: true, no second effect', async () => {
-    pos = till(ctx, (await createPosKey(ctx)).apiKey);
-    other = till(ctx, (await createPosKey(ctx)).apiKey);
-    await createRuleset(db, { version: 1, percent: 10 });
     const card = await createCard(db, { balance: 100 });
 
     const accrual = { operationId: opId('acc'), cardNumber: card.number, receipt };

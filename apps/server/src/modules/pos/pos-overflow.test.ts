@@ -1,29 +1,12 @@
 import { MAX_BALANCE, MAX_RECEIPT_AMOUNT } from '@loyalty/contracts';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestContext } from '../../../test/helper';
-import {
-  accountOf,
-  createCard,
-  createPosKey,
-  createRuleset,
-  failedOperations,
-  opId,
-  type Till,
-  till,
-} from './pos.fixtures';
+import { describe, expect, it } from 'vitest';
+import { bearer } from '../../../test/helper';
+import { accountOf, createCard, failedOperations, opId, posTestFile } from './pos.fixtures';
 
 // Issue 15.2: numbers that pass validation must fit the columns that store them (numeric(14, 2) points
 // and balances, numeric(16, 2) receipt totals); a credit past the balance's limit is a 409 of its own.
-const ctx = await createTestContext({ HOLD_SWEEP_INTERVAL_MS: '0' });
-const db = ctx.database.db;
-
-let pos: Till;
-
-beforeAll(async () => {
-  pos = till(ctx, (await createPosKey(ctx)).apiKey);
-  // 100 %: the most points a receipt can earn.
-  await createRuleset(db, { version: 1, percent: 100 });
-});
+// 100 %: the most points a receipt can earn.
+const { ctx, db, pos } = await posTestFile({ ruleset: { percent: 100 } });
 
 const receiptOf = (items: Array<{ sku: string; quantity: number; price: number }>) => ({
   receiptId: `R-${opId()}`,

@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createTestContext } from '../../../test/helper';
-import { accountOf, createCard, createPosKey, createRuleset, opId, type Till, till } from './pos.fixtures';
+import { accountOf, createCard, opId, posTestFile } from './pos.fixtures';
 
-const ctx = await createTestContext({ HOLD_SWEEP_INTERVAL_MS: '0' });
-const db = ctx.database.db;
-
-let pos: Till;
-let other: Till;
+const { db, pos, other } = await posTestFile({ ruleset: { percent: 10, excluded: ['C'] } });
 
 /** 10% on: A 3 × 10.00 = 30 → 3.00; B 1 × 3.33 → 0.33; C (excluded) 2 × 50 → 0. Total 3.33. */
 const receipt = {
@@ -36,9 +31,6 @@ const adjustments = (relatedTo: string) =>
 
 describe('POST /pos/api/v1/returns', () => {
   it('returns a whole receipt: every point it earned comes back as an adjustment', async () => {
-    pos = till(ctx, (await createPosKey(ctx)).apiKey);
-    other = till(ctx, (await createPosKey(ctx)).apiKey);
-    await createRuleset(db, { version: 1, percent: 10, excluded: ['C'] });
     const card = await accrued(10);
     const id = opId('ret');
     const res = await pos.returns({ operationId: id, originalOperationId: card.operationId });

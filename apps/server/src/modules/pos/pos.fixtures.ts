@@ -1,10 +1,36 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
-import { bearer, type TestContext } from '../../../test/helper';
+import { bearer, createTestContext, type TestContext } from '../../../test/helper';
 import type { Db } from '../../db/connection';
 
 /** Test helpers for the POS API: keys, rulesets, cards with a starting balance, and a till client. */
+
+export interface PosTestFile {
+  ctx: TestContext;
+  db: Db;
+  /** Two tills with keys of their own: the one the tests mostly use, and another POS. */
+  pos: Till;
+  other: Till;
+  /** pos_keys.id of `pos`. */
+  posId: string;
+}
+
+/**
+ * The setup POS test files share: a database of their own with the hold sweeper off (time moves with
+ * `expireHold`, never by waiting), two tills and, when asked, a ruleset in force (version 1), all made
+ * before the first test, so no test depends on which runs first.
+ */
+export async function posTestFile(
+  options: { ruleset?: { percent: number; excluded?: string[] } } = {},
+): Promise<PosTestFile> {
+  const ctx = await createTestContext({ HOLD_SWEEP_INTERVAL_MS: '0' });
+  const db = ctx.database.db;
+  const key = await createPosKey(ctx);
+  const other = till(ctx, (await createPosKey(ctx)).apiKey);
+  if (options.ruleset) await createRuleset(db, { version: 1, ...options.ruleset });
+  return { ctx, db, pos: till(ctx, key.apiKey), other, posId: key.id };
+}
 
 export const newApiKey = () => randomBytes(24).toString('base64url');
 
