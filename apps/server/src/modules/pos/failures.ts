@@ -3,6 +3,7 @@ import { isUniqueViolation } from '../../db/sql-errors';
 import { retryStatement } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import { voidExpiredHolds } from '../ledger/expired-holds.repository';
+import { insertFailure } from '../ledger/failed-operations.repository';
 import {
   failureBody,
   firstAnswer,
@@ -12,7 +13,7 @@ import {
   type StoredRequest,
   type WriteContext,
 } from './idempotency';
-import { findRequest, insertFailure } from './pos.repository';
+import { findRequest } from './pos.repository';
 
 export interface FailureDetails {
   points: string;

@@ -5,8 +5,8 @@ import type { Db } from '../../db/connection';
 import { AppError } from '../../lib/app-error';
 import { errorHandler } from '../../plugins/errors';
 import { unstorableText } from '../../plugins/input';
+import { insertUnboundFailure } from '../ledger/failed-operations.repository';
 import { operationTypeOf, type PosWriteKind } from './idempotency';
-import { insertUnboundFailure } from './pos.repository';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
