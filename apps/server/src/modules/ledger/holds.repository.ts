@@ -106,6 +106,12 @@ export async function lockHold(
   return result.rows[0];
 }
 
+/** The `h` step of a capture or release: the hold closed, with the reason why. */
+function closeHold(w: SettleWrite, status: 'applied' | 'voided') {
+  return sql`update operations set status = ${status}, meta = meta || jsonb_build_object('reason', ${w.reason}::text)
+    where id = ${w.hold.hold_id}::uuid`;
+}
+
 export interface SettleWrite {
   claim: PosClaim;
   hold: LockedHold;
@@ -120,10 +126,7 @@ export interface SettleWrite {
 export async function applyCapture(trx: Tx, w: SettleWrite & { captured: string }): Promise<StoredRequest> {
   const h = w.hold;
   const result = await sql<StoredRequest>`
-    with h as (
-      update operations set status = 'applied', meta = meta || jsonb_build_object('reason', ${w.reason}::text)
-      where id = ${h.hold_id}::uuid
-    ),
+    with h as (${closeHold(w, 'applied')}),
     a as (
       update accounts set balance = balance - ${w.captured}::numeric, held_balance = held_balance - ${h.held}::numeric
       where id = ${h.account_id}::uuid
@@ -145,10 +148,7 @@ export async function applyCapture(trx: Tx, w: SettleWrite & { captured: string 
 export async function applyRelease(trx: Tx, w: SettleWrite): Promise<StoredRequest> {
   const h = w.hold;
   const result = await sql<StoredRequest>`
-    with h as (
-      update operations set status = 'voided', meta = meta || jsonb_build_object('reason', ${w.reason}::text)
-      where id = ${h.hold_id}::uuid
-    ),
+    with h as (${closeHold(w, 'voided')}),
     a as (
       update accounts set held_balance = held_balance - ${h.held}::numeric where id = ${h.account_id}::uuid
     )
