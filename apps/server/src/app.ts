@@ -14,6 +14,7 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { cardsRoutes } from './modules/cards/cards.routes';
 import { clientsRoutes } from './modules/clients/clients.routes';
 import { eventsRoutes } from './modules/events/events.routes';
+import { webhooksRoutes } from './modules/events/webhooks.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { importsRoutes } from './modules/imports/imports.routes';
 import { operationsRoutes } from './modules/operations/operations.routes';
@@ -32,6 +33,7 @@ import { holdSweeperPlugin } from './plugins/hold-sweeper';
 import { registerStrictJsonParser, validatorCompiler } from './plugins/input';
 import { metricsPlugin } from './plugins/metrics';
 import { registerSwagger } from './plugins/swagger';
+import { webhookDeliveriesPlugin } from './plugins/webhook-deliveries';
 
 export interface AppDeps {
   config: Config;
@@ -82,6 +84,7 @@ export async function buildApp({ config, database, secrets, logger }: AppDeps) {
   await app.register(databasePlugin, { db: database.db, kind: database.kind });
   await app.register(metricsPlugin, { token: config.METRICS_TOKEN, poolStats: database.poolStats });
   await app.register(holdSweeperPlugin, { intervalMs: config.HOLD_SWEEP_INTERVAL_MS });
+  await app.register(webhookDeliveriesPlugin, { config, secrets });
   await app.register(authPlugin, {
     tokens: createTokenService(secrets.jwtSecret, config.SESSION_TTL_SECONDS),
   });
@@ -108,6 +111,7 @@ export async function buildApp({ config, database, secrets, logger }: AppDeps) {
     await secured.register(analyticsRoutes);
     await secured.register(importsRoutes, { config });
     await secured.register(eventsRoutes);
+    await secured.register(webhooksRoutes, { config, secrets });
   });
 
   await registerConsole(app, webDist);

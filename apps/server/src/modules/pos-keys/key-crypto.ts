@@ -17,15 +17,18 @@ const VERSION = 'v1:';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
-function derive(secret: Buffer, purpose: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), `loyalty-admin/pos-key/${purpose}`, 32));
+function derive(secret: Buffer, namespace: string, purpose: string): Buffer {
+  return Buffer.from(
+    hkdfSync('sha256', secret, Buffer.alloc(0), `loyalty-admin/${namespace}/${purpose}`, 32),
+  );
 }
 
-export function createKeyCrypto(secretHex: string): KeyCrypto {
+/** `namespace` keeps each kind of stored secret under its own keys (webhook signing secrets: 'webhook'). */
+export function createKeyCrypto(secretHex: string, namespace = 'pos-key'): KeyCrypto {
   if (!/^[0-9a-fA-F]{64}$/.test(secretHex)) throw new Error('POS key secret must be 64 hex characters');
   const secret = Buffer.from(secretHex, 'hex');
-  const hmacKey = derive(secret, 'lookup');
-  const encKey = derive(secret, 'encryption');
+  const hmacKey = derive(secret, namespace, 'lookup');
+  const encKey = derive(secret, namespace, 'encryption');
   return {
     hash: (apiKey) => createHmac('sha256', hmacKey).update(apiKey, 'utf8').digest('hex'),
     encrypt(apiKey, rowId) {

@@ -1,0 +1,184 @@
+import type { Delivery, DeliveryStatus } from '@loyalty/contracts';
+import { sql } from 'kysely';
+import type { Executor } from '../../db/executor';
+import { toIso } from '../../lib/paging';
+import { type EventRow, toEvent } from './events.repository';
+
+interface DeliveryRow {
+  id: string;
+  endpoint_id: string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: Date | null;
+  claimed_until: Date | null;
+  last_attempt_at: Date | null;
+  response_status: number | null;
+  last_error: string | null;
+  created_at: Date;
+  event_id: number;
+  event_type: string;
+  event_data: Record<string, unknown>;
+  event_created_at: Date;
+}
+
+function toDelivery(row: DeliveryRow): Delivery {
+  const payload = toEvent({
+    id: row.event_id,
+    type: row.event_type,
+    data: row.event_data,
+    created_at: row.event_created_at,
+  } satisfies EventRow);
+  return {
+    id: row.id,
+    webhookId: row.endpoint_id,
+    eventId: payload.id,
+    eventType: row.event_type,
+    status: row.status,
+    attempts: row.attempts,
+    // While an attempt runs, next_attempt_at is its lease, not a retry: shown as due when it ends.
+    nextAttemptAt: row.status === 'pending' ? toIso(row.next_attempt_at) : null,
+    lastAttemptAt: toIso(row.last_attempt_at),
+    responseStatus: row.response_status,
+    lastError: row.last_error,
+    createdAt: toIso(row.created_at) as string,
+    payload,
+  };
+}
+
+const columns = sql`d.id, d.endpoint_id, d.status, d.attempts, d.next_attempt_at, d.claimed_until,
+  d.last_attempt_at, d.response_status, d.last_error, d.created_at, e.id as event_id, e.type as event_type,
+  e.data as event_data, e.created_at as event_created_at`;
+
+export interface DeliveryFilter {
+  webhookId: string;
+  status?: DeliveryStatus;
+  page: number;
+  size: number;
+}
+
+/** An endpoint's deliveries, newest first. */
+export async function listDeliveries(db: Executor, filter: DeliveryFilter) {
+  const status = filter.status ? sql`and d.status = ${filter.status}` : sql``;
+  const [rows, count] = await Promise.all([
+    sql<DeliveryRow>`
+      select ${columns} from webhook_deliveries d join events e on e.id = d.event_id
+      where d.endpoint_id = ${filter.webhookId}::uuid ${status}
+      order by d.created_at desc, d.id desc
+      limit ${filter.size} offset ${filter.page * filter.size}`.execute(db),
+    sql<{ total: number }>`
+      select count(*)::int as total from webhook_deliveries d
+      where d.endpoint_id = ${filter.webhookId}::uuid ${status}`.execute(db),
+  ]);
+  return { rows: rows.rows.map(toDelivery), total: count.rows[0]!.total };
+}
+
+export async function findDelivery(db: Executor, webhookId: string, id: string) {
+  const result = await sql<DeliveryRow>`
+    select ${columns} from webhook_deliveries d join events e on e.id = d.event_id
+    where d.id = ${id}::uuid and d.endpoint_id = ${webhookId}::uuid`.execute(db);
+  return result.rows[0] ? toDelivery(result.rows[0]) : undefined;
+}
+
+/**
+ * Queues a finished delivery again, due now, with a fresh retry schedule. One still pending is left as it
+ * is (it is queued already; an attempt may be running).
+ */
+export async function requeueDelivery(db: Executor, webhookId: string, id: string): Promise<void> {
+  await sql`
+    update webhook_deliveries set status = 'pending', attempts = 0, next_attempt_at = now(),
+      claimed_until = null
+    where id = ${id}::uuid and endpoint_id = ${webhookId}::uuid and status <> 'pending'`.execute(db);
+}
+
+/** An attempt a worker has claimed: where to send what. */
+export interface ClaimedDelivery {
+  id: string;
+  attempts: number;
+  endpoint_id: string;
+  url: string;
+  secret_cipher: string;
+  event_id: number;
+  event_type: string;
+  event_data: Record<string, unknown>;
+  event_created_at: Date;
+}
+
+/**
+ * Claims up to `limit` due deliveries for one attempt each, safely among any number of servers: the rows
+ * are locked `FOR UPDATE SKIP LOCKED` and their `next_attempt_at` pushed to the end of a lease, in one
+ * short transaction, so no other worker takes them while the attempt runs, and if this server dies they
+ * are due again once the lease ends. At most `perEndpoint` attempts run per endpoint (counting those of
+ * other servers), so one slow receiver cannot take every slot.
+ */
+export async function claimDeliveries(
+  db: Executor,
+  options: { limit: number; perEndpoint: number; leaseMs: number },
+): Promise<ClaimedDelivery[]> {
+  const result = await sql<ClaimedDelivery>`
+    with candidates as (
+      select id, endpoint_id, next_attempt_at from webhook_deliveries
+      where status = 'pending' and next_attempt_at <= now()
+      order by next_attempt_at
+      limit ${options.limit * 4}
+      for update skip locked
+    ),
+    busy as (
+      select endpoint_id, count(*) as n from webhook_deliveries
+      where status = 'pending' and claimed_until > now()
+      group by endpoint_id
+    ),
+    chosen as (
+      select id from (
+        select c.id, c.next_attempt_at, coalesce(b.n, 0)
+          + row_number() over (partition by c.endpoint_id order by c.next_attempt_at, c.id) as slot
+        from candidates c left join busy b on b.endpoint_id = c.endpoint_id
+      ) ranked
+      where slot <= ${options.perEndpoint}
+      order by next_attempt_at
+      limit ${options.limit}
+    )
+    update webhook_deliveries d
+    set attempts = d.attempts + 1, last_attempt_at = now(),
+      next_attempt_at = now() + make_interval(secs => ${options.leaseMs / 1000}),
+      claimed_until = now() + make_interval(secs => ${options.leaseMs / 1000})
+    from chosen, webhook_endpoints w, events e
+    where d.id = chosen.id and w.id = d.endpoint_id and e.id = d.event_id
+    returning d.id, d.attempts, d.endpoint_id, w.url, w.secret_cipher, e.id as event_id, e.type as event_type,
+      e.data as event_data, e.created_at as event_created_at`.execute(db);
+  return result.rows;
+}
+
+export interface AttemptOutcome {
+  responseStatus: number | null;
+  error: string | null;
+  /** Seconds until the next attempt; null when the delivery is finished (succeeded, or out of retries). */
+  retryInSeconds: number | null;
+  succeeded: boolean;
+}
+
+/**
+ * Records an attempt's outcome, only if the claim is still this attempt's (`attempts` unchanged): after a
+ * lease ran out and another worker took the delivery, the late answer of this one changes nothing.
+ */
+export async function recordAttempt(
+  db: Executor,
+  claim: { id: string; attempts: number },
+  outcome: AttemptOutcome,
+): Promise<void> {
+  const status = outcome.succeeded ? 'succeeded' : outcome.retryInSeconds === null ? 'failed' : 'pending';
+  const next =
+    status === 'pending' ? sql`now() + make_interval(secs => ${outcome.retryInSeconds})` : sql`null`;
+  await sql`
+    update webhook_deliveries
+    set status = ${status}, next_attempt_at = ${next}, claimed_until = null,
+      response_status = ${outcome.responseStatus}, last_error = ${outcome.error}
+    where id = ${claim.id}::uuid and attempts = ${claim.attempts} and status = 'pending'`.execute(db);
+}
+
+/** The delivery of one event to one endpoint (the test event has exactly one). */
+export async function deliveryIdOf(db: Executor, webhookId: string, eventId: number): Promise<string> {
+  const result = await sql<{ id: string }>`
+    select id from webhook_deliveries
+    where endpoint_id = ${webhookId}::uuid and event_id = ${eventId}`.execute(db);
+  return result.rows[0]!.id;
+}

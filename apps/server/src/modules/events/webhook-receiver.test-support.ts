@@ -1,0 +1,57 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/**
+ * A real HTTP receiver on 127.0.0.1 for the webhook tests. `answers` is consumed one per request (a
+ * status, or 'hang' to never answer); when it is empty, every request gets `fallback`.
+ */
+export async function startReceiver() {
+  const received: Received[] = [];
+  const answers: Array<number | 'hang'> = [];
+  let fallback: number | 'hang' = 200;
+  const hanging = new Set<() => void>();
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => {
+      body += chunk;
+    });
+    req.on('end', () => {
+      received.push({ headers: req.headers, body });
+      const answer = answers.shift() ?? fallback;
+      if (answer === 'hang') {
+        hanging.add(() => res.destroy());
+        return;
+      }
+      if (answer >= 300 && answer < 400) res.setHeader('location', `${url}/elsewhere`);
+      res.statusCode = answer;
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    port,
+    received,
+    answer(...next: Array<number | 'hang'>) {
+      answers.push(...next);
+    },
+    always(answer: number | 'hang') {
+      fallback = answer;
+    },
+    async close() {
+      for (const drop of hanging) drop();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+export type Receiver = Awaited<ReturnType<typeof startReceiver>>;

@@ -1,0 +1,84 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { checkTarget, guardedLookup } from './ssrf-guard';
+
+const SECRET_PREFIX = 'whsec_';
+
+/** A new signing secret in the Standard Webhooks form: `whsec_` + base64 of 24 random bytes. */
+export function newSigningSecret(): string {
+  return SECRET_PREFIX + randomBytes(24).toString('base64');
+}
+
+/** Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `id.timestamp.body` under the secret's bytes. */
+export function signature(secret: string, id: string, timestamp: number, body: string): string {
+  const key = Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64');
+  return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+}
+
+export interface Message {
+  /** `webhook-id`: the event's id, the same on every attempt, so receivers can dedupe. */
+  id: string;
+  body: string;
+  secret: string;
+}
+
+export interface SendOptions {
+  timeoutMs: number;
+  allowPrivate: boolean;
+}
+
+export interface SendResult {
+  status: number | null;
+  error: string | null;
+}
+
+/**
+ * One attempt: POST the body with the Standard Webhooks headers. A 2xx within the time limit is success;
+ * redirects are not followed (a 3xx is a failure like any other status), and the target is checked by the
+ * SSRF guard on the address the socket connects to.
+ */
+export function sendWebhook(url: string, message: Message, options: SendOptions): Promise<SendResult> {
+  return new Promise((resolve) => {
+    let target: URL;
+    try {
+      target = checkTarget(url, options.allowPrivate);
+    } catch (error) {
+      resolve({ status: null, error: (error as Error).message });
+      return;
+    }
+    const timestamp = Math.floor(Date.now() / 1000);
+    const request = target.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = request(target, {
+      method: 'POST',
+      agent: false,
+      lookup: guardedLookup(options.allowPrivate),
+      headers: {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(message.body),
+        'user-agent': 'loyalty-admin-webhooks',
+        'webhook-id': message.id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signature(message.secret, message.id, timestamp, message.body),
+      },
+    });
+    const timer = setTimeout(() => {
+      req.destroy(new Error(`no answer within ${options.timeoutMs / 1000} s`));
+    }, options.timeoutMs);
+    const finish = (result: SendResult) => {
+      clearTimeout(timer);
+      resolve(result);
+    };
+    req.on('response', (res) => {
+      // The answer's body is not kept; it is read so the connection closes cleanly.
+      res.resume();
+      res.on('end', () => finish({ status: res.statusCode ?? null, error: null }));
+      res.on('error', (error) => finish({ status: res.statusCode ?? null, error: error.message }));
+    });
+    req.on('error', (error) => finish({ status: null, error: error.message }));
+    req.end(message.body);
+  });
+}
+
+export const isSuccess = (result: SendResult) =>
+  result.error === null && result.status !== null && result.status >= 200 && result.status < 300;

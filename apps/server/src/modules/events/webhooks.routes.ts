@@ -1,0 +1,154 @@
+import {
+  createdWebhook,
+  createWebhookRequest,
+  delivery,
+  deliveryListQuery,
+  deliveryParams,
+  idParam,
+  pagedResponse,
+  updateWebhookRequest,
+  webhook,
+  webhookSecret,
+} from '@loyalty/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Config } from '../../config';
+import type { Secrets } from '../../lib/secrets';
+import { ADMINS } from '../../plugins/auth';
+import { listWebhooks } from './webhooks.repository';
+import {
+  changeWebhook,
+  createWebhook,
+  deliveriesPage,
+  removeWebhook,
+  retryDelivery,
+  revealWebhookSecret,
+  sendTestEvent,
+  webhookCrypto,
+} from './webhooks.service';
+
+/** Webhook endpoints and their deliveries (PROGRAMME-API §5): ADMIN only. */
+export const webhooksRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Secrets }> = async (
+  app,
+  { config, secrets },
+) => {
+  const crypto = webhookCrypto(secrets);
+  const allowPrivate = config.WEBHOOK_ALLOW_PRIVATE;
+  const tags = ['Webhooks'];
+  const preHandler = app.requireRole(...ADMINS);
+
+  app.get(
+    '/api/v1/webhooks',
+    { preHandler, schema: { tags, summary: 'List webhook endpoints', response: { 200: z.array(webhook) } } },
+    async () => listWebhooks(app.db),
+  );
+
+  app.post(
+    '/api/v1/webhooks',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Add a webhook endpoint; its signing secret is in this answer only (then: reveal)',
+        body: createWebhookRequest,
+        response: { 201: createdWebhook },
+      },
+    },
+    async (request, reply) => {
+      const created = await createWebhook(app.db, crypto, request.user!, request.body, allowPrivate);
+      return reply.code(201).header('cache-control', 'no-store').send(created);
+    },
+  );
+
+  app.patch(
+    '/api/v1/webhooks/:id',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Change a webhook endpoint (URL, description, event types, active or disabled)',
+        params: idParam,
+        body: updateWebhookRequest,
+        response: { 200: webhook },
+      },
+    },
+    async (request) => changeWebhook(app.db, request.user!, request.params.id, request.body, allowPrivate),
+  );
+
+  app.delete(
+    '/api/v1/webhooks/:id',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Delete a webhook endpoint and its deliveries',
+        params: idParam,
+        response: { 204: z.null() },
+      },
+    },
+    async (request, reply) => {
+      await removeWebhook(app.db, request.user!, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/api/v1/webhooks/:id/secret',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Reveal the signing secret (logged for audit)',
+        params: idParam,
+        response: { 200: webhookSecret },
+      },
+    },
+    async (request, reply) => {
+      const revealed = await revealWebhookSecret(app.db, crypto, request.user!, request.params.id);
+      return reply.header('cache-control', 'no-store').send(revealed);
+    },
+  );
+
+  app.get(
+    '/api/v1/webhooks/:id/deliveries',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: "An endpoint's deliveries, newest first",
+        params: idParam,
+        querystring: deliveryListQuery,
+        response: { 200: pagedResponse(delivery) },
+      },
+    },
+    async (request) => deliveriesPage(app.db, { webhookId: request.params.id, ...request.query }),
+  );
+
+  app.post(
+    '/api/v1/webhooks/:id/deliveries/:deliveryId/retry',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Send a delivery again now (a finished one gets a fresh retry schedule)',
+        params: deliveryParams,
+        response: { 200: delivery },
+      },
+    },
+    async (request) => retryDelivery(app.db, request.params.id, request.params.deliveryId),
+  );
+
+  app.post(
+    '/api/v1/webhooks/:id/test',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Queue a webhook.test event for this endpoint',
+        params: idParam,
+        response: { 201: delivery },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await sendTestEvent(app.db, request.params.id)),
+  );
+};

@@ -1,0 +1,173 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type CreatedWebhook,
+  type Delivery,
+  type DeliveryStatus,
+  type EventType,
+  type Paged,
+  TEST_EVENT_TYPE,
+  type Webhook,
+  type WebhookStatus,
+} from '@loyalty/contracts';
+import type { Db } from '../../db/connection';
+import { inTransaction } from '../../db/transaction';
+import { AppError } from '../../lib/app-error';
+import { toPage } from '../../lib/paging';
+import type { Secrets } from '../../lib/secrets';
+import type { AuthUser } from '../../plugins/auth';
+import { insertAudit } from '../audit/audit.repository';
+import { createKeyCrypto, type KeyCrypto } from '../pos-keys/key-crypto';
+import { deliveryIdOf, findDelivery, listDeliveries, requeueDelivery } from './deliveries.repository';
+import { insertEvents } from './events.repository';
+import { checkTarget, TargetRefused } from './ssrf-guard';
+import { newSigningSecret } from './webhook-sender';
+import {
+  deleteWebhook,
+  findWebhook,
+  findWebhookCipher,
+  insertWebhook,
+  toWebhook,
+  updateWebhook,
+} from './webhooks.repository';
+
+/** Signing secrets are stored like POS keys (AES-256-GCM, key from POS_KEY_SECRET), under their own keys. */
+export const webhookCrypto = (secrets: Secrets) => createKeyCrypto(secrets.posKeySecret, 'webhook');
+
+interface WebhookInput {
+  url: string;
+  description: string | null;
+  eventTypes: EventType[];
+  status: WebhookStatus;
+}
+
+/** What can be judged before any DNS: the scheme and an address written in the URL (PROGRAMME-API §5). */
+function checkUrl(url: string | undefined, allowPrivate: boolean) {
+  if (url === undefined) return;
+  try {
+    checkTarget(url, allowPrivate);
+  } catch (error) {
+    if (!(error instanceof TargetRefused)) throw error;
+    const message = allowPrivate
+      ? `URL not allowed: ${error.message}`
+      : `URL must be https to a public address (${error.message})`;
+    throw new AppError('VALIDATION_ERROR', `url: ${message}`, [{ field: 'url', message }]);
+  }
+}
+
+async function existing(db: Db, id: string) {
+  const found = await findWebhook(db, id);
+  if (!found) throw new AppError('WEBHOOK_NOT_FOUND');
+  return found;
+}
+
+export async function createWebhook(
+  db: Db,
+  crypto: KeyCrypto,
+  actor: AuthUser,
+  input: WebhookInput,
+  allowPrivate: boolean,
+): Promise<CreatedWebhook> {
+  checkUrl(input.url, allowPrivate);
+  const id = randomUUID();
+  const secret = newSigningSecret();
+  const created = await inTransaction(db, async (trx) => {
+    const webhook = await insertWebhook(trx, { ...input, id, secretCipher: crypto.encrypt(secret, id) });
+    await insertAudit(trx, {
+      username: actor.username,
+      message: `Created webhook endpoint ${webhook.url}`,
+      targetType: 'webhook',
+      targetId: id,
+      source: null,
+      dest: webhook,
+    });
+    return webhook;
+  });
+  return { ...created, secret };
+}
+
+export async function changeWebhook(
+  db: Db,
+  actor: AuthUser,
+  id: string,
+  input: Partial<WebhookInput>,
+  allowPrivate: boolean,
+): Promise<Webhook> {
+  checkUrl(input.url, allowPrivate);
+  return inTransaction(db, async (trx) => {
+    const before = await findWebhook(trx, id, true);
+    if (!before) throw new AppError('WEBHOOK_NOT_FOUND');
+    const after = await updateWebhook(trx, id, input);
+    await insertAudit(trx, {
+      username: actor.username,
+      message: `Updated webhook endpoint ${after.url}`,
+      targetType: 'webhook',
+      targetId: id,
+      source: before,
+      dest: after,
+    });
+    return after;
+  });
+}
+
+export async function removeWebhook(db: Db, actor: AuthUser, id: string): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    const before = await findWebhook(trx, id, true);
+    if (!before) throw new AppError('WEBHOOK_NOT_FOUND');
+    await deleteWebhook(trx, id);
+    await insertAudit(trx, {
+      username: actor.username,
+      message: `Deleted webhook endpoint ${before.url}`,
+      targetType: 'webhook',
+      targetId: id,
+      source: before,
+      dest: null,
+    });
+  });
+}
+
+/** The signing secret in clear, for ADMINs; every reveal is in the audit log (without the secret). */
+export async function revealWebhookSecret(db: Db, crypto: KeyCrypto, actor: AuthUser, id: string) {
+  return inTransaction(db, async (trx) => {
+    const row = await findWebhookCipher(trx, id);
+    if (!row) throw new AppError('WEBHOOK_NOT_FOUND');
+    const secret = crypto.decrypt(row.secret_cipher, row.id);
+    await insertAudit(trx, {
+      username: actor.username,
+      message: `Revealed the signing secret of webhook endpoint ${row.url}`,
+      targetType: 'webhook',
+      targetId: row.id,
+      source: null,
+      dest: toWebhook(row),
+    });
+    return { secret };
+  });
+}
+
+export async function deliveriesPage(
+  db: Db,
+  filter: { webhookId: string; status?: DeliveryStatus; page: number; size: number },
+): Promise<Paged<Delivery>> {
+  await existing(db, filter.webhookId);
+  const { rows, total } = await listDeliveries(db, filter);
+  return toPage(rows, total, filter.page, filter.size);
+}
+
+/** Sends a finished delivery again (a fresh retry schedule); one still pending stays queued as it is. */
+export async function retryDelivery(db: Db, webhookId: string, deliveryId: string): Promise<Delivery> {
+  await existing(db, webhookId);
+  await requeueDelivery(db, webhookId, deliveryId);
+  const found = await findDelivery(db, webhookId, deliveryId);
+  if (!found) throw new AppError('DELIVERY_NOT_FOUND');
+  return found;
+}
+
+/** A `webhook.test` event for this endpoint only, delivered like any other. */
+export async function sendTestEvent(db: Db, webhookId: string): Promise<Delivery> {
+  return inTransaction(db, async (trx) => {
+    const webhook = await findWebhook(trx, webhookId);
+    if (!webhook) throw new AppError('WEBHOOK_NOT_FOUND');
+    const data = { webhookId, url: webhook.url, message: 'Test event sent from the console' };
+    const [eventId] = await insertEvents(trx, [{ type: TEST_EVENT_TYPE, data }], webhookId);
+    return (await findDelivery(trx, webhookId, await deliveryIdOf(trx, webhookId, eventId!)))!;
+  });
+}

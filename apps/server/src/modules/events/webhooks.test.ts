@@ -1,0 +1,253 @@
+import { Webhook } from 'standardwebhooks';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { bearer, buildTestApp, createTestContext } from '../../../test/helper';
+import { deliverDue } from './delivery-worker';
+import { type Receiver, startReceiver } from './webhook-receiver.test-support';
+import { webhookCrypto } from './webhooks.service';
+
+const ctx = await createTestContext({
+  HOLD_SWEEP_INTERVAL_MS: '0',
+  WEBHOOK_POLL_INTERVAL_MS: '0',
+  WEBHOOK_ALLOW_PRIVATE: 'true',
+});
+const db = ctx.database.db;
+const admin = bearer(ctx.tokens.ADMIN);
+const crypto = webhookCrypto({ jwtSecret: '', posKeySecret: '0'.repeat(64) });
+/** A time limit long enough for a loaded machine to answer, short enough for the test that never does. */
+const options = { timeoutMs: 2000, allowPrivate: true, retrySchedule: [0, 0] };
+/** Runs the due attempts until nothing is due (the schedule above retries at once). */
+async function deliverAll() {
+  for (let round = 0; round < 10; round++) if ((await deliverDue(db, crypto, options)) === 0) return;
+}
+
+let receiver: Receiver;
+beforeEach(async () => {
+  // Each test starts without endpoints: none gets the events of another's writes.
+  await db.deleteFrom('webhook_endpoints').execute();
+  receiver = await startReceiver();
+  return () => receiver.close();
+});
+
+async function api(
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  url: string,
+  payload?: object,
+  token = ctx.tokens.ADMIN,
+) {
+  return ctx.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+}
+
+async function endpoint(eventTypes = ['account.created'], url = receiver.url) {
+  const res = await api('POST', '/api/v1/webhooks', { url, description: 'CRM', eventTypes });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json() as { id: string; secret: string; url: string };
+}
+
+let clients = 0;
+const newAccount = () => api('POST', '/api/v1/accounts', { clientId: `wh-client-${clients++}` });
+
+async function deliveries(id: string, query = '') {
+  const res = await api('GET', `/api/v1/webhooks/${id}/deliveries${query}`);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().content as Array<Record<string, unknown>>;
+}
+
+describe('webhook endpoints (ADMIN, audited)', () => {
+  it('creates with a whsec_ secret shown once, reveals it (audited), changes, deletes', async () => {
+    const created = await endpoint(['account.created', 'card.issued', 'card.issued']);
+    expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+    expect(created).toMatchObject({
+      description: 'CRM',
+      eventTypes: ['account.created', 'card.issued'],
+      status: 'active',
+    });
+    const list = (await api('GET', '/api/v1/webhooks')).json();
+    expect(list.find((w: { id: string }) => w.id === created.id)).not.toHaveProperty('secret');
+    const revealed = await api('GET', `/api/v1/webhooks/${created.id}/secret`);
+    expect(revealed.json()).toEqual({ secret: created.secret });
+    expect(revealed.headers['cache-control']).toBe('no-store');
+    const changed = await api('PATCH', `/api/v1/webhooks/${created.id}`, { status: 'disabled' });
+    expect(changed.json()).toMatchObject({ status: 'disabled', url: created.url });
+    expect((await api('DELETE', `/api/v1/webhooks/${created.id}`)).statusCode).toBe(204);
+    expect((await api('GET', `/api/v1/webhooks/${created.id}/secret`)).json().code).toBe('WEBHOOK_NOT_FOUND');
+    const audit = await db
+      .selectFrom('audit_log')
+      .select(['message', 'dest'])
+      .where('target_id', '=', created.id)
+      .orderBy('executed_at')
+      .execute();
+    expect(audit.map((a) => a.message.split(' ')[0])).toEqual(['Created', 'Revealed', 'Updated', 'Deleted']);
+    expect(JSON.stringify(audit)).not.toContain(created.secret.slice(6));
+  });
+
+  it('is for ADMINs; bad input is a 400, an unknown endpoint a 404', async () => {
+    expect((await api('GET', '/api/v1/webhooks', undefined, ctx.tokens.MANAGER)).statusCode).toBe(403);
+    const bad = [
+      { url: 'ftp://example.com/hook', eventTypes: ['card.issued'] },
+      { url: 'https://example.com/hook', eventTypes: [] },
+      { url: 'https://example.com/hook', eventTypes: ['points.unknown'] },
+    ];
+    for (const body of bad) {
+      const res = await api('POST', '/api/v1/webhooks', body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().code).toBe('VALIDATION_ERROR');
+    }
+    const missing = '00000000-0000-4000-8000-000000000000';
+    expect((await api('PATCH', `/api/v1/webhooks/${missing}`, { status: 'active' })).statusCode).toBe(404);
+    expect((await api('POST', `/api/v1/webhooks/${missing}/test`)).json().code).toBe('WEBHOOK_NOT_FOUND');
+    const hook = await endpoint();
+    const retry = await api('POST', `/api/v1/webhooks/${hook.id}/deliveries/${missing}/retry`);
+    expect(retry.json().code).toBe('DELIVERY_NOT_FOUND');
+  });
+
+  it('without WEBHOOK_ALLOW_PRIVATE only https to public addresses is accepted', async () => {
+    const strict = await buildTestApp(ctx.database, {
+      WEBHOOK_ALLOW_PRIVATE: 'false',
+      WEBHOOK_POLL_INTERVAL_MS: '0',
+    });
+    try {
+      for (const url of [
+        'http://example.com/hook',
+        'https://127.0.0.1/hook',
+        'https://[::1]/x',
+        'https://169.254.169.254/x',
+        'https://10.1.2.3/x',
+      ]) {
+        const res = await strict.inject({
+          method: 'POST',
+          url: '/api/v1/webhooks',
+          headers: admin,
+          payload: { url, eventTypes: ['card.issued'] },
+        });
+        expect(res.statusCode, url).toBe(400);
+        expect(res.json().details[0].field).toBe('url');
+      }
+    } finally {
+      await strict.close();
+    }
+  });
+});
+
+describe('deliveries', () => {
+  it('signs with Standard Webhooks: the package verifies it, a tampered body fails', async () => {
+    const hook = await endpoint();
+    const account = (await newAccount()).json();
+    await deliverAll();
+    expect(receiver.received).toHaveLength(1);
+    const [got] = receiver.received;
+    const headers = {
+      'webhook-id': String(got!.headers['webhook-id']),
+      'webhook-timestamp': String(got!.headers['webhook-timestamp']),
+      'webhook-signature': String(got!.headers['webhook-signature']),
+    };
+    const verifier = new Webhook(hook.secret);
+    const payload = verifier.verify(got!.body, headers) as { id: string; type: string; data: unknown };
+    expect(payload).toMatchObject({ type: 'account.created', data: account });
+    expect(headers['webhook-id']).toBe(payload.id);
+    expect(() => verifier.verify(got!.body.replace('wh-client', 'wh-clienT'), headers)).toThrow();
+    const [delivery] = await deliveries(hook.id);
+    expect(delivery).toMatchObject({
+      status: 'succeeded',
+      attempts: 1,
+      responseStatus: 200,
+      nextAttemptAt: null,
+    });
+  });
+
+  it('500, 500, 200: three attempts of one message, then succeeded', async () => {
+    const hook = await endpoint();
+    receiver.answer(500, 500, 200);
+    await newAccount();
+    await deliverAll();
+    expect(receiver.received).toHaveLength(3);
+    expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(1);
+    expect((await deliveries(hook.id))[0]).toMatchObject({
+      status: 'succeeded',
+      attempts: 3,
+      responseStatus: 200,
+    });
+  });
+
+  it('a receiver that never answers is timed out and retried on schedule, then failed; Retry sends it again', async () => {
+    const hook = await endpoint();
+    receiver.always('hang');
+    await newAccount();
+    await deliverAll();
+    expect(receiver.received).toHaveLength(3);
+    const [failed] = await deliveries(hook.id, '?status=failed');
+    expect(failed).toMatchObject({
+      status: 'failed',
+      attempts: 3,
+      responseStatus: null,
+      nextAttemptAt: null,
+    });
+    expect(failed!.lastError).toMatch(/no answer within 2 s/);
+    receiver.always(200);
+    const retried = await api('POST', `/api/v1/webhooks/${hook.id}/deliveries/${failed!.id}/retry`);
+    expect(retried.json()).toMatchObject({ status: 'pending', attempts: 0 });
+    await deliverAll();
+    expect((await deliveries(hook.id))[0]).toMatchObject({ status: 'succeeded', attempts: 1 });
+  });
+
+  it('a redirect is not followed', async () => {
+    const hook = await endpoint();
+    receiver.always(302);
+    await newAccount();
+    await deliverAll();
+    expect(receiver.received.every((r) => r.headers['webhook-id'])).toBe(true);
+    expect(receiver.received).toHaveLength(3);
+    expect((await deliveries(hook.id))[0]).toMatchObject({ status: 'failed', responseStatus: 302 });
+  });
+
+  it('only active endpoints subscribed to the type get it; the test event goes to one endpoint', async () => {
+    const cards = await endpoint(['card.issued']);
+    const off = await endpoint();
+    await api('PATCH', `/api/v1/webhooks/${off.id}`, { status: 'disabled' });
+    await newAccount();
+    expect(await deliveries(cards.id)).toEqual([]);
+    expect(await deliveries(off.id)).toEqual([]);
+    const test = await api('POST', `/api/v1/webhooks/${cards.id}/test`);
+    expect(test.statusCode).toBe(201);
+    expect(test.json()).toMatchObject({ eventType: 'webhook.test', status: 'pending' });
+    await deliverAll();
+    expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ type: 'webhook.test' });
+    const feed = (await api('GET', '/api/v1/events?limit=500')).json();
+    expect(feed.events.map((e: { type: string }) => e.type)).not.toContain('webhook.test');
+  });
+
+  it('at most perEndpoint attempts run per endpoint, so a slow one leaves slots to the others', async () => {
+    const slow = await endpoint();
+    const other = await startReceiver();
+    try {
+      const fast = await endpoint(['account.created'], other.url);
+      receiver.always('hang');
+      for (let i = 0; i < 5; i++) await newAccount();
+      expect(await deliverDue(db, crypto, { ...options, perEndpoint: 2, maxInFlight: 4 })).toBe(4);
+      const tried = async (id: string) => (await deliveries(id)).filter((d) => d.attempts === 1).length;
+      expect([await tried(slow.id), await tried(fast.id)]).toEqual([2, 2]);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('the worker of a running server', () => {
+  it('delivers on its own (WEBHOOK_POLL_INTERVAL_MS)', async () => {
+    const hook = await endpoint();
+    const running = await buildTestApp(ctx.database, {
+      WEBHOOK_POLL_INTERVAL_MS: '20',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      HOLD_SWEEP_INTERVAL_MS: '0',
+    });
+    try {
+      await newAccount();
+      for (let i = 0; i < 500 && (await deliveries(hook.id))[0]?.status !== 'succeeded'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect((await deliveries(hook.id))[0]).toMatchObject({ status: 'succeeded' });
+      expect(receiver.received).toHaveLength(1);
+    } finally {
+      await running.close();
+    }
+  });
+});
