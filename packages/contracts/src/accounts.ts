@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoTimestamp, pageQuery, sortParam } from './common';
+import { isoTimestamp, listFormat, pageQuery, sortParam } from './common';
 
 export const account = z.object({
   id: z.uuid(),
@@ -21,6 +21,7 @@ export const accountSortFields = ['createdAt', 'clientId', 'balance'] as const;
 
 /** `search`: client ID contains the text (case-insensitive). */
 export const accountListQuery = pageQuery.extend({
+  format: listFormat,
   sort: sortParam(accountSortFields),
 });
 export type AccountListQuery = z.input<typeof accountListQuery>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoTimestamp, pageQuery, sortParam } from './common';
+import { isoTimestamp, listFormat, pageQuery, sortParam } from './common';
 
 export const auditTargetTypes = [
   'pos_key',
@@ -42,6 +42,7 @@ export const auditEntry = z.object({
 export type AuditEntry = z.infer<typeof auditEntry>;
 
 export const auditListQuery = pageQuery.extend({
+  format: listFormat,
   username: z.string().trim().max(100).optional(),
   targetType: auditTargetType.optional(),
   targetId: z.string().trim().max(200).optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoTimestamp, pageQuery, sortParam } from './common';
+import { isoTimestamp, listFormat, pageQuery, sortParam } from './common';
 
 export const roles = ['ADMIN', 'MANAGER', 'VIEWER'] as const;
 export const role = z.enum(roles);
@@ -80,6 +80,7 @@ export const createUserRequest = z.object({
 export type CreateUserRequest = z.input<typeof createUserRequest>;
 
 export const userListQuery = pageQuery.extend({
+  format: listFormat,
   role: role.optional(),
   sort: sortParam(['username', 'fullName', 'email', 'role', 'createdAt', 'lastLogin']),
 });

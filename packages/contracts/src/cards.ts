@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoTimestamp, pageQuery, sortParam } from './common';
+import { isoTimestamp, listFormat, pageQuery, sortParam } from './common';
 
 export const cardStatuses = ['active', 'blocked', 'pending'] as const;
 export const cardStatus = z.enum(cardStatuses);
@@ -31,6 +31,7 @@ export const cardSortFields = ['createdAt', 'number'] as const;
  * UUID. `accountId`: the cards of that account only.
  */
 export const cardListQuery = pageQuery.extend({
+  format: listFormat,
   status: cardStatus.optional(),
   accountId: z.uuid().optional(),
   sort: sortParam(cardSortFields),

@@ -11,6 +11,15 @@ export const pageQuery = z.object({
 });
 
 /**
+ * `format=csv` on a list: every row matching its filters, in its sort (page and size do not apply), as
+ * text/csv with a header row of the JSON field names (PROGRAMME-API §4 "Export").
+ */
+export const listFormat = z
+  .enum(['json', 'csv'])
+  .optional()
+  .describe('csv: every matching row (no page) as text/csv, header row of the JSON field names');
+
+/**
  * `sort=field,asc|desc` restricted to the given fields; an unknown field is a 400, never ignored.
  */
 export function sortParam<const F extends readonly [string, ...string[]]>(fields: F) {

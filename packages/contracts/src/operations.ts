@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoTimestamp, pageQuery, sortParam } from './common';
+import { isoTimestamp, listFormat, pageQuery, sortParam } from './common';
 
 export const operationTypes = ['accrual', 'redemption', 'hold', 'adjustment'] as const;
 export const operationType = z.enum(operationTypes);
@@ -44,6 +44,7 @@ export const operationSortFields = ['createdAt'] as const;
 
 /** `search`: a card-number prefix or an operation-id prefix (or an operation's exact UUID). */
 export const operationListQuery = pageQuery.extend({
+  format: listFormat,
   type: operationType.optional(),
   status: operationStatus.optional(),
   accountId: z.uuid().optional(),

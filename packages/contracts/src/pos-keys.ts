@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoTimestamp, pageQuery, sortParam } from './common';
+import { isoTimestamp, listFormat, pageQuery, sortParam } from './common';
 
 export const posKeyStatuses = ['active', 'inactive'] as const;
 export const posKeyStatus = z.enum(posKeyStatuses);
@@ -22,6 +22,7 @@ export const posKey = z.object({
 export type PosKey = z.infer<typeof posKey>;
 
 export const posKeyListQuery = pageQuery.extend({
+  format: listFormat,
   status: posKeyStatus.optional(),
   sort: sortParam(['name', 'address', 'status', 'createdAt', 'lastUsedAt']),
 });

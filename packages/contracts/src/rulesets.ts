@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { businessTimestamp, isoTimestamp, pageQuery, sortParam } from './common';
+import { businessTimestamp, isoTimestamp, listFormat, pageQuery, sortParam } from './common';
 
 /**
  * Versions are positive 32-bit integers (issue 15.3: an unbounded version could outrank every later one
@@ -99,6 +99,7 @@ export type CreateExcludedSkuRequest = z.input<typeof createExcludedSkuRequest>;
 export const excludedSkuSortFields = ['sku', 'description', 'category', 'createdAt'] as const;
 
 export const excludedSkuListQuery = pageQuery.extend({
+  format: listFormat,
   /** Absent: every category. Present but empty (`category=`): the SKUs without a category. */
   category: z.string().trim().max(100).optional(),
   sort: sortParam(excludedSkuSortFields),

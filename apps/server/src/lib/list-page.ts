@@ -18,6 +18,22 @@ export interface ListOrder {
   nulls: 'ends' | 'database';
   /** A unique column that makes the order total, so pages never overlap or skip a row. */
   tiebreak: { column: string; direction: SortDirection };
+  /** The sorted column can be null (an export's keyset must then step over the empty values too). */
+  nullable?: boolean;
+}
+
+/** The list's order, one definition for its pages and its export (`list-stream.ts`). */
+export function orderList<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  order: ListOrder,
+): SelectQueryBuilder<DB, TB, O> {
+  const { column, direction, nulls, tiebreak } = order;
+  return query
+    .orderBy(sql.ref(column), (ob) => {
+      if (nulls === 'database') return direction === 'asc' ? ob.asc() : ob.desc();
+      return direction === 'asc' ? ob.asc().nullsFirst() : ob.desc().nullsLast();
+    })
+    .orderBy(sql.ref(tiebreak.column), tiebreak.direction);
 }
 
 /**
@@ -30,14 +46,8 @@ export async function fetchListPage<DB, TB extends keyof DB, O>(
   order: ListOrder,
   page: ListPage,
 ): Promise<{ rows: O[]; total: number }> {
-  const { column, direction, nulls, tiebreak } = order;
   const [rows, count] = await Promise.all([
-    query.rows
-      .orderBy(sql.ref(column), (ob) => {
-        if (nulls === 'database') return direction === 'asc' ? ob.asc() : ob.desc();
-        return direction === 'asc' ? ob.asc().nullsFirst() : ob.desc().nullsLast();
-      })
-      .orderBy(sql.ref(tiebreak.column), tiebreak.direction)
+    orderList(query.rows, order)
       .limit(page.size)
       .offset(page.page * page.size)
       .execute(),

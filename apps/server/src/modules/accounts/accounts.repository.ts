@@ -4,6 +4,7 @@ import type { Db } from '../../db/connection';
 import type { Executor } from '../../db/executor';
 import type { Database } from '../../db/schema';
 import type { Tx } from '../../db/transaction';
+import { listSource } from '../../lib/list-stream';
 import { amountNumber } from '../../lib/money';
 import { likeContains, toIso } from '../../lib/paging';
 import { lapsedHeld } from '../ledger/expired-holds.repository';
@@ -114,6 +115,30 @@ function orderAccounts<O>(
   if (sort.field === 'balance') return query.orderBy('accounts.balance', dir).orderBy('accounts.id', dir);
   // client_id is unique: no tie-break, so the unique index serves the order.
   return query.orderBy('accounts.client_id', dir);
+}
+
+/** Every account the filter matches with the list's columns, in its order: the list's export. */
+export function accountsExportSource(db: Db, filter: Pick<AccountFilter, 'search' | 'sort'>) {
+  let query = accountQuery(db);
+  if (filter.search) query = query.where('accounts.client_id', 'ilike', likeContains(filter.search));
+  const sort = filter.sort ?? { field: 'createdAt', direction: 'desc' };
+  const direction = sort.direction;
+  // The pages' order (orderAccounts); client_id is unique, so its tie-break never decides.
+  const column = {
+    createdAt: 'accounts.created_at',
+    balance: 'accounts.balance',
+    clientId: 'accounts.client_id',
+  };
+  return listSource(
+    query,
+    {
+      column: column[sort.field],
+      direction,
+      nulls: 'database',
+      tiebreak: { column: 'accounts.id', direction },
+    },
+    (rows) => rows.map(toAccount),
+  );
 }
 
 /**

@@ -8,11 +8,11 @@ import {
   manualAccrualHeaders,
   manualAccrualRequest,
   manualAccrualResponse,
-  pagedResponse,
 } from '@loyalty/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { listResponses, sendCsv } from '../../lib/csv';
 import { ANY_ROLE, MANAGERS } from '../../plugins/auth';
-import { createAccount, getAccount, listAccountsPage } from './accounts.service';
+import { createAccount, exportAccounts, getAccount, listAccountsPage } from './accounts.service';
 import { manualAccrual } from './manual-accrual.service';
 
 /** Accounts and manual accrual. */
@@ -28,10 +28,13 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['Accounts'],
         summary: 'List accounts with balance, held balance and active card; search matches the client ID',
         querystring: accountListQuery,
-        response: { 200: pagedResponse(account) },
+        response: listResponses(account),
       },
     },
-    async (request) => listAccountsPage(app.db, request.query),
+    async (request, reply) =>
+      request.query.format === 'csv'
+        ? sendCsv(reply, 'accounts', account, exportAccounts(app.db, request.query))
+        : listAccountsPage(app.db, request.query),
   );
 
   app.get(

@@ -3,15 +3,27 @@ import type { Db } from '../../db/connection';
 import { isUniqueViolation } from '../../db/sql-errors';
 import { inTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
+import { streamList } from '../../lib/list-stream';
 import { toPage } from '../../lib/paging';
 import type { AuthUser } from '../../plugins/auth';
 import { insertAudit } from '../audit/audit.repository';
 import { appendEvent } from '../events/emit';
-import { type AccountFilter, findAccountById, insertAccount, listAccounts } from './accounts.repository';
+import {
+  type AccountFilter,
+  accountsExportSource,
+  findAccountById,
+  insertAccount,
+  listAccounts,
+} from './accounts.repository';
 
 export async function listAccountsPage(db: Db, filter: AccountFilter): Promise<Paged<Account>> {
   const { rows, total } = await listAccounts(db, filter);
   return toPage(rows, total, filter.page, filter.size);
+}
+
+/** Every row the filter matches, in the list's order (its CSV export). */
+export function exportAccounts(db: Db, filter: AccountFilter): AsyncIterable<Account> {
+  return streamList(accountsExportSource(db, filter));
 }
 
 export async function getAccount(db: Db, id: string): Promise<Account> {

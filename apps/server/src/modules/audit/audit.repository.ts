@@ -1,8 +1,10 @@
 import type { AuditEntry, AuditTargetType } from '@loyalty/contracts';
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/connection';
+import type { Database } from '../../db/schema';
 import type { Tx } from '../../db/transaction';
-import { fetchListPage } from '../../lib/list-page';
+import { fetchListPage, type ListOrder } from '../../lib/list-page';
+import { listSource } from '../../lib/list-stream';
 import { likeContains, toIso } from '../../lib/paging';
 import { redactSecrets } from './redact';
 
@@ -43,7 +45,8 @@ export interface AuditFilter {
 
 const sortColumns = { executedAt: 'executed_at', username: 'username', targetType: 'target_type' } as const;
 
-export async function listAudit(db: Db, filter: AuditFilter): Promise<{ rows: AuditEntry[]; total: number }> {
+/** The filtered entries and the order of the sort asked for: the list's pages and its export. */
+function auditList(db: Db, filter: Omit<AuditFilter, 'page' | 'size'>) {
   let query = db.selectFrom('audit_log');
   if (filter.username) query = query.where(sql`lower(username)`, '=', filter.username.toLowerCase());
   if (filter.targetType) query = query.where('target_type', '=', filter.targetType);
@@ -53,27 +56,38 @@ export async function listAudit(db: Db, filter: AuditFilter): Promise<{ rows: Au
     query = query.where((eb) => eb.or([eb('message', 'ilike', pattern), eb('username', 'ilike', pattern)]));
   }
   const sort = filter.sort ?? { field: 'executedAt', direction: 'desc' };
-  const { rows, total } = await fetchListPage(
-    { rows: query.selectAll(), count: query },
-    {
-      column: sortColumns[sort.field],
-      direction: sort.direction,
-      nulls: 'database',
-      tiebreak: { column: 'id', direction: sort.direction },
-    },
-    filter,
-  );
-  return {
-    total,
-    rows: rows.map((r) => ({
-      id: r.id,
-      username: r.username,
-      executedAt: toIso(r.executed_at) as string,
-      message: r.message,
-      targetType: r.target_type as AuditTargetType,
-      targetId: r.target_id,
-      source: r.source ?? null,
-      dest: r.dest ?? null,
-    })),
+  const order: ListOrder = {
+    column: sortColumns[sort.field],
+    direction: sort.direction,
+    nulls: 'database',
+    tiebreak: { column: 'id', direction: sort.direction },
+    nullable: sort.field === 'username',
   };
+  return { query, order };
+}
+
+type AuditRow = Selectable<Database['audit_log']>;
+
+function toAuditEntry(r: AuditRow): AuditEntry {
+  return {
+    id: r.id,
+    username: r.username,
+    executedAt: toIso(r.executed_at) as string,
+    message: r.message,
+    targetType: r.target_type as AuditTargetType,
+    targetId: r.target_id,
+    source: r.source ?? null,
+    dest: r.dest ?? null,
+  };
+}
+
+export async function listAudit(db: Db, filter: AuditFilter): Promise<{ rows: AuditEntry[]; total: number }> {
+  const { query, order } = auditList(db, filter);
+  const { rows, total } = await fetchListPage({ rows: query.selectAll(), count: query }, order, filter);
+  return { total, rows: rows.map(toAuditEntry) };
+}
+
+export function auditExportSource(db: Db, filter: Omit<AuditFilter, 'page' | 'size'>) {
+  const { query, order } = auditList(db, filter);
+  return listSource(query.selectAll(), order, (rows) => rows.map(toAuditEntry));
 }

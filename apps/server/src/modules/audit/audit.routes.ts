@@ -1,6 +1,7 @@
-import { auditEntry, auditListQuery, pagedResponse } from '@loyalty/contracts';
+import { auditEntry, auditListQuery } from '@loyalty/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { listAuditPage } from './audit.service';
+import { listResponses, sendCsv } from '../../lib/csv';
+import { exportAudit, listAuditPage } from './audit.service';
 
 export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -11,11 +12,12 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['Audit'],
         summary: 'Audit log, newest first',
         querystring: auditListQuery,
-        response: { 200: pagedResponse(auditEntry) },
+        response: listResponses(auditEntry),
       },
     },
-    async (request) => {
-      return listAuditPage(app.db, request.query);
-    },
+    async (request, reply) =>
+      request.query.format === 'csv'
+        ? sendCsv(reply, 'audit', auditEntry, exportAudit(app.db, request.query))
+        : listAuditPage(app.db, request.query),
   );
 };

@@ -3,6 +3,7 @@ import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { Executor } from '../../db/executor';
 import type { Tx } from '../../db/transaction';
+import { listSource } from '../../lib/list-stream';
 import { likePrefix, toIso } from '../../lib/paging';
 import { isUuid } from '../../lib/uuid';
 
@@ -72,6 +73,18 @@ export async function lockCards(trx: Tx, ids: readonly string[]): Promise<Card[]
     .where('id', 'in', [...ids])
     .orderBy('id')
     .forUpdate()
+    .execute();
+  return rows.map(toCard);
+}
+
+/** Every card of an account, newest first (a member's data export). */
+export async function findCardsOfAccount(db: Executor, accountId: string): Promise<Card[]> {
+  const rows = await db
+    .selectFrom('cards')
+    .select(columns)
+    .where('account_id', '=', accountId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
     .execute();
   return rows.map(toCard);
 }
@@ -186,6 +199,33 @@ export async function listCards(
     rows: rows.map((row) => ({ ...toCard(row), clientId: clientIds.get(row.account_id) ?? '' })),
     total,
   };
+}
+
+/** Every card the filter matches with its client ID, in the list's order: the list's export. */
+export async function cardsExportSource(
+  db: Db,
+  filter: Pick<CardFilter, 'search' | 'status' | 'accountId' | 'sort'>,
+) {
+  let query = db.selectFrom('cards').select(columns);
+  if (filter.status) query = query.where('status', '=', filter.status);
+  if (filter.accountId) query = query.where('account_id', '=', filter.accountId);
+  if (filter.search) query = query.where(await searchCondition(db, filter.search));
+  const sort = filter.sort ?? { field: 'createdAt', direction: 'desc' };
+  const { direction } = sort;
+  // The pages' order; a number is unique, so its tie-break never decides.
+  return listSource(
+    query,
+    {
+      column: sort.field === 'number' ? 'number' : 'created_at',
+      direction,
+      nulls: 'database',
+      tiebreak: { column: 'id', direction },
+    },
+    async (rows) => {
+      const clientIds = await clientIdsOf(db, rows);
+      return rows.map((row) => ({ ...toCard(row), clientId: clientIds.get(row.account_id) ?? '' }));
+    },
+  );
 }
 
 /** The client IDs of a page's accounts: one primary-key probe per distinct account. */

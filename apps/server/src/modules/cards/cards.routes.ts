@@ -7,11 +7,11 @@ import {
   cardListItem,
   cardListQuery,
   idParam,
-  pagedResponse,
 } from '@loyalty/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { listResponses, sendCsv } from '../../lib/csv';
 import { ANY_ROLE, MANAGERS } from '../../plugins/auth';
-import { blockCard, blockCards, issueCard, listCardsPage, reissueCard } from './cards.service';
+import { blockCard, blockCards, exportCards, issueCard, listCardsPage, reissueCard } from './cards.service';
 
 /** Cards: list, issue, block (one or several), reissue. */
 export const cardsRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -25,10 +25,13 @@ export const cardsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['Cards'],
         summary: 'List cards; search is a card-number prefix, a client ID (any case) or an exact account id',
         querystring: cardListQuery,
-        response: { 200: pagedResponse(cardListItem) },
+        response: listResponses(cardListItem),
       },
     },
-    async (request) => listCardsPage(app.db, request.query),
+    async (request, reply) =>
+      request.query.format === 'csv'
+        ? sendCsv(reply, 'cards', cardListItem, exportCards(app.db, request.query))
+        : listCardsPage(app.db, request.query),
   );
 
   app.post(

@@ -9,6 +9,7 @@ import {
 import type { Db } from '../../db/connection';
 import { inTransaction, type Tx } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
+import { streamList } from '../../lib/list-stream';
 import { toPage } from '../../lib/paging';
 import type { AuthUser } from '../../plugins/auth';
 import { lockAccount } from '../accounts/accounts.repository';
@@ -18,6 +19,7 @@ import { getSetting } from '../settings/settings.repository';
 import { generateCardNumber } from './card-number';
 import {
   type CardFilter,
+  cardsExportSource,
   countNonBlockedCards,
   findCardById,
   insertActiveCard,
@@ -30,6 +32,11 @@ import {
 export async function listCardsPage(db: Db, filter: CardFilter): Promise<Paged<CardListItem>> {
   const { rows, total } = await listCards(db, filter);
   return toPage(rows, total, filter.page, filter.size);
+}
+
+/** Every row the filter matches, in the list's order (its CSV export). */
+export async function* exportCards(db: Db, filter: CardFilter): AsyncGenerator<CardListItem> {
+  yield* streamList(await cardsExportSource(db, filter));
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Operation, OperationMeta, OperationStatus, OperationType } from '@
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { Executor } from '../../db/executor';
+import { listSource } from '../../lib/list-stream';
 import { likePrefix, toIso } from '../../lib/paging';
 import { isUuid } from '../../lib/uuid';
 
@@ -144,6 +145,46 @@ export async function listOperations(
           .orderBy('o.id', dir)
           .execute();
   return { rows: rows.map(toOperation), total };
+}
+
+/**
+ * The list's rows for its export: the same filter, order and mapping as the pages. The POS comes from a
+ * lateral join whose only columns are the POS's name and address, so the filter's bare column names
+ * (id, status, created_at…) still mean the operation's.
+ */
+export function operationsExportSource(db: Db, filter: OperationFilter) {
+  const query = db
+    .selectFrom('operations as o')
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('pos_keys as p')
+          .select(['p.name as pos_name', 'p.address as pos_address'])
+          .whereRef('p.id', '=', 'o.pos_id')
+          .as('p'),
+      (join) => join.onTrue(),
+    )
+    .select([
+      'o.id',
+      'o.operation_id',
+      'o.type',
+      'o.points',
+      'o.status',
+      'o.account_id',
+      'o.card_number',
+      'o.pos_id',
+      'p.pos_name',
+      'p.pos_address',
+      'o.created_at',
+      'o.meta',
+    ])
+    .where((eb) => (filter.accountIds?.length === 0 ? eb.val(false) : eb.and(conditions(filter))));
+  const direction = filter.sort?.direction ?? 'desc';
+  return listSource(
+    query,
+    { column: 'o.created_at', direction, nulls: 'database', tiebreak: { column: 'o.id', direction } },
+    (rows) => rows.map(toOperation),
+  );
 }
 
 /** Searches up to this length are counted from operation_search_counts (migration 002). */

@@ -1,7 +1,8 @@
-import { idParam, operation, operationListQuery, pagedResponse } from '@loyalty/contracts';
+import { idParam, operation, operationListQuery } from '@loyalty/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { listResponses, sendCsv } from '../../lib/csv';
 import { ANY_ROLE } from '../../plugins/auth';
-import { getOperation, listOperationsPage } from './operations.service';
+import { exportOperations, getOperation, listOperationsPage } from './operations.service';
 
 /** Operations history. Manual accrual (POST /api/v1/admin/operations/manual-accrual) lives with accounts. */
 export const operationsRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -15,10 +16,13 @@ export const operationsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['Operations'],
         summary: 'Operations, newest first; search is a card-number or operation-id prefix',
         querystring: operationListQuery,
-        response: { 200: pagedResponse(operation) },
+        response: listResponses(operation),
       },
     },
-    async (request) => listOperationsPage(app.db, request.query),
+    async (request, reply) =>
+      request.query.format === 'csv'
+        ? sendCsv(reply, 'operations', operation, exportOperations(app.db, request.query))
+        : listOperationsPage(app.db, request.query),
   );
 
   app.get(

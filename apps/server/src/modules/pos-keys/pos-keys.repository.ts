@@ -3,7 +3,8 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { Executor } from '../../db/executor';
 import type { Tx } from '../../db/transaction';
-import { fetchListPage } from '../../lib/list-page';
+import { fetchListPage, type ListOrder } from '../../lib/list-page';
+import { listSource } from '../../lib/list-stream';
 import { likeContains, toIso } from '../../lib/paging';
 import { isUuid } from '../../lib/uuid';
 
@@ -130,7 +131,8 @@ const sortColumns = {
   lastUsedAt: 'last_used_at',
 } as const;
 
-export async function listPosKeys(db: Db, filter: PosKeyFilter): Promise<{ rows: PosKey[]; total: number }> {
+/** The filtered keys and the order of the sort asked for: the list's pages and its export. */
+function posKeysList(db: Db, filter: Omit<PosKeyFilter, 'page' | 'size'>) {
   let query = db.selectFrom('pos_keys');
   if (filter.status) query = query.where('status', '=', filter.status);
   if (filter.search) {
@@ -138,15 +140,27 @@ export async function listPosKeys(db: Db, filter: PosKeyFilter): Promise<{ rows:
     query = query.where((eb) => eb.or([eb('name', 'ilike', pattern), eb('address', 'ilike', pattern)]));
   }
   const sort = filter.sort ?? { field: 'createdAt', direction: 'desc' };
+  const order: ListOrder = {
+    column: sortColumns[sort.field],
+    direction: sort.direction,
+    nulls: 'ends',
+    tiebreak: { column: 'id', direction: 'asc' },
+    nullable: sort.field === 'address' || sort.field === 'lastUsedAt',
+  };
+  return { query, order };
+}
+
+export async function listPosKeys(db: Db, filter: PosKeyFilter): Promise<{ rows: PosKey[]; total: number }> {
+  const { query, order } = posKeysList(db, filter);
   const { rows, total } = await fetchListPage(
     { rows: query.select(publicColumns), count: query },
-    {
-      column: sortColumns[sort.field],
-      direction: sort.direction,
-      nulls: 'ends',
-      tiebreak: { column: 'id', direction: 'asc' },
-    },
+    order,
     filter,
   );
   return { rows: rows.map(toPosKey), total };
+}
+
+export function posKeysExportSource(db: Db, filter: Omit<PosKeyFilter, 'page' | 'size'>) {
+  const { query, order } = posKeysList(db, filter);
+  return listSource(query.select(publicColumns), order, (rows) => rows.map(toPosKey));
 }

@@ -1,7 +1,6 @@
 import {
   createPosKeyRequest,
   idParam,
-  pagedResponse,
   posKey,
   posKeyListQuery,
   posKeyReveal,
@@ -9,10 +8,17 @@ import {
 } from '@loyalty/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config';
+import { listResponses, sendCsv } from '../../lib/csv';
 import type { Secrets } from '../../lib/secrets';
 import { ADMINS, ANY_ROLE, MANAGERS } from '../../plugins/auth';
 import { createKeyCrypto } from './key-crypto';
-import { createPosKey, listPosKeysPage, revealPosKey, setPosKeyStatus } from './pos-keys.service';
+import {
+  createPosKey,
+  exportPosKeys,
+  listPosKeysPage,
+  revealPosKey,
+  setPosKeyStatus,
+} from './pos-keys.service';
 
 /** POS keys (admin side). */
 export const posKeysRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Secrets }> = async (
@@ -29,10 +35,13 @@ export const posKeysRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Sec
         tags: ['POS keys'],
         summary: 'List POS keys (never the keys themselves)',
         querystring: posKeyListQuery,
-        response: { 200: pagedResponse(posKey) },
+        response: listResponses(posKey),
       },
     },
-    async (request) => listPosKeysPage(app.db, request.query),
+    async (request, reply) =>
+      request.query.format === 'csv'
+        ? sendCsv(reply, 'pos-keys', posKey, exportPosKeys(app.db, request.query))
+        : listPosKeysPage(app.db, request.query),
   );
 
   app.post(

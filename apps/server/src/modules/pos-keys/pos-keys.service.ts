@@ -4,6 +4,7 @@ import type { Db } from '../../db/connection';
 import { isUniqueViolation } from '../../db/sql-errors';
 import { inTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
+import { streamList } from '../../lib/list-stream';
 import { toPage } from '../../lib/paging';
 import type { AuthUser } from '../../plugins/auth';
 import { insertAudit } from '../audit/audit.repository';
@@ -15,6 +16,7 @@ import {
   keyHashExists,
   listPosKeys,
   type PosKeyFilter,
+  posKeysExportSource,
   toPosKey,
   updatePosKeyStatus,
 } from './pos-keys.repository';
@@ -22,6 +24,11 @@ import {
 export async function listPosKeysPage(db: Db, filter: PosKeyFilter): Promise<Paged<PosKey>> {
   const { rows, total } = await listPosKeys(db, filter);
   return toPage(rows, total, filter.page, filter.size);
+}
+
+/** Every row the filter matches, in the list's order (its CSV export). */
+export function exportPosKeys(db: Db, filter: PosKeyFilter): AsyncIterable<PosKey> {
+  return streamList(posKeysExportSource(db, filter));
 }
 
 interface NewPosKey {

@@ -2,6 +2,8 @@ import type { ExcludedSku } from '@loyalty/contracts';
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { Tx } from '../../db/transaction';
+import { fetchListPage, type ListOrder } from '../../lib/list-page';
+import { listSource } from '../../lib/list-stream';
 import { likeContains } from '../../lib/paging';
 import { toExcludedSku } from './rulesets.repository';
 
@@ -26,35 +28,41 @@ const sortColumns = {
   createdAt: 'created_at',
 } as const;
 
-export async function listExcludedSkus(
-  db: Db,
-  rulesetId: string,
-  filter: ExcludedSkuFilter,
-): Promise<{ rows: ExcludedSku[]; total: number }> {
+/** The ruleset's filtered SKUs and the order of the sort asked for: the list's pages and its export. */
+function excludedSkusList(db: Db, rulesetId: string, filter: Omit<ExcludedSkuFilter, 'page' | 'size'>) {
   const conditions: Expression<SqlBool>[] = [sql<SqlBool>`ruleset_id = ${rulesetId}`];
   if (filter.category === '') conditions.push(sql<SqlBool>`category is null`);
   else if (filter.category !== undefined) conditions.push(sql<SqlBool>`category = ${filter.category}`);
   if (filter.search) conditions.push(sql<SqlBool>`${searchText} ilike ${likeContains(filter.search)}`);
   const sort = filter.sort ?? { field: 'sku', direction: 'asc' };
-  const [rows, count] = await Promise.all([
-    db
-      .selectFrom('excluded_skus')
-      .select(columns)
-      .where((eb) => eb.and(conditions))
-      .orderBy(sortColumns[sort.field], (ob) =>
-        sort.direction === 'asc' ? ob.asc().nullsFirst() : ob.desc().nullsLast(),
-      )
-      .orderBy('sku', 'asc')
-      .limit(filter.size)
-      .offset(filter.page * filter.size)
-      .execute(),
-    db
-      .selectFrom('excluded_skus')
-      .where((eb) => eb.and(conditions))
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows: rows.map(toExcludedSku), total: count.total };
+  const order: ListOrder = {
+    column: sortColumns[sort.field],
+    direction: sort.direction,
+    nulls: 'ends',
+    // A SKU is unique in its ruleset.
+    tiebreak: { column: 'sku', direction: 'asc' },
+    nullable: sort.field === 'description' || sort.field === 'category',
+  };
+  return { query: db.selectFrom('excluded_skus').where((eb) => eb.and(conditions)), order };
+}
+
+export async function listExcludedSkus(
+  db: Db,
+  rulesetId: string,
+  filter: ExcludedSkuFilter,
+): Promise<{ rows: ExcludedSku[]; total: number }> {
+  const { query, order } = excludedSkusList(db, rulesetId, filter);
+  const { rows, total } = await fetchListPage({ rows: query.select(columns), count: query }, order, filter);
+  return { rows: rows.map(toExcludedSku), total };
+}
+
+export function excludedSkusExportSource(
+  db: Db,
+  rulesetId: string,
+  filter: Omit<ExcludedSkuFilter, 'page' | 'size'>,
+) {
+  const { query, order } = excludedSkusList(db, rulesetId, filter);
+  return listSource(query.select(columns), order, (rows) => rows.map(toExcludedSku));
 }
 
 export async function listSkuCategories(db: Db, rulesetId: string): Promise<string[]> {

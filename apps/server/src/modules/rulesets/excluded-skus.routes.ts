@@ -3,14 +3,20 @@ import {
   excludedSku,
   excludedSkuListQuery,
   idParam,
-  pagedResponse,
   rulesetSkuParams,
   skuCategories,
 } from '@loyalty/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { listResponses, sendCsv } from '../../lib/csv';
 import { ANY_ROLE, MANAGERS } from '../../plugins/auth';
-import { excludeSku, includeSku, listCategories, listExcludedSkusPage } from './excluded-skus.service';
+import {
+  excludeSku,
+  exportExcludedSkus,
+  includeSku,
+  listCategories,
+  listExcludedSkusPage,
+} from './excluded-skus.service';
 
 export const excludedSkusRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -22,10 +28,18 @@ export const excludedSkusRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "A ruleset's excluded SKUs; `category=` (empty) lists those without a category",
         params: idParam,
         querystring: excludedSkuListQuery,
-        response: { 200: pagedResponse(excludedSku) },
+        response: listResponses(excludedSku),
       },
     },
-    async (request) => listExcludedSkusPage(app.db, request.params.id, request.query),
+    async (request, reply) =>
+      request.query.format === 'csv'
+        ? sendCsv(
+            reply,
+            'excluded-skus',
+            excludedSku,
+            await exportExcludedSkus(app.db, request.params.id, request.query),
+          )
+        : listExcludedSkusPage(app.db, request.params.id, request.query),
   );
 
   app.post(

@@ -2,12 +2,14 @@ import type { ExcludedSku, Paged } from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
 import { inTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
+import { streamList } from '../../lib/list-stream';
 import { toPage } from '../../lib/paging';
 import type { AuthUser } from '../../plugins/auth';
 import { insertAudit } from '../audit/audit.repository';
 import {
   deleteExcludedSku,
   type ExcludedSkuFilter,
+  excludedSkusExportSource,
   insertExcludedSku,
   listExcludedSkus,
   listSkuCategories,
@@ -23,6 +25,16 @@ export async function listExcludedSkusPage(
   await getRuleset(db, rulesetId);
   const { rows, total } = await listExcludedSkus(db, rulesetId, filter);
   return toPage(rows, total, filter.page, filter.size);
+}
+
+/** Every SKU the filter matches, in the list's order (its CSV export); 404 before anything is sent. */
+export async function exportExcludedSkus(
+  db: Db,
+  rulesetId: string,
+  filter: ExcludedSkuFilter,
+): Promise<AsyncIterable<ExcludedSku>> {
+  await getRuleset(db, rulesetId);
+  return streamList(excludedSkusExportSource(db, rulesetId, filter));
 }
 
 export async function listCategories(db: Db, rulesetId: string): Promise<string[]> {

@@ -3,7 +3,8 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { Executor } from '../../db/executor';
 import type { Tx } from '../../db/transaction';
-import { fetchListPage } from '../../lib/list-page';
+import { fetchListPage, type ListOrder } from '../../lib/list-page';
+import { listSource } from '../../lib/list-stream';
 import { likeContains, toIso } from '../../lib/paging';
 import { isUuid } from '../../lib/uuid';
 
@@ -121,7 +122,8 @@ const sortColumns = {
   lastLogin: 'last_login',
 } as const;
 
-export async function listUsers(db: Db, filter: UserFilter): Promise<{ rows: User[]; total: number }> {
+/** The filtered users with their columns, and the order of the sort asked for: the list's pages and its export. */
+function usersList(db: Db, filter: Omit<UserFilter, 'page' | 'size'>) {
   let query = db.selectFrom('users');
   if (filter.role) query = query.where('role', '=', filter.role);
   if (filter.search) {
@@ -129,15 +131,29 @@ export async function listUsers(db: Db, filter: UserFilter): Promise<{ rows: Use
     query = query.where((eb) => eb.or([eb('username', 'ilike', pattern), eb('email', 'ilike', pattern)]));
   }
   const sort = filter.sort ?? { field: 'createdAt', direction: 'desc' };
+  const order: ListOrder = {
+    column: sortColumns[sort.field],
+    direction: sort.direction,
+    nulls: 'ends',
+    tiebreak: { column: 'id', direction: 'asc' },
+    nullable: nullableColumns.has(sort.field),
+  };
+  return { query, order };
+}
+
+const nullableColumns = new Set(['email', 'fullName', 'lastLogin']);
+
+export async function listUsers(db: Db, filter: UserFilter): Promise<{ rows: User[]; total: number }> {
+  const { query, order } = usersList(db, filter);
   const { rows, total } = await fetchListPage(
     { rows: query.select(publicColumns), count: query },
-    {
-      column: sortColumns[sort.field],
-      direction: sort.direction,
-      nulls: 'ends',
-      tiebreak: { column: 'id', direction: 'asc' },
-    },
+    order,
     filter,
   );
   return { rows: rows.map(toUser), total };
+}
+
+export function usersExportSource(db: Db, filter: Omit<UserFilter, 'page' | 'size'>) {
+  const { query, order } = usersList(db, filter);
+  return listSource(query.select(publicColumns), order, (rows) => rows.map(toUser));
 }

@@ -1,8 +1,9 @@
-import { createUserRequest, idParam, pagedResponse, user, userListQuery } from '@loyalty/contracts';
+import { createUserRequest, idParam, user, userListQuery } from '@loyalty/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { listResponses, sendCsv } from '../../lib/csv';
 import { ADMINS } from '../../plugins/auth';
-import { createUser, listUsersPage, removeUser, unlockUser } from './users.service';
+import { createUser, exportUsers, listUsersPage, removeUser, unlockUser } from './users.service';
 
 export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   const adminOnly = app.requireRole(...ADMINS);
@@ -15,10 +16,13 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['Users'],
         summary: 'List users',
         querystring: userListQuery,
-        response: { 200: pagedResponse(user) },
+        response: listResponses(user),
       },
     },
-    async (request) => listUsersPage(app.db, request.query),
+    async (request, reply) =>
+      request.query.format === 'csv'
+        ? sendCsv(reply, 'users', user, exportUsers(app.db, request.query))
+        : listUsersPage(app.db, request.query),
   );
 
   app.post(

@@ -3,6 +3,7 @@ import type { Db } from '../../db/connection';
 import { isUniqueViolation } from '../../db/sql-errors';
 import { inTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
+import { streamList } from '../../lib/list-stream';
 import { toPage } from '../../lib/paging';
 import { hashPassword } from '../../lib/password';
 import type { AuthUser } from '../../plugins/auth';
@@ -16,11 +17,17 @@ import {
   lockAdminIds,
   type UserFilter,
   usernameExists,
+  usersExportSource,
 } from './users.repository';
 
 export async function listUsersPage(db: Db, filter: UserFilter): Promise<Paged<User>> {
   const { rows, total } = await listUsers(db, filter);
   return toPage(rows, total, filter.page, filter.size);
+}
+
+/** Every row the filter matches, in the list's order (its CSV export). */
+export function exportUsers(db: Db, filter: UserFilter): AsyncIterable<User> {
+  return streamList(usersExportSource(db, filter));
 }
 
 interface NewUser {
