@@ -17,6 +17,7 @@ import { eventsRoutes } from './modules/events/events.routes';
 import { webhooksRoutes } from './modules/events/webhooks.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { importsRoutes } from './modules/imports/imports.routes';
+import { memberDataRoutes } from './modules/member-data/member-data.routes';
 import { operationsRoutes } from './modules/operations/operations.routes';
 import { posRoutes } from './modules/pos/pos.routes';
 import { posKeysRoutes } from './modules/pos-keys/pos-keys.routes';
@@ -105,6 +106,7 @@ export async function buildApp({ config, database, secrets, logger }: AppDeps) {
     await secured.register(accountsRoutes);
     await secured.register(cardsRoutes);
     await secured.register(operationsRoutes);
+    await secured.register(memberDataRoutes);
     await secured.register(clientsRoutes);
     await secured.register(posKeysRoutes, { config, secrets });
     await secured.register(receiptsRoutes);

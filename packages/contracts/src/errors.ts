@@ -44,6 +44,10 @@ export const errorCatalogue = {
   SKU_ALREADY_EXCLUDED: { status: 409, message: 'SKU is already excluded in this ruleset' },
   SKU_NOT_EXCLUDED: { status: 404, message: 'SKU is not excluded in this ruleset' },
   CLIENT_ID_TAKEN: { status: 409, message: 'An account with this client ID already exists' },
+  ERASE_NOT_CONFIRMED: {
+    status: 400,
+    message: "The confirmation does not match the account's client ID",
+  },
   CARD_NOT_ACTIVE: { status: 409, message: 'Only an active card can be blocked' },
   CARD_NOT_REISSUABLE: { status: 409, message: 'Only an active or blocked card can be reissued' },
   OPERATION_NOT_FOUND: { status: 404, message: 'Operation not found' },

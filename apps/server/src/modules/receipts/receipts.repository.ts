@@ -14,14 +14,17 @@ export interface ReceiptRow {
   pos_address: string | null;
 }
 
+/** A receipt with its POS, from an accrual `o`. */
+const receiptColumns = sql`select r.accrual_id, r.receipt_id, r.pos_id, r.card_number, r.total_amount,
+    r.total_discount, r.created_at, p.name as pos_name, p.address as pos_address
+  from operations o
+  join receipts r on r.accrual_id = o.id
+  left join pos_keys p on p.id = r.pos_id`;
+
 /** The receipt of an accrual, by its operation id (uuid) or its POS operationId. */
 export async function findReceipt(db: Db, id: string): Promise<ReceiptRow | undefined> {
   const result = await sql<ReceiptRow>`
-    select r.accrual_id, r.receipt_id, r.pos_id, r.card_number, r.total_amount, r.total_discount,
-      r.created_at, p.name as pos_name, p.address as pos_address
-    from operations o
-    join receipts r on r.accrual_id = o.id
-    left join pos_keys p on p.id = r.pos_id
+    ${receiptColumns}
     where o.type = 'accrual' and ${
       isUuid(id) ? sql`(o.id = ${id}::uuid or o.operation_id = ${id})` : sql`o.operation_id = ${id}`
     }
@@ -29,11 +32,32 @@ export async function findReceipt(db: Db, id: string): Promise<ReceiptRow | unde
   return result.rows[0];
 }
 
-export async function findReceiptItems(db: Db, accrualId: string) {
+/** The receipts of an account's POS accruals, newest first (a member's data export). */
+export async function findReceiptsOfAccount(db: Db, accountId: string): Promise<ReceiptRow[]> {
+  const result = await sql<ReceiptRow>`
+    ${receiptColumns}
+    where o.account_id = ${accountId} and o.type = 'accrual'
+    order by r.created_at desc, r.accrual_id desc`.execute(db);
+  return result.rows;
+}
+
+export async function findItemsOfReceipts(db: Db, accrualIds: readonly string[]) {
+  if (accrualIds.length === 0) return [];
   return db
     .selectFrom('receipt_items')
-    .select(['id', 'sku', 'category', 'quantity', 'price', 'discount', 'line_total', 'bonus_points'])
-    .where('accrual_id', '=', accrualId)
+    .select([
+      'accrual_id',
+      'id',
+      'sku',
+      'category',
+      'quantity',
+      'price',
+      'discount',
+      'line_total',
+      'bonus_points',
+    ])
+    .where('accrual_id', 'in', [...accrualIds])
+    .orderBy('accrual_id')
     .orderBy('line_no')
     .execute();
 }

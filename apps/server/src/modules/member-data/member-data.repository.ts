@@ -1,0 +1,69 @@
+import { sql } from 'kysely';
+import type { Tx } from '../../db/transaction';
+
+/** Locks the account for its erasure: no card issue or balance change of it runs meanwhile. */
+export async function lockAccountIdentity(trx: Tx, id: string) {
+  return trx
+    .selectFrom('accounts')
+    .select(['id', 'client_id'])
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export async function renameAccount(trx: Tx, id: string, clientId: string): Promise<void> {
+  await trx.updateTable('accounts').set({ client_id: clientId }).where('id', '=', id).execute();
+}
+
+/** Every card of the account blocked with reason `Erased` (its old reason may be free text about the member). */
+export async function blockCardsAsErased(trx: Tx, accountId: string): Promise<number> {
+  const rows = await trx
+    .updateTable('cards')
+    .set({ status: 'blocked', blocked_reason: 'Erased', blocked_at: sql`coalesce(blocked_at, now())` })
+    .where('account_id', '=', accountId)
+    .returning('id')
+    .execute();
+  return rows.length;
+}
+
+/**
+ * Clears the free-text reasons of the account's operations: in the operations (amounts, dates and links
+ * stay, so the ledger still verifies) and in the manual-accrual answers kept for idempotent replays.
+ */
+export async function clearOperationReasons(trx: Tx, accountId: string): Promise<number> {
+  const rows = await trx
+    .updateTable('operations')
+    .set({ meta: sql`meta - 'reason'` })
+    .where('account_id', '=', accountId)
+    .where(sql<boolean>`meta ? 'reason'`)
+    .returning('id')
+    .execute();
+  await sql`
+    update idempotency_keys set response = response #- '{operation,meta,reason}'
+    where response -> 'operation' ->> 'accountId' = ${accountId}`.execute(trx);
+  return rows.length;
+}
+
+/**
+ * The account's audit entries without what the erasure removes: the client ID (in the creation message
+ * and the account snapshots) and the reasons manual accruals wrote into their message.
+ */
+export async function redactAccountAudit(
+  trx: Tx,
+  accountId: string,
+  clientId: string,
+  erasedId: string,
+): Promise<void> {
+  const snapshot = (column: 'source' | 'dest') => sql`case
+      when jsonb_typeof(${sql.ref(column)}) = 'object' and ${sql.ref(column)} ->> 'clientId' = ${clientId}
+      then jsonb_set(${sql.ref(column)}, '{clientId}', to_jsonb(${erasedId}::text))
+      else ${sql.ref(column)} end`;
+  await sql`
+    update audit_log set
+      message = case
+        when message like 'Added % points to account: %' then split_part(message, ': ', 1)
+        else replace(message, ${`'${clientId}'`}, ${`'${erasedId}'`}) end,
+      source = ${snapshot('source')},
+      dest = ${snapshot('dest')}
+    where target_type = 'account' and target_id = ${accountId}`.execute(trx);
+}

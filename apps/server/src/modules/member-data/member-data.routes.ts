@@ -1,0 +1,46 @@
+import { account, eraseAccountRequest, idParam, memberDataExport } from '@loyalty/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ADMINS } from '../../plugins/auth';
+import { eraseMember, exportMemberData } from './member-data.service';
+
+/** A member's right to their data and to erasure (PROGRAMME-API §4), administrators only. */
+export const memberDataRoutes: FastifyPluginAsyncZod = async (app) => {
+  const adminOnly = app.requireRole(...ADMINS);
+
+  app.get(
+    '/api/v1/accounts/:id/export',
+    {
+      preHandler: adminOnly,
+      schema: {
+        tags: ['Accounts'],
+        summary:
+          "A member's data as one JSON document: account, cards, operations, receipts (lots: not built yet)",
+        params: idParam,
+        response: { 200: memberDataExport },
+      },
+    },
+    async (request, reply) => {
+      const document = await exportMemberData(app.db, request.params.id);
+      const day = document.exportedAt.slice(0, 10);
+      return reply
+        .header('content-disposition', `attachment; filename="member-${request.params.id}-${day}.json"`)
+        .send(document);
+    },
+  );
+
+  app.post(
+    '/api/v1/accounts/:id/erase',
+    {
+      preHandler: adminOnly,
+      schema: {
+        tags: ['Accounts'],
+        summary:
+          "Erase a member: client ID → erased-<first 8 of id>, cards blocked 'Erased', operation reasons cleared; confirm with the client ID",
+        params: idParam,
+        body: eraseAccountRequest,
+        response: { 200: account },
+      },
+    },
+    async (request) => eraseMember(app.db, request.user!, request.params.id, request.body.confirm),
+  );
+};

@@ -1,0 +1,78 @@
+import { type Account, erasedClientId, type MemberDataExport, type Operation } from '@loyalty/contracts';
+import type { Db } from '../../db/connection';
+import { isUniqueViolation } from '../../db/sql-errors';
+import { inTransaction } from '../../db/transaction';
+import { AppError } from '../../lib/app-error';
+import { streamList } from '../../lib/list-stream';
+import type { AuthUser } from '../../plugins/auth';
+import { findAccountById } from '../accounts/accounts.repository';
+import { getAccount } from '../accounts/accounts.service';
+import { insertAudit } from '../audit/audit.repository';
+import { findCardsOfAccount } from '../cards/cards.repository';
+import { operationsExportSource } from '../operations/operations.repository';
+import { receiptsOfAccount } from '../receipts/receipts.service';
+import {
+  blockCardsAsErased,
+  clearOperationReasons,
+  lockAccountIdentity,
+  redactAccountAudit,
+  renameAccount,
+} from './member-data.repository';
+
+/** Everything held about one member as one document (PROGRAMME-API §4 "A member's data"). */
+export async function exportMemberData(db: Db, accountId: string): Promise<MemberDataExport> {
+  const account = await getAccount(db, accountId);
+  const operations: Operation[] = [];
+  // The operations list's own query and mapping, so the document says what the console shows.
+  for await (const operation of streamList(operationsExportSource(db, { accountId, page: 0, size: 0 }))) {
+    operations.push(operation);
+  }
+  return {
+    exportedAt: new Date().toISOString(),
+    account,
+    cards: await findCardsOfAccount(db, accountId),
+    operations,
+    receipts: await receiptsOfAccount(db, accountId),
+    lots: [],
+  };
+}
+
+/**
+ * Erases a member (PROGRAMME-API §4): the client ID becomes `erased-<first 8 of id>`, every card is
+ * blocked with reason `Erased`, the free-text reasons of the account's operations are cleared, and the
+ * audit log loses them too. Points, amounts and dates stay: nothing here writes a balance, so the ledger
+ * still verifies. The confirmation is the current client ID typed again; the audit entry of the erasure
+ * names neither.
+ */
+export async function eraseMember(
+  db: Db,
+  actor: AuthUser,
+  accountId: string,
+  confirm: string,
+): Promise<Account> {
+  try {
+    return await inTransaction(db, async (trx) => {
+      const account = await lockAccountIdentity(trx, accountId);
+      if (!account) throw new AppError('ACCOUNT_NOT_FOUND');
+      if (confirm !== account.client_id) throw new AppError('ERASE_NOT_CONFIRMED');
+      const erasedId = erasedClientId(account.id);
+      const cardsBlocked = await blockCardsAsErased(trx, account.id);
+      const reasonsCleared = await clearOperationReasons(trx, account.id);
+      await redactAccountAudit(trx, account.id, account.client_id, erasedId);
+      await renameAccount(trx, account.id, erasedId);
+      await insertAudit(trx, {
+        username: actor.username,
+        message: `Erased the member data of account ${erasedId}`,
+        targetType: 'account',
+        targetId: account.id,
+        source: null,
+        dest: { clientId: erasedId, cardsBlocked, reasonsCleared },
+      });
+      return (await findAccountById(trx, account.id))!;
+    });
+  } catch (error) {
+    // Another account already carries this erased ID (the same first 8 characters of its id).
+    if (isUniqueViolation(error)) throw new AppError('CLIENT_ID_TAKEN');
+    throw error;
+  }
+}

@@ -1,0 +1,200 @@
+import { erasedClientId } from '@loyalty/contracts';
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { bearer, createTestContext } from '../../../test/helper';
+import { verifyLedger } from '../ledger/verify-ledger';
+
+const ctx = await createTestContext();
+const { app } = ctx;
+const { db } = ctx.database;
+
+const CLIENT_ID = 'Jane.Doe-4711';
+const REASON = 'Goodwill for Jane Doe, phone 555-0199';
+const as = (token: string) => ({ headers: bearer(token) });
+const admin = as(ctx.tokens.ADMIN);
+
+async function newMember(clientId: string, reason: string) {
+  const account = (
+    await app.inject({ method: 'POST', url: '/api/v1/accounts', ...admin, payload: { clientId } })
+  ).json();
+  const first = (
+    await app.inject({ method: 'POST', url: `/api/v1/cards/issue/${account.id}`, ...admin })
+  ).json();
+  await app.inject({
+    method: 'POST',
+    url: `/api/v1/cards/${first.id}/block`,
+    ...admin,
+    payload: { reason: 'Lost' },
+  });
+  await app.inject({ method: 'POST', url: `/api/v1/cards/issue/${account.id}`, ...admin });
+  for (const [points, key] of [
+    [25, 'key-1'],
+    [7.5, 'key-2'],
+  ] as const) {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/admin/operations/manual-accrual',
+      headers: { ...bearer(ctx.tokens.MANAGER), 'idempotency-key': `${clientId}-${key}` },
+      payload: { accountId: account.id, points, reason },
+    });
+    expect(res.statusCode).toBe(201);
+  }
+  return account.id as string;
+}
+
+const OTHER_REASON = 'Birthday bonus';
+const memberId = await newMember(CLIENT_ID, REASON);
+const bystanderId = await newMember('Bystander-1', OTHER_REASON);
+
+/** Every place the member's data could remain, as text. */
+async function traces(text: string): Promise<string[]> {
+  const found = await sql<{ place: string }>`
+    select 'accounts' as place from accounts where client_id ilike ${`%${text}%`}
+    union all select 'cards' from cards where blocked_reason ilike ${`%${text}%`}
+    union all select 'operations' from operations where meta::text ilike ${`%${text}%`}
+    union all select 'audit' from audit_log
+      where concat_ws(' ', message, source::text, dest::text) ilike ${`%${text}%`}
+    union all select 'idempotency' from idempotency_keys where response::text ilike ${`%${text}%`}`.execute(
+    db,
+  );
+  const lists = ['/api/v1/accounts', '/api/v1/cards', '/api/v1/operations', '/api/v1/audit'];
+  for (const list of lists) {
+    const csv = (await app.inject({ url: `${list}?format=csv`, ...admin })).body;
+    if (csv.includes(text)) found.rows.push({ place: `${list} csv` });
+  }
+  return found.rows.map((r) => r.place);
+}
+
+describe("GET /api/v1/accounts/{id}/export: a member's data", () => {
+  it('account, cards, operations and receipts in one document', async () => {
+    const res = await app.inject({ url: `/api/v1/accounts/${memberId}/export`, ...admin });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toMatch(
+      /^attachment; filename="member-[0-9a-f-]+-\d{4}-\d{2}-\d{2}\.json"$/,
+    );
+    const doc = res.json();
+    expect(doc.account).toMatchObject({ id: memberId, clientId: CLIENT_ID, balance: 32.5 });
+    expect(doc.cards).toHaveLength(2);
+    expect(doc.cards.map((c: { status: string }) => c.status).sort()).toEqual(['active', 'blocked']);
+    expect(doc.operations).toHaveLength(2);
+    expect(doc.operations[0]).toMatchObject({ points: '7.50', meta: { reason: REASON } });
+    expect(doc.receipts).toEqual([]);
+    expect(doc.lots).toEqual([]);
+  });
+
+  it('administrators only; an unknown account is a 404', async () => {
+    for (const role of ['MANAGER', 'VIEWER'] as const) {
+      const res = await app.inject({ url: `/api/v1/accounts/${memberId}/export`, ...as(ctx.tokens[role]) });
+      expect(res.statusCode).toBe(403);
+    }
+    const missing = await app.inject({ url: `/api/v1/accounts/${crypto.randomUUID()}/export`, ...admin });
+    expect(missing.json()).toMatchObject({ status: 404, code: 'ACCOUNT_NOT_FOUND' });
+  });
+});
+
+describe('POST /api/v1/accounts/{id}/erase', () => {
+  const erase = (payload: unknown, token = ctx.tokens.ADMIN, id = memberId) =>
+    app.inject({
+      method: 'POST',
+      url: `/api/v1/accounts/${id}/erase`,
+      ...as(token),
+      payload: payload as object,
+    });
+
+  it('refuses without the right confirmation, and changes nothing', async () => {
+    const missing = await erase({});
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().code).toBe('VALIDATION_ERROR');
+    for (const confirm of ['jane.doe-4711', `${CLIENT_ID} `, 'Bystander-1']) {
+      const wrong = await erase({ confirm });
+      expect(wrong.json()).toMatchObject({ status: 400, code: 'ERASE_NOT_CONFIRMED' });
+    }
+    expect(await traces(CLIENT_ID)).toContain('accounts');
+  });
+
+  it('administrators only', async () => {
+    expect((await erase({ confirm: CLIENT_ID }, ctx.tokens.MANAGER)).statusCode).toBe(403);
+    expect((await erase({ confirm: CLIENT_ID }, ctx.tokens.VIEWER)).statusCode).toBe(403);
+    expect((await erase({ confirm: 'x' }, ctx.tokens.ADMIN, crypto.randomUUID())).json().code).toBe(
+      'ACCOUNT_NOT_FOUND',
+    );
+  });
+
+  it('removes the client ID and the reasons everywhere; points, dates and the ledger stay', async () => {
+    expect(await traces(CLIENT_ID)).toEqual(expect.arrayContaining(['accounts', 'audit']));
+    expect(await traces(REASON)).toEqual(expect.arrayContaining(['operations', 'audit', 'idempotency']));
+    const before = await db
+      .selectFrom('operations')
+      .select(['id', 'points', 'created_at', 'type', 'status'])
+      .where('account_id', '=', memberId)
+      .orderBy('id')
+      .execute();
+
+    const res = await erase({ confirm: CLIENT_ID });
+    expect(res.statusCode).toBe(200);
+    const erasedId = erasedClientId(memberId);
+    expect(res.json()).toMatchObject({
+      id: memberId,
+      clientId: erasedId,
+      balance: 32.5,
+      activeCardNumber: null,
+    });
+
+    expect(await traces(CLIENT_ID)).toEqual([]);
+    expect(await traces('Jane Doe')).toEqual([]);
+    const cards = await db
+      .selectFrom('cards')
+      .select(['status', 'blocked_reason'])
+      .where('account_id', '=', memberId)
+      .execute();
+    expect(cards).toEqual([
+      { status: 'blocked', blocked_reason: 'Erased' },
+      { status: 'blocked', blocked_reason: 'Erased' },
+    ]);
+    const after = await db
+      .selectFrom('operations')
+      .select(['id', 'points', 'created_at', 'type', 'status'])
+      .where('account_id', '=', memberId)
+      .orderBy('id')
+      .execute();
+    expect(after).toEqual(before);
+    expect(await verifyLedger(db)).toMatchObject({
+      differences: [],
+      holdsCapturedTwice: [],
+      overReturnedLines: [],
+    });
+
+    const [entry] = await db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('target_id', '=', memberId)
+      .orderBy('executed_at', 'desc')
+      .limit(1)
+      .execute();
+    expect(entry).toMatchObject({
+      username: 'admin',
+      target_type: 'account',
+      message: `Erased the member data of account ${erasedId}`,
+    });
+    expect(entry!.dest).toEqual({ clientId: erasedId, cardsBlocked: 2, reasonsCleared: 2 });
+    const creation = await db
+      .selectFrom('audit_log')
+      .select(['message', 'dest'])
+      .where('target_id', '=', memberId)
+      .where('message', 'like', 'Created account%')
+      .executeTakeFirstOrThrow();
+    expect(creation.message).toBe(`Created account for client '${erasedId}'`);
+    expect(creation.dest).toMatchObject({ id: memberId, clientId: erasedId });
+  });
+
+  it('leaves every other member as it was', async () => {
+    expect(await traces('Bystander-1')).toEqual(expect.arrayContaining(['accounts', 'audit']));
+    const other = (await app.inject({ url: `/api/v1/accounts/${bystanderId}/export`, ...admin })).json();
+    expect(other.account.clientId).toBe('Bystander-1');
+    expect(other.operations.map((o: { meta: { reason?: string } }) => o.meta.reason)).toEqual([
+      OTHER_REASON,
+      OTHER_REASON,
+    ]);
+    expect(other.cards.map((c: { status: string }) => c.status).sort()).toEqual(['active', 'blocked']);
+  });
+});
