@@ -52,7 +52,7 @@ export function buildUrl(path: string, query?: QueryParams): string {
   return qs ? `${path}?${qs}` : path;
 }
 
-async function readErrorBody(response: Response): Promise<ApiErrorBody> {
+export async function readErrorBody(response: Response): Promise<ApiErrorBody> {
   const fallback = { status: response.status, message: response.statusText || `HTTP ${response.status}` };
   try {
     const body = (await response.json()) as Partial<ApiErrorBody>;

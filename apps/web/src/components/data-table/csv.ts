@@ -1,3 +1,5 @@
+import { saveFile } from '@/lib/download';
+
 /** One column of an exported CSV: its header and the cell's plain value (ISO dates, raw numbers). */
 export interface CsvColumn<TData> {
   header: string;
@@ -36,15 +38,6 @@ export function csvFileName(name: string, now = new Date()): string {
 }
 
 /** Starts the download in the browser; the byte order mark lets spreadsheet apps read UTF-8. */
-export function downloadCsv(fileName: string, csv: string): void {
-  const url = URL.createObjectURL(new Blob(['\uFEFF', csv], { type: 'text/csv;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.style.display = 'none';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoked on the next task: the click has handed the URL to the download by then.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
+export function downloadCsv(fileName: string, csv: string | Blob): void {
+  saveFile(fileName, new Blob(['\uFEFF', csv], { type: 'text/csv;charset=utf-8' }));
 }

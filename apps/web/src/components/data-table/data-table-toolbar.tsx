@@ -5,6 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { cn } from '@/lib/utils';
 import { DataTableViewOptions } from './data-table-view-options';
+import { ExportListButton, type ListExport } from './export-list-button';
 import type { ServerTableControls } from './use-server-table';
 
 export interface DataTableToolbarProps<TData> {
@@ -16,6 +17,7 @@ export interface DataTableToolbarProps<TData> {
   filters?: ReactNode;
   onRefresh?: () => void;
   isFetching?: boolean;
+  exportList?: ListExport;
 }
 
 export function DataTableToolbar<TData>({
@@ -27,6 +29,7 @@ export function DataTableToolbar<TData>({
   filters,
   onRefresh,
   isFetching,
+  exportList,
 }: DataTableToolbarProps<TData>) {
   return (
     <div className="flex flex-wrap items-center gap-2">
@@ -54,6 +57,7 @@ export function DataTableToolbar<TData>({
             <span className="hidden sm:inline">Refresh</span>
           </Button>
         )}
+        {exportList && <ExportListButton {...exportList} />}
         <DataTableViewOptions table={table} />
       </div>
     </div>

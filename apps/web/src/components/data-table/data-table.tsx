@@ -18,6 +18,7 @@ import { DataTableColumnHeader } from './data-table-column-header';
 import { DataTablePagination } from './data-table-pagination';
 import { DataTableSelectionBar } from './data-table-selection-bar';
 import { DataTableToolbar } from './data-table-toolbar';
+import type { ListExport } from './export-list-button';
 import { selectionColumn } from './selection-column';
 import { useHorizontalOverflow } from './use-horizontal-overflow';
 import type { ServerTableControls } from './use-server-table';
@@ -52,6 +53,8 @@ export interface DataTableProps<TData> {
   bulkActions?: (selected: TData[], clearSelection: () => void) => ReactNode;
   /** "Export selected": the selected rows as a CSV download named after the screen and the date. */
   exportCsv?: CsvExport<TData>;
+  /** 'Export CSV' in the toolbar: every row of the list's current filters and sort, from the server. */
+  exportList?: ListExport;
   pageSizeOptions?: number[];
 }
 
@@ -74,6 +77,7 @@ export function DataTable<TData>({
   emptyText = 'No results.',
   bulkActions,
   exportCsv,
+  exportList,
   pageSizeOptions,
 }: DataTableProps<TData>) {
   const enableRowSelection = Boolean(bulkActions || exportCsv);
@@ -133,6 +137,7 @@ export function DataTable<TData>({
         filters={filters}
         onRefresh={onRefresh}
         isFetching={isFetching}
+        exportList={exportList}
       />
       {enableRowSelection && (
         <DataTableSelectionBar table={table} bulkActions={bulkActions} exportCsv={exportCsv} />

@@ -1,9 +1,11 @@
 import type { Account } from '@loyalty/contracts';
 import {
   CreditCardIcon,
+  FileDownIcon,
   HistoryIcon,
   MoreHorizontalIcon,
   PlusCircleIcon,
+  Trash2Icon,
   WalletCardsIcon,
 } from 'lucide-react';
 import { Button } from '@/components/ui/button';
@@ -16,16 +18,21 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 
-export type AccountAction = 'cards' | 'issue' | 'points' | 'operations';
+export type AccountAction = 'cards' | 'issue' | 'points' | 'operations' | 'export' | 'erase';
 
-/** Spec section 2 "Accounts" row menu; Issue Card and Add Points need MANAGER or ADMIN. */
+/**
+ * Spec section 2 "Accounts" row menu; Issue Card and Add Points need MANAGER or ADMIN, a member's Export
+ * Data and Erase Member (PROGRAMME-API §4) ADMIN.
+ */
 export function AccountRowActions({
   account,
   canManage,
+  isAdmin = false,
   onAction,
 }: {
   account: Account;
   canManage: boolean;
+  isAdmin?: boolean;
   onAction: (action: AccountAction, account: Account) => void;
 }) {
   return (
@@ -58,6 +65,19 @@ export function AccountRowActions({
           <HistoryIcon />
           View Operations
         </DropdownMenuItem>
+        {isAdmin && (
+          <>
+            <DropdownMenuSeparator />
+            <DropdownMenuItem onSelect={() => onAction('export', account)}>
+              <FileDownIcon />
+              Export Data
+            </DropdownMenuItem>
+            <DropdownMenuItem variant="destructive" onSelect={() => onAction('erase', account)}>
+              <Trash2Icon />
+              Erase Member
+            </DropdownMenuItem>
+          </>
+        )}
       </DropdownMenuContent>
     </DropdownMenu>
   );

@@ -40,6 +40,8 @@ export const accountErrorContext = {
   block: 'Block card',
   reissue: 'Reissue card',
   accrual: 'Manual accrual',
+  exportData: 'Export member data',
+  erase: 'Erase member',
 } as const;
 
 export function accountsListQuery(params: AccountListParams) {
@@ -68,6 +70,15 @@ export function accountOperationsQuery(params: AccountOperationsParams) {
 
 export function createAccount(body: CreateAccountRequest): Promise<Account> {
   return apiClient.post<Account>(ACCOUNTS, body);
+}
+
+/** PROGRAMME-API §4: the member's data as one JSON document (ADMIN). */
+export function memberExportUrl(accountId: string): string {
+  return `${ACCOUNTS}/${encodeURIComponent(accountId)}/export`;
+}
+
+export function eraseMember(accountId: string, confirm: string): Promise<Account> {
+  return apiClient.post<Account>(`${ACCOUNTS}/${encodeURIComponent(accountId)}/erase`, { confirm });
 }
 
 export function addPoints(body: ManualAccrualRequest): Promise<ManualAccrualResponse> {

@@ -10,6 +10,7 @@ import { type AccountAction, AccountRowActions } from './account-row-actions';
 export function accountColumns(
   onAction: (action: AccountAction, account: Account) => void,
   canManage: boolean,
+  isAdmin = false,
 ): ColumnDef<Account>[] {
   return [
     {
@@ -59,7 +60,12 @@ export function accountColumns(
       enableHiding: false,
       meta: { width: 56, className: 'text-right' },
       cell: ({ row }) => (
-        <AccountRowActions account={row.original} canManage={canManage} onAction={onAction} />
+        <AccountRowActions
+          account={row.original}
+          canManage={canManage}
+          isAdmin={isAdmin}
+          onAction={onAction}
+        />
       ),
     },
   ];

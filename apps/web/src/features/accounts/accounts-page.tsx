@@ -5,6 +5,7 @@ import { useMemo, useState } from 'react';
 import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
 import { PageHeader } from '@/components/layout/page-header';
 import { Button } from '@/components/ui/button';
+import { buildUrl } from '@/lib/api-client';
 import { getCurrentUser } from '@/lib/current-user';
 import { AccountCardsDialog } from './account-cards-dialog';
 import { AccountOperationsDialog } from './account-operations-dialog';
@@ -13,18 +14,27 @@ import { accountsListQuery } from './accounts-api';
 import { accountColumns } from './accounts-columns';
 import { AddPointsDialog } from './add-points-dialog';
 import { CreateAccountDialog } from './create-account-dialog';
+import { EraseMemberDialog } from './erase-member-dialog';
+import { exportMemberData } from './export-member-data';
 import { IssueCardDialog } from './issue-card-dialog';
 
 /** Spec section 2 "Accounts": one dialog at a time, opened from the row menu. */
 export function AccountsPage() {
   const table = useServerTable();
   const query = useQuery(accountsListQuery(table.params));
-  const { canManage } = getCurrentUser();
+  const { canManage, isAdmin } = getCurrentUser();
   const [creating, setCreating] = useState(false);
   const [open, setOpen] = useState<{ action: AccountAction; account: Account } | null>(null);
   const columns = useMemo(
-    () => accountColumns((action, account) => setOpen({ action, account }), canManage),
-    [canManage],
+    () =>
+      accountColumns(
+        // Export Data is a download, not a dialog.
+        (action, account) =>
+          action === 'export' ? void exportMemberData(account) : setOpen({ action, account }),
+        canManage,
+        isAdmin,
+      ),
+    [canManage, isAdmin],
   );
   const target = (action: AccountAction) => (open?.action === action ? open.account : null);
   const close = () => setOpen(null);
@@ -45,6 +55,7 @@ export function AccountsPage() {
       />
       <DataTable
         label="Accounts"
+        exportList={{ name: 'accounts', url: buildUrl('/api/v1/accounts', table.params) }}
         columns={columns}
         controls={table}
         getRowId={(account) => account.id}
@@ -58,6 +69,7 @@ export function AccountsPage() {
       <IssueCardDialog account={target('issue')} onClose={close} />
       <AddPointsDialog account={target('points')} onClose={close} />
       <AccountOperationsDialog account={target('operations')} onClose={close} />
+      <EraseMemberDialog account={target('erase')} onClose={close} />
     </>
   );
 }

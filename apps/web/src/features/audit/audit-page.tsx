@@ -5,7 +5,7 @@ import { useSearchParams } from 'react-router';
 import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
 import { ForbiddenState } from '@/components/feedback/forbidden-state';
 import { PageHeader } from '@/components/layout/page-header';
-import { isApiError } from '@/lib/api-client';
+import { buildUrl, isApiError } from '@/lib/api-client';
 import { AUDIT_PAGE_SIZE, type AuditFilters, auditListQuery } from './audit-api';
 import { auditColumns, auditCsvColumns } from './audit-columns';
 import { AuditDetailsDialog } from './audit-details-dialog';
@@ -43,6 +43,7 @@ export function AuditPage() {
           {failed && <SampleDataBanner error={query.error} onRetry={state.onRefresh} />}
           <DataTable
             label="Audit logs"
+            exportList={{ name: 'audit-logs', url: buildUrl('/api/v1/audit', table.params) }}
             columns={columns}
             controls={table}
             getRowId={(entry) => entry.id}

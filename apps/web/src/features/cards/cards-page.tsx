@@ -8,6 +8,7 @@ import { ReissueCardDialog } from '@/components/cards/reissue-card-dialog';
 import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
 import { PageHeader } from '@/components/layout/page-header';
 import { Button } from '@/components/ui/button';
+import { buildUrl } from '@/lib/api-client';
 import { getCurrentUser } from '@/lib/current-user';
 import { BlockCardsDialog } from './block-cards-dialog';
 import { CardStatusFilter } from './card-status-filter';
@@ -33,6 +34,7 @@ export function CardsPage() {
       <PageHeader title="Loyalty Cards" description="Every issued card, its status and its block history." />
       <DataTable
         label="Cards"
+        exportList={{ name: 'cards', url: buildUrl('/api/v1/cards', table.params) }}
         columns={columns}
         controls={table}
         getRowId={(card) => card.id}

@@ -4,6 +4,7 @@ import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
 import { PageHeader } from '@/components/layout/page-header';
 import { ReceiptDialog } from '@/components/receipts/receipt-dialog';
 import { useReceiptDialog } from '@/components/receipts/use-receipt-dialog';
+import { buildUrl } from '@/lib/api-client';
 import { OperationStatusFilter, OperationTypeFilter } from './operation-filters';
 import { type OperationFilters, operationsListQuery } from './operations-api';
 import { operationColumns } from './operations-columns';
@@ -26,6 +27,7 @@ export function OperationsPage() {
       <PageHeader title="Operations History" description="Every accrual, redemption, hold and adjustment." />
       <DataTable
         label="Operations"
+        exportList={{ name: 'operations', url: buildUrl('/api/v1/operations', table.params) }}
         columns={columns}
         controls={table}
         getRowId={(operation) => operation.id}

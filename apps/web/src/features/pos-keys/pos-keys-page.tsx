@@ -6,6 +6,7 @@ import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
 import { ConfirmDialog } from '@/components/feedback/confirm-dialog';
 import { PageHeader } from '@/components/layout/page-header';
 import { Button } from '@/components/ui/button';
+import { buildUrl } from '@/lib/api-client';
 import { getCurrentUser } from '@/lib/current-user';
 import { AddPosKeyDialog } from './add-pos-key-dialog';
 import type { PosKeyAction } from './pos-key-row-actions';
@@ -56,6 +57,7 @@ export function PosKeysPage() {
       />
       <DataTable
         label="POS keys"
+        exportList={{ name: 'pos-keys', url: buildUrl('/api/v1/pos-keys', table.params) }}
         columns={columns}
         controls={table}
         getRowId={(posKey) => posKey.id}

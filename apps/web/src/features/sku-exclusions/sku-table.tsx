@@ -4,7 +4,7 @@ import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
 import { ConfirmDialog } from '@/components/feedback/confirm-dialog';
 import { CategoryFilter } from './category-filter';
 import { skuColumns } from './sku-columns';
-import { type SkuFilters, skuListQuery } from './sku-exclusions-api';
+import { type SkuFilters, skuListQuery, skuListUrl } from './sku-exclusions-api';
 import { useRemoveSku } from './use-remove-sku';
 
 /** One ruleset's exclusions; keyed by ruleset, so switching starts again on page 0 with no filters. */
@@ -43,6 +43,7 @@ export function SkuTable({
       />
       <DataTable
         label="Excluded SKUs"
+        exportList={{ name: 'excluded-skus', url: skuListUrl(rulesetId, table.params) }}
         columns={columns}
         controls={table}
         getRowId={(sku) => sku.sku}

@@ -6,7 +6,7 @@ import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
 import { ForbiddenState } from '@/components/feedback/forbidden-state';
 import { PageHeader } from '@/components/layout/page-header';
 import { Button } from '@/components/ui/button';
-import { isApiError } from '@/lib/api-client';
+import { buildUrl, isApiError } from '@/lib/api-client';
 import { getCurrentUser } from '@/lib/current-user';
 import { AddUserDialog } from './add-user-dialog';
 import { DeleteUserDialog } from './delete-user-dialog';
@@ -46,6 +46,7 @@ export function UsersPage() {
       ) : (
         <DataTable
           label="Users"
+          exportList={{ name: 'users', url: buildUrl('/auth/api/v1/users', table.params) }}
           columns={columns}
           controls={table}
           getRowId={(user) => user.id}
