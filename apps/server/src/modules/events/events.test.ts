@@ -115,12 +115,76 @@ describe('the outbox: one event per change, in its transaction', () => {
 
     const page = await since(cursor);
     cursor = page.next;
-    expect(page.events.map((e) => e.type)).toEqual(['hold.expired', 'points.returned', 'hold.expired']);
-    const [byReturn, returned, bySweeper] = page.events;
+    expect(page.events.map((e) => e.type)).toEqual([
+      'hold.expired',
+      'points.returned',
+      'hold.created',
+      'hold.expired',
+    ]);
+    const [byReturn, returned, , bySweeper] = page.events;
     expect(byReturn!.data).toMatchObject({ id: hold.holdId, type: 'hold', status: 'voided', balance: 60 });
     expect(returned!.data).toMatchObject({ operationId: ret, type: 'adjustment', points: '-10.00' });
     expect(returned!.data).toMatchObject({ balance: 50, availableBalance: 50 });
     expect(bySweeper!.data).toMatchObject({ id: lapsed.holdId, status: 'voided', availableBalance: 20 });
+  });
+});
+
+describe('the POS writes', () => {
+  it('points.accrued, hold.created, points.redeemed, hold.released, hold.expired; a refused call emits nothing', async () => {
+    const pos = till(ctx, (await createPosKey(ctx)).apiKey);
+    const card = await createCard(db, { balance: 30 });
+    let cursor = (await since(null)).next;
+    const receipt = { receiptId: 'R-POS', items: [{ sku: 'A', quantity: 2, price: 50 }] };
+    const accrual = opId('acc');
+    expect((await pos.accrue({ operationId: accrual, cardNumber: card.number, receipt })).statusCode).toBe(
+      201,
+    );
+    const hold = (await pos.hold({ operationId: opId('hold'), cardNumber: card.number, points: 8 })).json();
+    const capture = opId('cap');
+    expect((await pos.capture(hold.holdId, { operationId: capture, points: 5 })).statusCode).toBe(200);
+    const second = (await pos.hold({ operationId: opId('hold'), cardNumber: card.number, points: 4 })).json();
+    expect((await pos.release(second.holdId, { operationId: opId('rel') })).statusCode).toBe(200);
+    const third = (await pos.hold({ operationId: opId('hold'), cardNumber: card.number, points: 1 })).json();
+    await expireHold(db, third.holdId);
+    // Capturing a lapsed hold is refused, and voids it: hold.expired, and nothing for the refusal.
+    expect((await pos.capture(third.holdId, { operationId: opId('cap') })).statusCode).toBe(409);
+    const blocked = await createCard(db, { balance: 1, status: 'blocked' });
+    const refused = await pos.accrue({ operationId: opId('acc'), cardNumber: blocked.number, receipt });
+    expect(refused.statusCode).toBe(409);
+
+    const page = await since(cursor);
+    cursor = page.next;
+    expect(page.events.map((e) => e.type)).toEqual([
+      'points.accrued',
+      'hold.created',
+      'points.redeemed',
+      'hold.created',
+      'hold.released',
+      'hold.created',
+      'hold.expired',
+    ]);
+    const [accrued, created, redeemed, , released, , expired] = page.events;
+    expect(accrued!.data).toMatchObject({
+      operationId: accrual,
+      type: 'accrual',
+      points: '10.00',
+      balance: 40,
+    });
+    expect(created!.data).toMatchObject({
+      id: hold.holdId,
+      type: 'hold',
+      status: 'active',
+      availableBalance: 32,
+    });
+    expect(redeemed!.data).toMatchObject({ operationId: capture, type: 'redemption', points: '-5.00' });
+    expect(redeemed!.data).toMatchObject({ balance: 35, availableBalance: 35 });
+    expect(released!.data).toMatchObject({ id: second.holdId, status: 'voided', availableBalance: 35 });
+    expect(expired!.data).toMatchObject({ id: third.holdId, status: 'voided', availableBalance: 35 });
+    // The event is the hold as it was then (active); the operation has been captured since.
+    const operation = (await api('GET', `/api/v1/operations/${created!.data.id}`)).json();
+    expect(Object.keys(created!.data).sort()).toEqual(
+      [...Object.keys(operation), 'balance', 'availableBalance'].sort(),
+    );
   });
 });
 

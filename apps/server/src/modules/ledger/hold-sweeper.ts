@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/connection';
 import { inTransaction } from '../../db/transaction';
-import { appendOperationEvents } from '../events/emit';
-import { lockAccountsInOrder, lockExpiredHolds, voidExpiredHolds } from './expired-holds.repository';
+import { expireHoldsIn } from './expire-holds';
+import { lockAccountsInOrder, lockExpiredHolds } from './expired-holds.repository';
 
 const BATCH = 500;
 const MAX_BATCHES_PER_RUN = 20;
@@ -19,8 +19,7 @@ export async function sweepExpiredHolds(db: Db, batchSize = BATCH): Promise<numb
       const holds = await lockExpiredHolds(trx, batchSize);
       if (holds.length === 0) return 0;
       await lockAccountsInOrder(trx, [...new Set(holds.map((h) => h.account_id))].sort());
-      const expired = await voidExpiredHolds(trx, { holdIds: holds.map((h) => h.id) });
-      await appendOperationEvents(trx, 'hold.expired', expired);
+      await expireHoldsIn(trx, { holdIds: holds.map((h) => h.id) });
       return holds.length;
     });
     total += voided;

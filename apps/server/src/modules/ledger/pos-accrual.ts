@@ -2,6 +2,7 @@ import type { Executor } from '../../db/executor';
 import type { Tx } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import { type Cents, centsText, MAX_BALANCE_CENTS, milliText, parseCents } from '../../lib/money';
+import { appendOperationEvents } from '../events/emit';
 import type { StoredRequest } from '../pos/idempotency';
 import { type AccrualContext, insertAccrual, readAccrualContext } from './accrual.repository';
 import type { PosRequestKey } from './ledger.repository';
@@ -69,7 +70,7 @@ export async function postAccrual(trx: Tx, a: PosAccrual): Promise<StoredRequest
   a.onContext?.(context);
   const decided = decideAccrual(context, a.receipt.items);
   const { computed } = decided;
-  return insertAccrual(trx, {
+  const stored = await insertAccrual(trx, {
     claim: { ...a.key, response: a.answer(decided) },
     rowId: a.rowId,
     accountId: context.account_id!,
@@ -93,4 +94,6 @@ export async function postAccrual(trx: Tx, a: PosAccrual): Promise<StoredRequest
       bonus_points: centsText(l.bonusCents),
     })),
   });
+  await appendOperationEvents(trx, 'points.accrued', [a.rowId]);
+  return stored;
 }

@@ -1,10 +1,11 @@
 import type { Db } from '../../db/connection';
-import { inTransaction, retryStatement, type Tx } from '../../db/transaction';
+import { inTransaction, type Tx } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import { type Cents, centsText, parseCents } from '../../lib/money';
 import { isUuid } from '../../lib/uuid';
+import { appendOperationEvents } from '../events/emit';
 import type { StoredRequest } from '../pos/idempotency';
-import { voidExpiredHolds } from './expired-holds.repository';
+import { expireHolds } from './expire-holds';
 import {
   availableFor,
   captureReason,
@@ -50,7 +51,7 @@ export async function postHold(db: Db, h: PosHold): Promise<StoredRequest> {
     const posted = await inTransaction(db, (trx) => holdOnce(trx, h));
     if ('stored' in posted) return posted.stored;
     if (attempt === ATTEMPTS) throw new AppError('INSUFFICIENT_FUNDS');
-    await retryStatement(() => voidExpiredHolds(db, { accountId: posted.lapsedOn }));
+    await expireHolds(db, { accountId: posted.lapsedOn });
   }
 }
 
@@ -71,6 +72,7 @@ async function holdOnce(trx: Tx, h: PosHold): Promise<{ stored: StoredRequest } 
     points: centsText(h.points),
     expiresAt,
   });
+  await appendOperationEvents(trx, 'hold.created', [h.holdId]);
   return { stored };
 }
 
@@ -111,12 +113,14 @@ export async function postCapture(
   const held = parseCents(hold.held);
   const captured = s.settlement.points ?? held;
   const balanceAfter = parseCents(hold.balance) - captured;
-  return applyCapture(trx, {
+  const stored = await applyCapture(trx, {
     claim: { ...s.key, response: s.answer({ holdId: hold.hold_id, captured, balanceAfter }) },
     hold,
     reason: captureReason(held, captured),
     captured: centsText(captured),
   });
+  await appendOperationEvents(trx, 'points.redeemed', { operationId: s.key.operationId });
+  return stored;
 }
 
 /** A release inside the caller's transaction: the hold's points are available again. */
@@ -126,9 +130,11 @@ export async function postRelease(
 ): Promise<StoredRequest> {
   const hold = await lockToSettle(trx, s);
   const availableAfter = availableFor({ ...hold, lapsed: hold.account_lapsed }) + parseCents(hold.held);
-  return applyRelease(trx, {
+  const stored = await applyRelease(trx, {
     claim: { ...s.key, response: s.answer({ holdId: hold.hold_id, availableAfter }) },
     hold,
     reason: 'Released',
   });
+  await appendOperationEvents(trx, 'hold.released', [hold.hold_id]);
+  return stored;
 }

@@ -2,7 +2,7 @@ import type { Tx } from '../../db/transaction';
 import { type Cents, centsNumber, centsText, parseCents } from '../../lib/money';
 import { appendOperationEvents } from '../events/emit';
 import type { StoredRequest } from '../pos/idempotency';
-import { voidExpiredHolds } from './expired-holds.repository';
+import { expireHoldsIn } from './expire-holds';
 import { lockAccountForPosting, type PosRequestKey } from './ledger.repository';
 import { planReturn, returnDeduction } from './return-plan';
 import { applyReturn, lockReceiptLines, type ReturnableAccrual } from './returns.repository';
@@ -26,8 +26,7 @@ export interface PosReturn {
 export async function postReturn(trx: Tx, r: PosReturn): Promise<StoredRequest> {
   const plan = planReturn(await lockReceiptLines(trx, r.original.id), r.items);
   // Lapsed holds no longer count as held (issue 15.5): void them before what is available is read.
-  const expired = await voidExpiredHolds(trx, { accountId: r.original.account_id });
-  await appendOperationEvents(trx, 'hold.expired', expired);
+  await expireHoldsIn(trx, { accountId: r.original.account_id });
   const account = (await lockAccountForPosting(trx, r.original.account_id))!;
   const { taken, shortfall } = returnDeduction(plan.pointsCents, account);
   const stored = await applyReturn(trx, {

@@ -2,7 +2,7 @@ import type { Db } from '../../db/connection';
 import { isUniqueViolation } from '../../db/sql-errors';
 import { retryStatement } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
-import { voidExpiredHolds } from '../ledger/expired-holds.repository';
+import { expireHolds } from '../ledger/expire-holds';
 import { insertFailure } from '../ledger/failed-operations.repository';
 import {
   failureBody,
@@ -37,7 +37,7 @@ export async function recordFailure(
   details: FailureDetails,
 ): Promise<PosOutcome> {
   const holdId = details.voidExpiredHoldId;
-  if (holdId) await retryStatement(() => voidExpiredHolds(db, { holdId }));
+  if (holdId) await expireHolds(db, { holdId });
   try {
     const stored = await retryStatement(() =>
       insertFailure(db, {
