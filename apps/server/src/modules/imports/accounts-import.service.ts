@@ -11,6 +11,7 @@ import {
   classifyExisting,
   insertNewAccounts,
   issueCards,
+  planForBulk,
   refuseTakenCards,
   type StagedAccountRows,
   stageAccounts,
@@ -88,6 +89,7 @@ export async function importAccounts(
     file,
     options,
     async merge(trx) {
+      await planForBulk(trx);
       await stageAccounts(trx, rows);
       await refuseTakenCards(trx);
       await insertNewAccounts(trx);

@@ -12,6 +12,7 @@ import {
   ACCRUALS_STAGE,
   accrualsOutcome,
   findStoredAnswer,
+  planForBulk,
   resolveAccrualAccounts,
   type StagedAccrualRows,
   stageAccruals,
@@ -83,6 +84,7 @@ export async function importAccruals(
     options,
     replay,
     async merge(trx) {
+      await planForBulk(trx);
       await stageAccruals(trx, rows);
       await resolveAccrualAccounts(trx);
       await postStagedCredits(trx, {

@@ -13,6 +13,17 @@ export const ACCRUALS_STAGE = 'import_accruals_stage';
 /** Rows per insert into the staging table (arrays bound as parameters, unnested by PostgreSQL). */
 const BATCH = 5000;
 
+/**
+ * Plans the merge's joins as hash joins for the rest of the transaction. Its statements join thousands of
+ * staged rows with CTE results (which the planner estimates at one row) and, on a fresh database, with
+ * tables that have no statistics yet; a nested loop planned for one row then runs once per row over the
+ * other side: quadratic (of 5,000 rows, one such join alone took 10 s). Hash joins are linear whatever
+ * the estimates.
+ */
+export async function planForBulk(trx: Tx): Promise<void> {
+  await sql`set local enable_nestloop = off`.execute(trx);
+}
+
 export interface StagedAccountRows {
   line: number[];
   clientId: string[];
@@ -44,6 +55,9 @@ export async function stageAccounts(trx: Tx, rows: StagedAccountRows): Promise<v
         ${part(rows.cardNumber)}::text[], ${part(rows.points)}::numeric[], ${part(rows.expiresAt)}::timestamptz[],
         ${part(rows.reason)}::text[])`.execute(trx);
   }
+  // A temporary table has no statistics until analysed: without them the merge's joins are planned for
+  // a handful of rows (nested loops over accounts), which is quadratic on a real file.
+  await sql`analyze import_accounts_stage`.execute(trx);
 }
 
 /** A card number issued to an account of another client cannot be imported for this one. */
@@ -86,9 +100,8 @@ export async function issueCards(trx: Tx): Promise<void> {
       returning number
     )
     update import_accounts_stage s set error = 'CARD_EXISTS', created = false
-    where s.created and s.card_number is not null and s.card_number not in (select number from issued)`.execute(
-    trx,
-  );
+    where s.created and s.card_number is not null
+      and not exists (select 1 from issued where issued.number = s.card_number)`.execute(trx);
   await sql`
     delete from accounts where id in (
       select account_id from import_accounts_stage where not created and error = 'CARD_EXISTS' and account_id is not null)
@@ -100,16 +113,27 @@ export async function issueCards(trx: Tx): Promise<void> {
  * the same opening points) is unchanged; anything else is ACCOUNT_EXISTS.
  */
 export async function classifyExisting(trx: Tx): Promise<void> {
+  // Set-based, not a subquery per row: on a fresh database the tables have no statistics yet, and a
+  // per-row subquery may then be planned over the wrong index (a scan of every adjustment per row).
   await sql`
-    update import_accounts_stage s set account_id = a.id,
-      error = case when a.client_id = s.client_id
-        and (s.card_number is null
-          or exists (select 1 from cards c where c.number = s.card_number and c.account_id = a.id))
-        and coalesce(s.points, 0) = coalesce((select sum(o.points) from operations o
-          where o.account_id = a.id and o.type = 'adjustment' and o.meta ->> 'source' = 'import-opening'), 0)
+    with existing as (
+      select s.line, a.id, a.client_id = s.client_id as same_client,
+        s.card_number is null or exists (
+          select 1 from cards c where c.number = s.card_number and c.account_id = a.id) as same_card,
+        coalesce(s.points, 0) as points
+      from import_accounts_stage s join accounts a on lower(a.client_id) = lower(s.client_id)
+      where s.error is null and not s.created
+    ), opening as (
+      select o.account_id, sum(o.points) as points from operations o
+      where o.account_id in (select id from existing) and o.type = 'adjustment'
+        and o.meta ->> 'source' = 'import-opening'
+      group by o.account_id
+    )
+    update import_accounts_stage s set account_id = e.id,
+      error = case when e.same_client and e.same_card and e.points = coalesce(opening.points, 0)
         then null else 'ACCOUNT_EXISTS' end
-    from accounts a
-    where s.error is null and not s.created and lower(a.client_id) = lower(s.client_id)`.execute(trx);
+    from existing e left join opening on opening.account_id = e.id
+    where s.line = e.line`.execute(trx);
   await sql`update import_accounts_stage set post = true where created and points > 0`.execute(trx);
 }
 
@@ -159,6 +183,7 @@ export async function stageAccruals(trx: Tx, rows: StagedAccrualRows): Promise<v
       trx,
     );
   }
+  await sql`analyze import_accruals_stage`.execute(trx);
 }
 
 /** Finds each row's account by client ID (in any case, as client lookup does) or by any of its cards. */

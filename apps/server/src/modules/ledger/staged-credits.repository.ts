@@ -30,19 +30,22 @@ export async function insertStagedAdjustments(
   trx: Tx,
   w: { stage: string; meta: Record<string, unknown>; createdBy: string },
 ): Promise<void> {
-  // The booking card is the account's newest active card, as for a manual accrual (findBookingCard).
+  // The booking card is the account's newest active card, as for a manual accrual (findBookingCard),
+  // found for all accounts at once (a per-row lookup can be planned over the wrong index while a fresh
+  // database has no statistics).
   await sql`
-    with o as (
+    with booking as (
+      select distinct on (account_id) account_id, id, number from cards
+      where account_id in (select account_id from ${sql.table(w.stage)} where post) and status = 'active'
+      order by account_id, created_at desc, id desc
+    ), o as (
       insert into operations (type, status, points, account_id, card_id, card_number, meta, created_by)
       select 'adjustment', 'completed', s.points, s.account_id, c.id, c.number,
         ${JSON.stringify(w.meta)}::jsonb || jsonb_strip_nulls(jsonb_build_object(
           'line', s.line, 'reason', s.reason, 'expiresAt', s.expires_at)),
         ${w.createdBy}
       from ${sql.table(w.stage)} s
-      left join lateral (
-        select id, number from cards where account_id = s.account_id and status = 'active'
-        order by created_at desc, id desc limit 1
-      ) c on true
+      left join booking c on c.account_id = s.account_id
       where s.post
       order by s.line
       returning account_id, points
