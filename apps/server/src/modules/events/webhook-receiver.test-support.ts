@@ -8,9 +8,9 @@ export interface Received {
 
 /**
  * A real HTTP receiver on 127.0.0.1 for the webhook tests. `answers` is consumed one per request (a
- * status, or 'hang' to never answer); when it is empty, every request gets `fallback`.
+ * status, or 'hang' to never answer); when it is empty, `decide` answers, or else `fallback` (see `always`).
  */
-export async function startReceiver() {
+export async function startReceiver(decide?: () => number | 'hang') {
   const received: Received[] = [];
   const answers: Array<number | 'hang'> = [];
   let fallback: number | 'hang' = 200;
@@ -23,7 +23,7 @@ export async function startReceiver() {
     });
     req.on('end', () => {
       received.push({ headers: req.headers, body });
-      const answer = answers.shift() ?? fallback;
+      const answer = answers.shift() ?? decide?.() ?? fallback;
       if (answer === 'hang') {
         hanging.add(() => res.destroy());
         return;
