@@ -15,15 +15,28 @@ export async function renameAccount(trx: Tx, id: string, clientId: string): Prom
   await trx.updateTable('accounts').set({ client_id: clientId }).where('id', '=', id).execute();
 }
 
-/** Every card of the account blocked with reason `Erased` (its old reason may be free text about the member). */
-export async function blockCardsAsErased(trx: Tx, accountId: string): Promise<number> {
+/**
+ * Every card of the account blocked with reason `Erased` (its old reason may be free text about the
+ * member). Answers the ids of the cards that were not blocked before, whose blocking is news to the
+ * systems that follow the events.
+ */
+export async function blockCardsAsErased(
+  trx: Tx,
+  accountId: string,
+): Promise<{ all: number; newly: string[] }> {
+  const open = await trx
+    .selectFrom('cards')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('status', '<>', 'blocked')
+    .execute();
   const rows = await trx
     .updateTable('cards')
     .set({ status: 'blocked', blocked_reason: 'Erased', blocked_at: sql`coalesce(blocked_at, now())` })
     .where('account_id', '=', accountId)
     .returning('id')
     .execute();
-  return rows.length;
+  return { all: rows.length, newly: open.map((card) => card.id) };
 }
 
 /**
@@ -42,6 +55,20 @@ export async function clearOperationReasons(trx: Tx, accountId: string): Promise
     update idempotency_keys set response = response #- '{operation,meta,reason}'
     where response -> 'operation' ->> 'accountId' = ${accountId}`.execute(trx);
   return rows.length;
+}
+
+/**
+ * The event outbox (PROGRAMME-API §5) without them either: the account's `account.created` carries its
+ * client ID, its operations' events their reasons. Deliveries read the event when they send it, so a
+ * retry after the erasure sends the redacted text.
+ */
+export async function redactAccountEvents(trx: Tx, accountId: string, erasedId: string): Promise<void> {
+  await sql`
+    update events set data = jsonb_set(data, '{clientId}', to_jsonb(${erasedId}::text))
+    where type = 'account.created' and data ->> 'id' = ${accountId}`.execute(trx);
+  await sql`
+    update events set data = data #- '{meta,reason}'
+    where data ->> 'accountId' = ${accountId} and data -> 'meta' ? 'reason'`.execute(trx);
 }
 
 /**

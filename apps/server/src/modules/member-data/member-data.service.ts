@@ -8,7 +8,8 @@ import type { AuthUser } from '../../plugins/auth';
 import { findAccountById } from '../accounts/accounts.repository';
 import { getAccount } from '../accounts/accounts.service';
 import { insertAudit } from '../audit/audit.repository';
-import { findCardsOfAccount } from '../cards/cards.repository';
+import { findCardById, findCardsOfAccount } from '../cards/cards.repository';
+import { appendEvent } from '../events/emit';
 import { operationsExportSource } from '../operations/operations.repository';
 import { receiptsOfAccount } from '../receipts/receipts.service';
 import {
@@ -16,6 +17,7 @@ import {
   clearOperationReasons,
   lockAccountIdentity,
   redactAccountAudit,
+  redactAccountEvents,
   renameAccount,
 } from './member-data.repository';
 
@@ -39,8 +41,9 @@ export async function exportMemberData(db: Db, accountId: string): Promise<Membe
 
 /**
  * Erases a member (PROGRAMME-API §4): the client ID becomes `erased-<first 8 of id>`, every card is
- * blocked with reason `Erased`, the free-text reasons of the account's operations are cleared, and the
- * audit log loses them too. Points, amounts and dates stay: nothing here writes a balance, so the ledger
+ * blocked with reason `Erased` (a `card.blocked` event for each card that was not blocked yet), the
+ * free-text reasons of the account's operations are cleared, and the audit log and the event outbox lose
+ * them too. Points, amounts and dates stay: nothing here writes a balance, so the ledger
  * still verifies. The confirmation is the current client ID typed again; the audit entry of the erasure
  * names neither.
  */
@@ -56,17 +59,19 @@ export async function eraseMember(
       if (!account) throw new AppError('ACCOUNT_NOT_FOUND');
       if (confirm !== account.client_id) throw new AppError('ERASE_NOT_CONFIRMED');
       const erasedId = erasedClientId(account.id);
-      const cardsBlocked = await blockCardsAsErased(trx, account.id);
+      const cards = await blockCardsAsErased(trx, account.id);
       const reasonsCleared = await clearOperationReasons(trx, account.id);
       await redactAccountAudit(trx, account.id, account.client_id, erasedId);
+      await redactAccountEvents(trx, account.id, erasedId);
       await renameAccount(trx, account.id, erasedId);
+      for (const id of cards.newly) await appendEvent(trx, 'card.blocked', (await findCardById(trx, id))!);
       await insertAudit(trx, {
         username: actor.username,
         message: `Erased the member data of account ${erasedId}`,
         targetType: 'account',
         targetId: account.id,
         source: null,
-        dest: { clientId: erasedId, cardsBlocked, reasonsCleared },
+        dest: { clientId: erasedId, cardsBlocked: cards.all, reasonsCleared },
       });
       return (await findAccountById(trx, account.id))!;
     });

@@ -54,9 +54,8 @@ async function traces(text: string): Promise<string[]> {
     union all select 'operations' from operations where meta::text ilike ${`%${text}%`}
     union all select 'audit' from audit_log
       where concat_ws(' ', message, source::text, dest::text) ilike ${`%${text}%`}
-    union all select 'idempotency' from idempotency_keys where response::text ilike ${`%${text}%`}`.execute(
-    db,
-  );
+    union all select 'idempotency' from idempotency_keys where response::text ilike ${`%${text}%`}
+    union all select 'events' from events where data::text ilike ${`%${text}%`}`.execute(db);
   const lists = ['/api/v1/accounts', '/api/v1/cards', '/api/v1/operations', '/api/v1/audit'];
   for (const list of lists) {
     const csv = (await app.inject({ url: `${list}?format=csv`, ...admin })).body;
@@ -121,8 +120,19 @@ describe('POST /api/v1/accounts/{id}/erase', () => {
   });
 
   it('removes the client ID and the reasons everywhere; points, dates and the ledger stay', async () => {
-    expect(await traces(CLIENT_ID)).toEqual(expect.arrayContaining(['accounts', 'audit']));
-    expect(await traces(REASON)).toEqual(expect.arrayContaining(['operations', 'audit', 'idempotency']));
+    expect(await traces(CLIENT_ID)).toEqual(expect.arrayContaining(['accounts', 'audit', 'events']));
+    expect(await traces(REASON)).toEqual(
+      expect.arrayContaining(['operations', 'audit', 'idempotency', 'events']),
+    );
+    const erasedCardEvents = () =>
+      db
+        .selectFrom('events')
+        .select(sql<string>`data ->> 'number'`.as('number'))
+        .where('type', '=', 'card.blocked')
+        .where(sql<string>`data ->> 'accountId'`, '=', memberId)
+        .where(sql<string>`data ->> 'blockedReason'`, '=', 'Erased')
+        .execute();
+    expect(await erasedCardEvents()).toEqual([]);
     const before = await db
       .selectFrom('operations')
       .select(['id', 'points', 'created_at', 'type', 'status'])
@@ -151,6 +161,8 @@ describe('POST /api/v1/accounts/{id}/erase', () => {
       { status: 'blocked', blocked_reason: 'Erased' },
       { status: 'blocked', blocked_reason: 'Erased' },
     ]);
+    // The card that was still active is news to the systems following the events; the lost one is not.
+    expect(await erasedCardEvents()).toHaveLength(1);
     const after = await db
       .selectFrom('operations')
       .select(['id', 'points', 'created_at', 'type', 'status'])
