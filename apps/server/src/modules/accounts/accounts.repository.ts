@@ -162,3 +162,10 @@ async function countAllAccounts(db: Db): Promise<number> {
     .executeTakeFirstOrThrow();
   return row.n;
 }
+
+/** The accounts of `ids` as the API shows them, in one query (an import's account.created events). */
+export async function findAccountsByIds(db: Executor, ids: readonly string[]): Promise<Account[]> {
+  if (ids.length === 0) return [];
+  const rows = await accountQuery(db).where('accounts.id', 'in', ids).execute();
+  return rows.map(toAccount);
+}

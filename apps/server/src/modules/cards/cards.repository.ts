@@ -246,3 +246,10 @@ async function countCardsByStatus(db: Db, status?: CardStatus): Promise<number> 
   if (status) query = query.where('status', '=', status);
   return (await query.executeTakeFirstOrThrow()).n;
 }
+
+/** The cards of `numbers`, in one query (an import's card.issued events). */
+export async function findCardsByNumbers(db: Executor, numbers: readonly string[]): Promise<Card[]> {
+  if (numbers.length === 0) return [];
+  const rows = await db.selectFrom('cards').select(columns).where('number', 'in', numbers).execute();
+  return rows.map(toCard);
+}

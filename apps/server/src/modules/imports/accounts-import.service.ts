@@ -16,6 +16,7 @@ import {
   type StagedAccountRows,
   stageAccounts,
 } from './imports.repository';
+import { appendMemberEvents } from './member-events';
 
 /**
  * Reads the members file: each row checked against the contract's row schema; a client ID (in any case)
@@ -95,6 +96,7 @@ export async function importAccounts(
       await insertNewAccounts(trx);
       await issueCards(trx);
       await classifyExisting(trx);
+      await appendMemberEvents(trx);
       await postStagedCredits(trx, {
         stage: ACCOUNTS_STAGE,
         meta: { source: 'import-opening', importId },

@@ -24,6 +24,15 @@ const auditCount = async () =>
     (await sql<{ n: string }>`select count(*) as n from audit_log where target_type = 'import'`.execute(db))
       .rows[0]!.n,
   );
+const eventCounts = async () =>
+  Object.fromEntries(
+    (
+      await sql<{
+        type: string;
+        n: number;
+      }>`select type, count(*)::int as n from events group by type`.execute(db)
+    ).rows.map((r) => [r.type, r.n]),
+  );
 const expectLedgerSound = async () => expect(ledgerIsSound(await verifyLedger(db))).toBe(true);
 
 describe('member import', () => {
@@ -36,15 +45,18 @@ describe('member import', () => {
 
   it('a dry run reports what would happen and writes nothing', async () => {
     const audits = await auditCount();
+    const events = await eventCounts();
     const res = await post('accounts', file, { query: 'dryRun=true' });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ dryRun: true, rows: 3, created: 3, unchanged: 0, failed: 0, errors: [] });
     expect(await accountsLike('DRY-')).toEqual([]);
     expect(await auditCount()).toBe(audits);
+    expect(await eventCounts()).toEqual(events);
   });
 
   it('imports accounts, cards and opening balances; the same file again is all unchanged', async () => {
     const audits = await auditCount();
+    const events = await eventCounts();
     const first = await post('accounts', file);
     expect(first.statusCode, first.body).toBe(200);
     expect(first.json()).toMatchObject({ dryRun: false, rows: 3, created: 3, unchanged: 0, failed: 0 });
@@ -65,6 +77,16 @@ describe('member import', () => {
     // Kept for the lots to come (PROGRAMME-API.md §1).
     expect(Date.parse(opening.rows[0]!.meta.expiresAt as string)).toBe(Date.parse(FUTURE));
     await expectLedgerSound();
+    // The outbox as for one-by-one writes: each account, each card, each opening balance.
+    const plus = (type: string, n: number) => (events[type] ?? 0) + n;
+    expect(await eventCounts()).toMatchObject({
+      'account.created': plus('account.created', 3),
+      'card.issued': plus('card.issued', 2),
+      'points.adjusted': plus('points.adjusted', 2),
+    });
+    const adjusted = await sql<{ data: { balance: number; points: string; accountId: string } }>`
+      select data from events where type = 'points.adjusted' order by id desc limit 1`.execute(db);
+    expect(adjusted.rows[0]!.data).toMatchObject({ balance: 7, points: '7.00' });
 
     const again = await post('accounts', file);
     expect(again.json()).toMatchObject({ rows: 3, created: 0, unchanged: 3, failed: 0, errors: [] });

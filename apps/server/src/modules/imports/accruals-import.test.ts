@@ -46,6 +46,11 @@ describe('bulk credits', () => {
     const ops = await sql<{ n: string }>`
       select count(*) as n from operations where meta ->> 'source' = 'import-credit'`.execute(db);
     expect(Number(ops.rows[0]!.n)).toBe(3);
+    // One points.adjusted per credit (the members file before had one opening balance: BULK-1's 10).
+    const events = await sql<{
+      n: string;
+    }>`select count(*) as n from events where type = 'points.adjusted'`.execute(db);
+    expect(Number(events.rows[0]!.n)).toBe(4);
     await expectLedgerSound();
   });
 

@@ -221,3 +221,15 @@ export async function findStoredAnswer(
     where user_id = ${w.userId}::uuid and key = ${w.key} and status_code is not null`.execute(trx);
   return found.rows[0];
 }
+
+/** What the merge created: the new accounts and the card numbers issued to them, in file order. */
+export async function createdMembers(trx: Tx): Promise<{ accountIds: string[]; cardNumbers: string[] }> {
+  const rows = await sql<{ account_id: string; card_number: string | null }>`
+    select account_id, card_number from import_accounts_stage where created and error is null order by line`.execute(
+    trx,
+  );
+  return {
+    accountIds: rows.rows.map((r) => r.account_id),
+    cardNumbers: rows.rows.flatMap((r) => (r.card_number ? [r.card_number] : [])),
+  };
+}

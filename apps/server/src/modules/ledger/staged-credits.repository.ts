@@ -4,7 +4,7 @@ import type { Tx } from '../../db/transaction';
 /**
  * Credits of a file import, posted set-based from the import's staging table (`imports.repository.ts`):
  * every row with `post` becomes one completed `adjustment`, and each account's balance moves by the sum of
- * its rows, in one statement. The table is a temporary one whose name the caller passes.
+ * its rows, in one statement, which answers the adjustments' ids in file order. The table is a temporary one whose name the caller passes.
  */
 
 /** Locks the accounts the rows credit, in id order, so two files (or a file and a till) never deadlock. */
@@ -29,11 +29,11 @@ export async function refuseOverLimit(trx: Tx, stage: string, maxBalance: string
 export async function insertStagedAdjustments(
   trx: Tx,
   w: { stage: string; meta: Record<string, unknown>; createdBy: string },
-): Promise<void> {
+): Promise<string[]> {
   // The booking card is the account's newest active card, as for a manual accrual (findBookingCard),
   // found for all accounts at once (a per-row lookup can be planned over the wrong index while a fresh
   // database has no statistics).
-  await sql`
+  const posted = await sql<{ id: string }>`
     with booking as (
       select distinct on (account_id) account_id, id, number from cards
       where account_id in (select account_id from ${sql.table(w.stage)} where post) and status = 'active'
@@ -48,10 +48,13 @@ export async function insertStagedAdjustments(
       left join booking c on c.account_id = s.account_id
       where s.post
       order by s.line
-      returning account_id, points
+      returning id, account_id, points, (meta ->> 'line')::integer as line
     ), credit as (
       select account_id, sum(points) as points from o group by account_id
+    ), credited as (
+      update accounts a set balance = a.balance + credit.points
+      from credit where a.id = credit.account_id
     )
-    update accounts a set balance = a.balance + credit.points
-    from credit where a.id = credit.account_id`.execute(trx);
+    select id from o order by line`.execute(trx);
+  return posted.rows.map((r) => r.id);
 }

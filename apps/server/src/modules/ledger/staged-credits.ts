@@ -1,6 +1,9 @@
 import type { Tx } from '../../db/transaction';
 import { centsText, MAX_BALANCE_CENTS } from '../../lib/money';
+import { appendOperationEvents } from '../events/emit';
 import { insertStagedAdjustments, lockStagedAccounts, refuseOverLimit } from './staged-credits.repository';
+
+const EVENT_BATCH = 5000;
 
 export interface StagedCredits {
   /** The import's temporary staging table: line, account_id, points, reason, expires_at, post, error. */
@@ -26,5 +29,8 @@ export async function postStagedCredits(trx: Tx, input: StagedCredits): Promise<
     await lockStagedAccounts(trx, input.stage);
     await refuseOverLimit(trx, input.stage, centsText(MAX_BALANCE_CENTS));
   }
-  await insertStagedAdjustments(trx, input);
+  const posted = await insertStagedAdjustments(trx, input);
+  // points.adjusted for each, as for one admin adjustment, a batch of operations per outbox statement.
+  for (let i = 0; i < posted.length; i += EVENT_BATCH)
+    await appendOperationEvents(trx, 'points.adjusted', posted.slice(i, i + EVENT_BATCH));
 }
