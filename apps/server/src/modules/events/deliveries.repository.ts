@@ -108,7 +108,8 @@ export interface ClaimedDelivery {
  * are locked `FOR UPDATE SKIP LOCKED` and their `next_attempt_at` pushed to the end of a lease, in one
  * short transaction, so no other worker takes them while the attempt runs, and if this server dies they
  * are due again once the lease ends. At most `perEndpoint` attempts run per endpoint (counting those of
- * other servers), so one slow receiver cannot take every slot.
+ * other servers), so one slow receiver cannot take every slot. A disabled endpoint's deliveries wait until
+ * it is enabled again.
  */
 export async function claimDeliveries(
   db: Executor,
@@ -118,6 +119,7 @@ export async function claimDeliveries(
     with candidates as (
       select id, endpoint_id, next_attempt_at from webhook_deliveries
       where status = 'pending' and next_attempt_at <= now()
+        and exists (select 1 from webhook_endpoints w where w.id = endpoint_id and w.status = 'active')
       order by next_attempt_at
       limit ${options.limit * 4}
       for update skip locked

@@ -206,6 +206,15 @@ describe('deliveries', () => {
     await newAccount();
     expect(await deliveries(cards.id)).toEqual([]);
     expect(await deliveries(off.id)).toEqual([]);
+    // A disabled endpoint's deliveries wait until it is enabled again.
+    const paused = await api('POST', `/api/v1/webhooks/${off.id}/test`);
+    await deliverAll();
+    expect(receiver.received).toHaveLength(0);
+    await api('PATCH', `/api/v1/webhooks/${off.id}`, { status: 'active' });
+    await deliverAll();
+    expect(receiver.received).toHaveLength(1);
+    expect((await deliveries(off.id))[0]).toMatchObject({ id: paused.json().id, status: 'succeeded' });
+    receiver.received.length = 0;
     const test = await api('POST', `/api/v1/webhooks/${cards.id}/test`);
     expect(test.statusCode).toBe(201);
     expect(test.json()).toMatchObject({ eventType: 'webhook.test', status: 'pending' });
