@@ -1,14 +1,7 @@
 import type { Card } from '@loyalty/contracts';
-import { BanIcon, MoreHorizontalIcon, RefreshCcwIcon } from 'lucide-react';
-import { Button } from '@/components/ui/button';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuLabel,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from '@/components/ui/dropdown-menu';
+import { BanIcon, RefreshCcwIcon } from 'lucide-react';
+import { actionsColumn, RowActionsMenu } from '@/components/data-table';
+import { DropdownMenuItem } from '@/components/ui/dropdown-menu';
 
 export type CardAction = 'block' | 'reissue';
 
@@ -26,28 +19,24 @@ export function CardRowActions({
   const canReissue = card.status === 'blocked' && !card.replacedBy;
   if (card.status !== 'active' && !canReissue) return null;
   return (
-    <DropdownMenu modal={false}>
-      <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="icon-sm" aria-label={`Actions for card ${card.number}`}>
-          <MoreHorizontalIcon />
-        </Button>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent align="end">
-        <DropdownMenuLabel className="font-mono">{card.number}</DropdownMenuLabel>
-        <DropdownMenuSeparator />
-        {card.status === 'active' && (
-          <DropdownMenuItem variant="destructive" onSelect={() => onAction('block', card)}>
-            <BanIcon />
-            Block Card
-          </DropdownMenuItem>
-        )}
-        {canReissue && (
-          <DropdownMenuItem onSelect={() => onAction('reissue', card)}>
-            <RefreshCcwIcon />
-            Reissue Card
-          </DropdownMenuItem>
-        )}
-      </DropdownMenuContent>
-    </DropdownMenu>
+    <RowActionsMenu label={`Actions for card ${card.number}`} title={card.number} titleClassName="font-mono">
+      {card.status === 'active' && (
+        <DropdownMenuItem variant="destructive" onSelect={() => onAction('block', card)}>
+          <BanIcon />
+          Block Card
+        </DropdownMenuItem>
+      )}
+      {canReissue && (
+        <DropdownMenuItem onSelect={() => onAction('reissue', card)}>
+          <RefreshCcwIcon />
+          Reissue Card
+        </DropdownMenuItem>
+      )}
+    </RowActionsMenu>
   );
+}
+
+/** The ⋯ column of a card table, for those who may block and reissue. */
+export function cardActionsColumn<T extends Card>(onAction: (action: CardAction, card: Card) => void) {
+  return actionsColumn<T>((card) => <CardRowActions card={card} onAction={onAction} />);
 }

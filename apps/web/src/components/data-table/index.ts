@@ -6,6 +6,7 @@ export { DataTableColumnHeader } from './data-table-column-header';
 export type { ListExport } from './export-list-button';
 export { fromQuery } from './from-query';
 export { IdCell, type IdCellProps } from './id-cell';
+export { actionsColumn, RowActionsMenu } from './row-actions';
 export {
   DEFAULT_TABLE_PAGE_SIZE,
   type FilterValues,

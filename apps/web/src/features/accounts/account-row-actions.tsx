@@ -3,20 +3,12 @@ import {
   CreditCardIcon,
   FileDownIcon,
   HistoryIcon,
-  MoreHorizontalIcon,
   PlusCircleIcon,
   Trash2Icon,
   WalletCardsIcon,
 } from 'lucide-react';
-import { Button } from '@/components/ui/button';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuLabel,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from '@/components/ui/dropdown-menu';
+import { RowActionsMenu } from '@/components/data-table';
+import { DropdownMenuItem, DropdownMenuSeparator } from '@/components/ui/dropdown-menu';
 
 export type AccountAction = 'cards' | 'issue' | 'points' | 'operations' | 'export' | 'erase';
 
@@ -36,49 +28,40 @@ export function AccountRowActions({
   onAction: (action: AccountAction, account: Account) => void;
 }) {
   return (
-    <DropdownMenu modal={false}>
-      <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="icon-sm" aria-label={`Actions for ${account.clientId}`}>
-          <MoreHorizontalIcon />
-        </Button>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent align="end">
-        <DropdownMenuLabel className="max-w-48 truncate">{account.clientId}</DropdownMenuLabel>
-        <DropdownMenuSeparator />
-        <DropdownMenuItem onSelect={() => onAction('cards', account)}>
-          <WalletCardsIcon />
-          View Cards
+    <RowActionsMenu label={`Actions for ${account.clientId}`} title={account.clientId}>
+      <DropdownMenuItem onSelect={() => onAction('cards', account)}>
+        <WalletCardsIcon />
+        View Cards
+      </DropdownMenuItem>
+      {canManage && (
+        <DropdownMenuItem onSelect={() => onAction('issue', account)}>
+          <CreditCardIcon />
+          Issue Card
         </DropdownMenuItem>
-        {canManage && (
-          <DropdownMenuItem onSelect={() => onAction('issue', account)}>
-            <CreditCardIcon />
-            Issue Card
-          </DropdownMenuItem>
-        )}
-        {canManage && (
-          <DropdownMenuItem onSelect={() => onAction('points', account)}>
-            <PlusCircleIcon />
-            Add Points
-          </DropdownMenuItem>
-        )}
-        <DropdownMenuItem onSelect={() => onAction('operations', account)}>
-          <HistoryIcon />
-          View Operations
+      )}
+      {canManage && (
+        <DropdownMenuItem onSelect={() => onAction('points', account)}>
+          <PlusCircleIcon />
+          Add Points
         </DropdownMenuItem>
-        {isAdmin && (
-          <>
-            <DropdownMenuSeparator />
-            <DropdownMenuItem onSelect={() => onAction('export', account)}>
-              <FileDownIcon />
-              Export Data
-            </DropdownMenuItem>
-            <DropdownMenuItem variant="destructive" onSelect={() => onAction('erase', account)}>
-              <Trash2Icon />
-              Erase Member
-            </DropdownMenuItem>
-          </>
-        )}
-      </DropdownMenuContent>
-    </DropdownMenu>
+      )}
+      <DropdownMenuItem onSelect={() => onAction('operations', account)}>
+        <HistoryIcon />
+        View Operations
+      </DropdownMenuItem>
+      {isAdmin && (
+        <>
+          <DropdownMenuSeparator />
+          <DropdownMenuItem onSelect={() => onAction('export', account)}>
+            <FileDownIcon />
+            Export Data
+          </DropdownMenuItem>
+          <DropdownMenuItem variant="destructive" onSelect={() => onAction('erase', account)}>
+            <Trash2Icon />
+            Erase Member
+          </DropdownMenuItem>
+        </>
+      )}
+    </RowActionsMenu>
   );
 }

@@ -1,6 +1,7 @@
 import type { Account } from '@loyalty/contracts';
 import type { ColumnDef } from '@tanstack/react-table';
 import { CardNumber } from '@/components/cards/card-number';
+import { actionsColumn } from '@/components/data-table';
 import { ClientLink } from '@/components/links/client-link';
 import { formatDate } from '@/lib/format';
 import { formatPoints } from '@/lib/points';
@@ -54,19 +55,8 @@ export function accountColumns(
       meta: { width: 120 },
       cell: ({ row }) => formatDate(row.original.createdAt),
     },
-    {
-      id: 'actions',
-      header: () => <span className="sr-only">Actions</span>,
-      enableHiding: false,
-      meta: { width: 56, className: 'text-right' },
-      cell: ({ row }) => (
-        <AccountRowActions
-          account={row.original}
-          canManage={canManage}
-          isAdmin={isAdmin}
-          onAction={onAction}
-        />
-      ),
-    },
+    actionsColumn((account) => (
+      <AccountRowActions account={account} canManage={canManage} isAdmin={isAdmin} onAction={onAction} />
+    )),
   ];
 }

@@ -1,7 +1,7 @@
 import { type AuditEntry, auditTargetLabels } from '@loyalty/contracts';
 import type { ColumnDef } from '@tanstack/react-table';
 import { EyeIcon } from 'lucide-react';
-import { type CsvColumn, IdCell } from '@/components/data-table';
+import { actionsColumn, type CsvColumn, IdCell } from '@/components/data-table';
 import { ClientLink } from '@/components/links/client-link';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -66,19 +66,16 @@ export function auditColumns(onView: (entry: AuditEntry) => void): ColumnDef<Aud
         );
       },
     },
-    {
-      // The row's action: 'actions' keeps it in reach (sticky) when the table scrolls on a phone.
-      id: 'actions',
-      header: () => <span className="sr-only">Details</span>,
-      enableHiding: false,
-      meta: { width: 136, className: 'text-right' },
-      cell: ({ row }) => (
-        <Button variant="outline" size="sm" onClick={() => onView(row.original)}>
+    // The row's action, in the actions column: in reach (sticky) when the table scrolls on a phone.
+    actionsColumn(
+      (entry) => (
+        <Button variant="outline" size="sm" onClick={() => onView(entry)}>
           <EyeIcon />
           View Details
         </Button>
       ),
-    },
+      { width: 136, header: 'Details' },
+    ),
   ];
 }
 

@@ -1,14 +1,7 @@
 import type { PosKey } from '@loyalty/contracts';
-import { KeyRoundIcon, MoreHorizontalIcon, PowerIcon, PowerOffIcon } from 'lucide-react';
-import { Button } from '@/components/ui/button';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuLabel,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from '@/components/ui/dropdown-menu';
+import { KeyRoundIcon, PowerIcon, PowerOffIcon } from 'lucide-react';
+import { RowActionsMenu } from '@/components/data-table';
+import { DropdownMenuItem } from '@/components/ui/dropdown-menu';
 
 export type PosKeyAction = 'reveal' | 'activate' | 'deactivate';
 
@@ -23,33 +16,24 @@ export function PosKeyRowActions({
   onAction: (action: PosKeyAction, posKey: PosKey) => void;
 }) {
   return (
-    <DropdownMenu modal={false}>
-      <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="icon-sm" aria-label={`Actions for ${posKey.name}`}>
-          <MoreHorizontalIcon />
-        </Button>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent align="end">
-        <DropdownMenuLabel className="max-w-48 truncate">{posKey.name}</DropdownMenuLabel>
-        <DropdownMenuSeparator />
-        {canReveal && (
-          <DropdownMenuItem onSelect={() => onAction('reveal', posKey)}>
-            <KeyRoundIcon />
-            View API Key
-          </DropdownMenuItem>
-        )}
-        {posKey.status === 'active' ? (
-          <DropdownMenuItem variant="destructive" onSelect={() => onAction('deactivate', posKey)}>
-            <PowerOffIcon />
-            Deactivate
-          </DropdownMenuItem>
-        ) : (
-          <DropdownMenuItem onSelect={() => onAction('activate', posKey)}>
-            <PowerIcon />
-            Activate
-          </DropdownMenuItem>
-        )}
-      </DropdownMenuContent>
-    </DropdownMenu>
+    <RowActionsMenu label={`Actions for ${posKey.name}`} title={posKey.name}>
+      {canReveal && (
+        <DropdownMenuItem onSelect={() => onAction('reveal', posKey)}>
+          <KeyRoundIcon />
+          View API Key
+        </DropdownMenuItem>
+      )}
+      {posKey.status === 'active' ? (
+        <DropdownMenuItem variant="destructive" onSelect={() => onAction('deactivate', posKey)}>
+          <PowerOffIcon />
+          Deactivate
+        </DropdownMenuItem>
+      ) : (
+        <DropdownMenuItem onSelect={() => onAction('activate', posKey)}>
+          <PowerIcon />
+          Activate
+        </DropdownMenuItem>
+      )}
+    </RowActionsMenu>
   );
 }

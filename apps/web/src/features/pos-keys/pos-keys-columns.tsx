@@ -1,5 +1,6 @@
 import type { PosKey } from '@loyalty/contracts';
 import type { ColumnDef } from '@tanstack/react-table';
+import { actionsColumn } from '@/components/data-table';
 import { formatDate, formatDateTime } from '@/lib/format';
 import { type PosKeyAction, PosKeyRowActions } from './pos-key-row-actions';
 import { PosKeyStatusBadge } from './pos-key-status';
@@ -67,13 +68,11 @@ export function posKeyColumns({ onAction, canManage, canReveal }: PosKeyColumnOp
     },
   ];
   if (canManage) {
-    columns.push({
-      id: 'actions',
-      header: () => <span className="sr-only">Actions</span>,
-      enableHiding: false,
-      meta: { width: 56, className: 'text-right' },
-      cell: ({ row }) => <PosKeyRowActions posKey={row.original} canReveal={canReveal} onAction={onAction} />,
-    });
+    columns.push(
+      actionsColumn((posKey) => (
+        <PosKeyRowActions posKey={posKey} canReveal={canReveal} onAction={onAction} />
+      )),
+    );
   }
   return columns;
 }

@@ -1,6 +1,7 @@
 import type { ExcludedSku } from '@loyalty/contracts';
 import type { ColumnDef } from '@tanstack/react-table';
 import { Trash2Icon } from 'lucide-react';
+import { actionsColumn } from '@/components/data-table';
 import { Button } from '@/components/ui/button';
 
 function Empty() {
@@ -38,24 +39,23 @@ export function skuColumns(options: { onRemove?: (sku: ExcludedSku) => void }): 
   ];
   const { onRemove } = options;
   if (onRemove) {
-    columns.push({
-      id: 'actions',
-      header: () => <span className="sr-only">Actions</span>,
-      enableHiding: false,
-      meta: { width: 112, className: 'text-right' },
-      cell: ({ row }) => (
-        <Button
-          variant="ghost"
-          size="sm"
-          className="text-destructive hover:text-destructive"
-          aria-label={`Remove ${row.original.sku}`}
-          onClick={() => onRemove(row.original)}
-        >
-          <Trash2Icon />
-          Remove
-        </Button>
+    columns.push(
+      actionsColumn(
+        (sku) => (
+          <Button
+            variant="ghost"
+            size="sm"
+            className="text-destructive hover:text-destructive"
+            aria-label={`Remove ${sku.sku}`}
+            onClick={() => onRemove(sku)}
+          >
+            <Trash2Icon />
+            Remove
+          </Button>
+        ),
+        { width: 112 },
       ),
-    });
+    );
   }
   return columns;
 }

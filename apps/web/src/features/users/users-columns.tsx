@@ -1,5 +1,6 @@
 import type { Role, User } from '@loyalty/contracts';
 import type { ColumnDef } from '@tanstack/react-table';
+import { actionsColumn } from '@/components/data-table';
 import { Badge } from '@/components/ui/badge';
 import { formatDate, formatDateTime } from '@/lib/format';
 import { roleLabel } from './role-labels';
@@ -66,12 +67,6 @@ export function userColumns(
       meta: { width: 190 },
       cell: ({ row }) => formatDateTime(row.original.lastLogin, 'Never'),
     },
-    {
-      id: 'actions',
-      header: () => <span className="sr-only">Actions</span>,
-      enableHiding: false,
-      meta: { width: 56, className: 'text-right' },
-      cell: ({ row }) => <UserRowActions user={row.original} onDelete={onDelete} onUnlock={onUnlock} />,
-    },
+    actionsColumn((user) => <UserRowActions user={user} onDelete={onDelete} onUnlock={onUnlock} />),
   ];
 }
