@@ -1,11 +1,10 @@
 import type { Card } from '@loyalty/contracts';
 import type { ColumnDef } from '@tanstack/react-table';
 import { BanIcon, RefreshCcwIcon } from 'lucide-react';
+import { cardStateColumns } from '@/components/cards/card-columns';
 import { CardNumber } from '@/components/cards/card-number';
-import { CardStatusBadge } from '@/components/cards/card-status-badge';
-import { IdCell } from '@/components/data-table';
+import { actionsColumn, IdCell } from '@/components/data-table';
 import { Button } from '@/components/ui/button';
-import { formatDate } from '@/lib/format';
 
 export type CardAction = 'block' | 'reissue';
 
@@ -58,46 +57,11 @@ export function accountCardColumns(
         </IdCell>
       ),
     },
-    {
-      accessorKey: 'status',
-      header: 'Status',
-      meta: { width: 100 },
-      cell: ({ row }) => <CardStatusBadge status={row.original.status} />,
-    },
-    {
-      accessorKey: 'createdAt',
-      header: 'Issued',
-      enableSorting: true,
-      meta: { width: 120 },
-      cell: ({ row }) => formatDate(row.original.issuedAt),
-    },
-    {
-      accessorKey: 'blockedAt',
-      header: 'Blocked',
-      meta: { minWidth: 140 },
-      cell: ({ row }) =>
-        row.original.blockedAt ? (
-          <div className="flex min-w-0 flex-col">
-            <span>{formatDate(row.original.blockedAt)}</span>
-            {row.original.blockedReason && (
-              <span className="truncate text-xs text-muted-foreground" title={row.original.blockedReason}>
-                {row.original.blockedReason}
-              </span>
-            )}
-          </div>
-        ) : (
-          <span className="text-muted-foreground">—</span>
-        ),
-    },
+    ...cardStateColumns<Card>({ sortable: true }),
   ];
   if (canManage) {
-    columns.push({
-      id: 'actions',
-      header: () => <span className="sr-only">Actions</span>,
-      enableHiding: false,
-      meta: { width: 200, className: 'text-right' },
-      cell: ({ row }) => <CardActions card={row.original} onAction={onAction} />,
-    });
+    // Spec section 2: the Cards dialog has per-card Block and Reissue buttons (section 4 rules, not the menu's).
+    columns.push(actionsColumn((card) => <CardActions card={card} onAction={onAction} />, { width: 200 }));
   }
   return columns;
 }

@@ -1,25 +1,10 @@
 import type { Card, CardListItem } from '@loyalty/contracts';
 import type { ColumnDef } from '@tanstack/react-table';
+import { cardStateColumns } from '@/components/cards/card-columns';
 import { CardNumber } from '@/components/cards/card-number';
-import { type CardAction, CardRowActions } from '@/components/cards/card-row-actions';
-import { CardStatusBadge } from '@/components/cards/card-status-badge';
+import { type CardAction, cardActionsColumn } from '@/components/cards/card-row-actions';
 import { type CsvColumn, IdCell } from '@/components/data-table';
 import { ClientLink } from '@/components/links/client-link';
-import { formatDate } from '@/lib/format';
-
-function BlockedCell({ card }: { card: Card }) {
-  if (!card.blockedAt && !card.blockedReason) return <span className="text-muted-foreground">—</span>;
-  return (
-    <div className="flex min-w-0 flex-col">
-      <span>{formatDate(card.blockedAt)}</span>
-      {card.blockedReason && (
-        <span className="truncate text-xs text-muted-foreground" title={card.blockedReason}>
-          {card.blockedReason}
-        </span>
-      )}
-    </div>
-  );
-}
 
 /** Column ids are the server's sort fields (number, createdAt). */
 export function cardColumns(
@@ -54,35 +39,9 @@ export function cardColumns(
         </IdCell>
       ),
     },
-    {
-      accessorKey: 'status',
-      header: 'Status',
-      meta: { width: 100 },
-      cell: ({ row }) => <CardStatusBadge status={row.original.status} />,
-    },
-    {
-      accessorKey: 'createdAt',
-      header: 'Issued',
-      enableSorting: true,
-      meta: { width: 120 },
-      cell: ({ row }) => formatDate(row.original.issuedAt),
-    },
-    {
-      accessorKey: 'blockedAt',
-      header: 'Blocked',
-      meta: { minWidth: 160 },
-      cell: ({ row }) => <BlockedCell card={row.original} />,
-    },
+    ...cardStateColumns<CardListItem>({ sortable: true }),
   ];
-  if (canManage) {
-    columns.push({
-      id: 'actions',
-      header: () => <span className="sr-only">Actions</span>,
-      enableHiding: false,
-      meta: { width: 56, className: 'text-right' },
-      cell: ({ row }) => <CardRowActions card={row.original} onAction={onAction} />,
-    });
-  }
+  if (canManage) columns.push(cardActionsColumn(onAction));
   return columns;
 }
 

@@ -3,13 +3,12 @@ import { useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
 import { BlockCardDialog } from '@/components/cards/block-card-dialog';
+import { cardStateColumns } from '@/components/cards/card-columns';
 import { CardNumber } from '@/components/cards/card-number';
-import { type CardAction, CardRowActions } from '@/components/cards/card-row-actions';
-import { CardStatusBadge } from '@/components/cards/card-status-badge';
+import { type CardAction, cardActionsColumn } from '@/components/cards/card-row-actions';
 import { ReissueCardDialog } from '@/components/cards/reissue-card-dialog';
 import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
 import { getCurrentUser } from '@/lib/current-user';
-import { formatDate } from '@/lib/format';
 import { clientCardsQuery } from './client-api';
 import { ClientSection } from './client-section';
 
@@ -21,44 +20,9 @@ function cardColumns(onAction: (action: CardAction, card: Card) => void, canMana
       meta: { width: 180 },
       cell: ({ row }) => <CardNumber number={row.original.number} className="font-medium" />,
     },
-    {
-      id: 'status',
-      header: 'Status',
-      meta: { width: 110 },
-      cell: ({ row }) => <CardStatusBadge status={row.original.status} />,
-    },
-    {
-      id: 'issued',
-      header: 'Issued',
-      meta: { width: 130 },
-      cell: ({ row }) => formatDate(row.original.issuedAt),
-    },
-    {
-      id: 'blocked',
-      header: 'Blocked',
-      meta: { minWidth: 160 },
-      cell: ({ row }) =>
-        row.original.blockedAt ? (
-          <div className="flex max-w-56 flex-col">
-            <span>{formatDate(row.original.blockedAt)}</span>
-            <span className="truncate text-xs text-muted-foreground" title={row.original.blockedReason ?? ''}>
-              {row.original.blockedReason}
-            </span>
-          </div>
-        ) : (
-          <span className="text-muted-foreground">—</span>
-        ),
-    },
+    ...cardStateColumns<CardListItem>(),
   ];
-  if (canManage) {
-    columns.push({
-      id: 'actions',
-      header: () => <span className="sr-only">Actions</span>,
-      enableHiding: false,
-      meta: { width: 56, className: 'text-right' },
-      cell: ({ row }) => <CardRowActions card={row.original} onAction={onAction} />,
-    });
-  }
+  if (canManage) columns.push(cardActionsColumn(onAction));
   return columns;
 }
 
