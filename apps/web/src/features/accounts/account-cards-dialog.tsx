@@ -7,10 +7,9 @@ import { CardNumber } from '@/components/cards/card-number';
 import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
 import { ConfirmDialog } from '@/components/feedback/confirm-dialog';
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { blockCard, cardsKeys, fetchCards, reissueCard } from '@/lib/cards-api';
-import { useReturnFocus } from '@/lib/use-return-focus';
 import { accountCardColumns, type CardAction } from './account-cards-columns';
+import { AccountTableDialog } from './account-table-dialog';
 import { accountErrorContext, accountsKeys } from './accounts-api';
 import { useIssueCard } from './issue-card-dialog';
 
@@ -134,18 +133,9 @@ export function AccountCardsDialog({
   canManage: boolean;
   onClose: () => void;
 }) {
-  const returnFocus = useReturnFocus();
   return (
-    <Dialog open={account !== null} onOpenChange={(open) => !open && onClose()}>
-      <DialogContent className="sm:max-w-4xl" {...returnFocus}>
-        <DialogHeader>
-          <DialogTitle>Cards</DialogTitle>
-          <DialogDescription>
-            Loyalty cards of <span className="font-medium text-foreground">{account?.clientId}</span>.
-          </DialogDescription>
-        </DialogHeader>
-        {account && <AccountCardsPanel key={account.id} account={account} canManage={canManage} />}
-      </DialogContent>
-    </Dialog>
+    <AccountTableDialog account={account} onClose={onClose} title="Cards" description="Loyalty cards of">
+      {(shown) => <AccountCardsPanel account={shown} canManage={canManage} />}
+    </AccountTableDialog>
   );
 }

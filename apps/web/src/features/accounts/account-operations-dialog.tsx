@@ -6,9 +6,8 @@ import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
 import { OperationStatusBadge } from '@/components/operations/operation-status-badge';
 import { OperationType } from '@/components/operations/operation-type';
 import { SignedPoints } from '@/components/operations/signed-points';
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { formatDateTime } from '@/lib/format';
-import { useReturnFocus } from '@/lib/use-return-focus';
+import { AccountTableDialog } from './account-table-dialog';
 import { accountOperationsQuery } from './accounts-api';
 
 /** Spec section 9: the Operations dialog offers 10, 20, 50 or 100 rows, 10 by default. */
@@ -81,18 +80,14 @@ export function AccountOperationsDialog({
   account: Account | null;
   onClose: () => void;
 }) {
-  const returnFocus = useReturnFocus();
   return (
-    <Dialog open={account !== null} onOpenChange={(open) => !open && onClose()}>
-      <DialogContent className="sm:max-w-4xl" {...returnFocus}>
-        <DialogHeader>
-          <DialogTitle>Operations</DialogTitle>
-          <DialogDescription>
-            Points history of <span className="font-medium text-foreground">{account?.clientId}</span>.
-          </DialogDescription>
-        </DialogHeader>
-        {account && <AccountOperationsPanel key={account.id} account={account} />}
-      </DialogContent>
-    </Dialog>
+    <AccountTableDialog
+      account={account}
+      onClose={onClose}
+      title="Operations"
+      description="Points history of"
+    >
+      {(shown) => <AccountOperationsPanel account={shown} />}
+    </AccountTableDialog>
   );
 }
