@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
+  type FieldErrors,
   type FieldValues,
   get,
   type Path,
@@ -9,8 +10,6 @@ import {
 } from 'react-hook-form';
 import { z } from 'zod';
 import { isApiError } from './api-client';
-
-export { fieldAria } from './field-aria';
 
 /**
  * A react-hook-form form validated by a zod schema built from the contracts: the browser checks exactly
@@ -27,6 +26,27 @@ export function useZodForm<Input extends FieldValues, Output>(
     ...options,
     resolver: zodResolver(schema as never) as never,
   });
+}
+
+/**
+ * The spec's one message for several blank required fields ('Username and password are required'): the
+ * contract gives it to each blank field; the form says it once above the fields (`formMessage`) and keeps
+ * it out of the fields' own messages (`fieldError`), while the fields stay marked invalid.
+ */
+export function formLevelMessage<T extends FieldValues>(errors: FieldErrors<T>, message: string) {
+  const messageOf = (name: Path<T>): string | undefined => {
+    const own = (get(errors, name) as { message?: unknown } | undefined)?.message;
+    return typeof own === 'string' ? own : undefined;
+  };
+  const shown = Object.keys(errors).some((name) => messageOf(name as Path<T>) === message);
+  return {
+    formMessage: shown ? message : undefined,
+    fieldError: (name: Path<T>) => {
+      const own = messageOf(name);
+      return own === message ? undefined : own;
+    },
+    invalid: (name: Path<T>) => get(errors, name) !== undefined,
+  };
 }
 
 /** Where the server's field path ('body.config.percent') names a differently named input ('percent'). */

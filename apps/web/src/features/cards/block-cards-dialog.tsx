@@ -1,11 +1,10 @@
 import type { BulkBlockCardsResponse, Card } from '@loyalty/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { BlockReasonField, useBlockReasonForm } from '@/components/cards/block-reason-field';
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { DialogFormFooter } from '@/components/ui/dialog-form-footer';
+import { FormDialog } from '@/components/forms/form-dialog';
+import { useFormDialog } from '@/components/forms/use-form-dialog';
 import { blockCards, cardsKeys } from '@/lib/cards-api';
-import { setServerFieldErrors } from '@/lib/form';
 
 const plural = (n: number) => `${n} card${n === 1 ? '' : 's'}`;
 
@@ -36,18 +35,12 @@ export function BlockCardsDialog({
   onBlocked: () => void;
 }) {
   const queryClient = useQueryClient();
-  const { form, returnFocus, onSubmit, reset } = useBlockReasonForm((reason) => {
-    if (active.length > 0 && !mutation.isPending) mutation.mutate({ ids: active.map((c) => c.id), reason });
+  const { form, onSubmit } = useBlockReasonForm((reason) => {
+    if (active.length > 0) dialog.submit({ ids: active.map((c) => c.id), reason });
   });
   const active = (cards ?? []).filter((card) => card.status === 'active');
   const skipped = (cards?.length ?? 0) - active.length;
-
-  const close = () => {
-    onClose();
-    reset();
-  };
-
-  const mutation = useMutation({
+  const dialog = useFormDialog(form, 'reason', onClose, {
     mutationFn: blockCards,
     meta: { errorTitle: 'Failed to block cards' },
     onSuccess: (outcome) => {
@@ -55,23 +48,23 @@ export function BlockCardsDialog({
       void queryClient.invalidateQueries({ queryKey: cardsKeys.all });
       void queryClient.invalidateQueries({ queryKey: ['accounts'] });
       onBlocked();
-      close();
     },
-    onError: (error) => setServerFieldErrors(form, error),
   });
 
   return (
-    <Dialog open={cards !== null} onOpenChange={(next) => !next && !mutation.isPending && close()}>
-      <DialogContent {...returnFocus}>
-        <DialogHeader>
-          <DialogTitle>Block {plural(active.length)}</DialogTitle>
-          <DialogDescription>
-            Every selected active card is blocked with this reason. A blocked card can no longer earn or spend
-            points; it can only be reissued.
-            {skipped > 0 &&
-              ` ${plural(skipped)} of the selection ${skipped === 1 ? 'is' : 'are'} not active and stay as they are.`}
-          </DialogDescription>
-        </DialogHeader>
+    <FormDialog
+      open={cards !== null}
+      dialog={dialog}
+      title={`Block ${plural(active.length)}`}
+      description={
+        <>
+          Every selected active card is blocked with this reason. A blocked card can no longer earn or spend
+          points; it can only be reissued.
+          {skipped > 0 &&
+            ` ${plural(skipped)} of the selection ${skipped === 1 ? 'is' : 'are'} not active and stay as they are.`}
+        </>
+      }
+      intro={
         <ul className="flex max-h-28 flex-wrap gap-1.5 overflow-y-auto" aria-label="Cards to block">
           {active.map((card) => (
             <li key={card.id} className="rounded-md border px-2 py-0.5 font-mono text-xs tabular-nums">
@@ -79,21 +72,17 @@ export function BlockCardsDialog({
             </li>
           ))}
         </ul>
-        <form noValidate onSubmit={onSubmit} className="grid gap-4">
-          <BlockReasonField
-            id="block-cards-reason"
-            form={form}
-            placeholder="e.g. Batch reported stolen from the store"
-          />
-          <DialogFormFooter
-            onCancel={close}
-            pending={mutation.isPending}
-            submitLabel={`Block ${plural(active.length)}`}
-            pendingLabel="Blocking..."
-            destructive
-          />
-        </form>
-      </DialogContent>
-    </Dialog>
+      }
+      onSubmit={onSubmit}
+      submitLabel={`Block ${plural(active.length)}`}
+      pendingLabel="Blocking..."
+      destructive
+    >
+      <BlockReasonField
+        id="block-cards-reason"
+        form={form}
+        placeholder="e.g. Batch reported stolen from the store"
+      />
+    </FormDialog>
   );
 }

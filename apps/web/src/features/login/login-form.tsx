@@ -2,11 +2,9 @@ import type { LoginRequest } from '@loyalty/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { LoaderCircleIcon } from 'lucide-react';
 import { useNavigate } from 'react-router';
-import { FieldError } from '@/components/feedback/field-error';
+import { FormField } from '@/components/forms/form-field';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
-import { fieldAria } from '@/lib/field-aria';
 import { handleServerError } from '@/lib/handle-server-error';
 import { storeSession } from '@/lib/session';
 import { notify } from '@/lib/toast';
@@ -44,28 +42,23 @@ export function LoginForm() {
       onPointerDownCapture={form.preload}
       className="grid gap-4"
     >
-      <div className="grid gap-2">
-        <Label htmlFor="login-username">Username</Label>
-        <Input
-          autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
-          autoFocus
-          {...form.field('username')}
-          {...fieldAria('login-username', messageFor('username'))}
-        />
-        <FieldError id="login-username-error" message={messageFor('username')} />
-      </div>
-      <div className="grid gap-2">
-        <Label htmlFor="login-password">Password</Label>
-        <Input
-          type="password"
-          autoComplete="current-password"
-          {...form.field('password')}
-          {...fieldAria('login-password', messageFor('password'))}
-        />
-        <FieldError id="login-password-error" message={messageFor('password')} />
-      </div>
+      <FormField id="login-username" label="Username" error={messageFor('username')}>
+        {(control) => (
+          <Input
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            autoFocus
+            {...form.field('username')}
+            {...control}
+          />
+        )}
+      </FormField>
+      <FormField id="login-password" label="Password" error={messageFor('password')}>
+        {(control) => (
+          <Input type="password" autoComplete="current-password" {...form.field('password')} {...control} />
+        )}
+      </FormField>
       <Button type="submit" className="w-full" disabled={mutation.isPending}>
         {mutation.isPending && <LoaderCircleIcon className="animate-spin" />}
         {mutation.isPending ? 'Signing in...' : 'Sign in'}

@@ -1,15 +1,14 @@
 import { type CreateUserRequest, createUserRequest, type Role } from '@loyalty/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Controller } from 'react-hook-form';
 import { toast } from 'sonner';
-import { FieldError } from '@/components/feedback/field-error';
 import { FormAlert } from '@/components/feedback/form-alert';
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { DialogFormFooter } from '@/components/ui/dialog-form-footer';
+import { FormDialog } from '@/components/forms/form-dialog';
+import { FormField } from '@/components/forms/form-field';
+import { useFormDialog } from '@/components/forms/use-form-dialog';
 import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
-import { fieldAria, setServerFieldErrors, useZodForm } from '@/lib/form';
+import { formLevelMessage, useZodForm } from '@/lib/form';
 import { roleOptions } from './role-labels';
 import { createUser, usersKeys } from './users-api';
 
@@ -27,114 +26,82 @@ export function AddUserDialog({
 }) {
   const queryClient = useQueryClient();
   const form = useZodForm(createUserRequest, { defaultValues: emptyUser });
-  const { errors } = form.formState;
-
-  const close = () => {
-    onOpenChange(false);
-    form.reset(emptyUser);
-  };
-
-  const mutation = useMutation({
+  const dialog = useFormDialog(form, 'username', () => onOpenChange(false), {
     mutationFn: (body: CreateUserRequest) => createUser(body),
     meta: { errorTitle: 'Failed to create user' },
     onSuccess: () => {
       toast.success('User created successfully');
       void queryClient.invalidateQueries({ queryKey: usersKeys.all });
-      close();
     },
-    onError: (error) => setServerFieldErrors(form, error),
   });
-
-  const onSubmit = form.handleSubmit((values) => {
-    if (!mutation.isPending) mutation.mutate(values);
-  });
-
   // One blank field or both: the spec's single message, said once above the fields.
-  const required = errors.username?.message === REQUIRED || errors.password?.message === REQUIRED;
-  const messageOf = (name: keyof typeof emptyUser) => {
-    const message = errors[name]?.message;
-    return message === REQUIRED ? undefined : message;
-  };
-  const aria = (name: keyof typeof emptyUser) => {
-    const own = fieldAria(`add-user-${name}`, messageOf(name));
-    return errors[name] ? { ...own, 'aria-invalid': true as const } : own;
-  };
+  const { formMessage, fieldError, invalid } = formLevelMessage(form.formState.errors, REQUIRED);
 
   return (
-    <Dialog open={open} onOpenChange={(next) => (next ? onOpenChange(true) : !mutation.isPending && close())}>
-      <DialogContent
-        onOpenAutoFocus={(event) => {
-          event.preventDefault();
-          form.setFocus('username');
-        }}
+    <FormDialog
+      open={open}
+      dialog={dialog}
+      title="Add User"
+      description="The new user can sign in immediately."
+      onSubmit={form.handleSubmit(dialog.submit)}
+      submitLabel="Create User"
+      pendingLabel="Creating..."
+    >
+      {formMessage && <FormAlert message={formMessage} />}
+      <FormField
+        id="add-user-username"
+        label="Username"
+        error={fieldError('username')}
+        invalid={invalid('username')}
       >
-        <DialogHeader>
-          <DialogTitle>Add User</DialogTitle>
-          <DialogDescription>The new user can sign in immediately.</DialogDescription>
-        </DialogHeader>
-        <form noValidate onSubmit={onSubmit} className="grid gap-4">
-          {required && <FormAlert message={REQUIRED} />}
-          <div className="grid gap-2">
-            <Label htmlFor="add-user-username">Username</Label>
-            <Input
-              autoComplete="off"
-              autoCapitalize="none"
-              spellCheck={false}
-              {...form.register('username')}
-              {...aria('username')}
-            />
-            <FieldError id="add-user-username-error" message={messageOf('username')} />
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor="add-user-password">Password</Label>
-            <Input
-              type="password"
-              autoComplete="new-password"
-              {...form.register('password')}
-              {...aria('password')}
-            />
-            <FieldError id="add-user-password-error" message={messageOf('password')} />
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor="add-user-email">Email</Label>
-            <Input type="email" autoComplete="off" {...form.register('email')} {...aria('email')} />
-            <FieldError id="add-user-email-error" message={messageOf('email')} />
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor="add-user-fullName">Full Name</Label>
-            <Input autoComplete="off" {...form.register('fullName')} {...aria('fullName')} />
-            <FieldError id="add-user-fullName-error" message={messageOf('fullName')} />
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor="add-user-role">Role</Label>
-            <Controller
-              control={form.control}
-              name="role"
-              render={({ field }) => (
-                <Select value={field.value} onValueChange={(value) => field.onChange(value as Role)}>
-                  <SelectTrigger className="w-full" ref={field.ref} {...aria('role')}>
-                    <SelectValue />
-                  </SelectTrigger>
-                  <SelectContent>
-                    {roleOptions.map((option) => (
-                      <SelectItem key={option.value} value={option.value}>
-                        {option.label}
-                      </SelectItem>
-                    ))}
-                  </SelectContent>
-                </Select>
-              )}
-            />
-            <FieldError id="add-user-role-error" message={messageOf('role')} />
-          </div>
-          <DialogFormFooter
-            onCancel={close}
-            pending={mutation.isPending}
-            submitLabel="Create User"
-            pendingLabel="Creating..."
+        {(control) => (
+          <Input
+            autoComplete="off"
+            autoCapitalize="none"
+            spellCheck={false}
+            {...form.register('username')}
+            {...control}
           />
-        </form>
-      </DialogContent>
-    </Dialog>
+        )}
+      </FormField>
+      <FormField
+        id="add-user-password"
+        label="Password"
+        error={fieldError('password')}
+        invalid={invalid('password')}
+      >
+        {(control) => (
+          <Input type="password" autoComplete="new-password" {...form.register('password')} {...control} />
+        )}
+      </FormField>
+      <FormField id="add-user-email" label="Email" error={fieldError('email')}>
+        {(control) => <Input type="email" autoComplete="off" {...form.register('email')} {...control} />}
+      </FormField>
+      <FormField id="add-user-fullName" label="Full Name" error={fieldError('fullName')}>
+        {(control) => <Input autoComplete="off" {...form.register('fullName')} {...control} />}
+      </FormField>
+      <FormField id="add-user-role" label="Role" error={fieldError('role')}>
+        {(control) => (
+          <Controller
+            control={form.control}
+            name="role"
+            render={({ field }) => (
+              <Select value={field.value} onValueChange={(value) => field.onChange(value as Role)}>
+                <SelectTrigger className="w-full" ref={field.ref} {...control}>
+                  <SelectValue />
+                </SelectTrigger>
+                <SelectContent>
+                  {roleOptions.map((option) => (
+                    <SelectItem key={option.value} value={option.value}>
+                      {option.label}
+                    </SelectItem>
+                  ))}
+                </SelectContent>
+              </Select>
+            )}
+          />
+        )}
+      </FormField>
+    </FormDialog>
   );
 }

@@ -1,0 +1,59 @@
+import { useMutation } from '@tanstack/react-query';
+import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
+import { setServerFieldErrors } from '@/lib/form';
+import type { AppRequestMeta } from '@/lib/query-meta';
+import { useReturnFocus } from '@/lib/use-return-focus';
+
+type DialogForm<T extends FieldValues> = Pick<
+  UseFormReturn<T, unknown, unknown>,
+  'reset' | 'setFocus' | 'getValues' | 'getFieldState' | 'setError'
+>;
+
+export interface FormDialogOptions<Vars, Result> {
+  mutationFn: (vars: Vars) => Promise<Result>;
+  meta?: AppRequestMeta;
+  /** The toast and cache updates of a success; the dialog then closes by itself. */
+  onSuccess: (result: Result, vars: Vars) => void;
+}
+
+/**
+ * What every form dialog does around its form: the first field has focus when it opens and focus goes back
+ * to where it came from when it closes; Cancel, Escape and a success close it and drop what was typed;
+ * nothing closes it while the request runs and a second submit then is ignored; a 400's field errors land
+ * under their inputs. Spread `content` on DialogContent, `footer` on DialogFormFooter.
+ */
+export function useFormDialog<T extends FieldValues, Vars, Result>(
+  form: DialogForm<T>,
+  firstField: Path<T>,
+  onClose: () => void,
+  { mutationFn, meta, onSuccess }: FormDialogOptions<Vars, Result>,
+) {
+  const close = () => {
+    onClose();
+    form.reset();
+  };
+  const mutation = useMutation({
+    mutationFn,
+    meta,
+    onSuccess: (result, vars) => {
+      onSuccess(result, vars);
+      close();
+    },
+    onError: (error) => setServerFieldErrors(form, error),
+  });
+  const content = useReturnFocus((event) => {
+    event.preventDefault();
+    form.setFocus(firstField);
+  });
+  return {
+    mutation,
+    submit: (vars: Vars) => {
+      if (!mutation.isPending) mutation.mutate(vars);
+    },
+    onOpenChange: (open: boolean) => {
+      if (!open && !mutation.isPending) close();
+    },
+    content,
+    footer: { onCancel: close, pending: mutation.isPending },
+  };
+}
