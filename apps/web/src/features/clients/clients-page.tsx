@@ -1,34 +1,23 @@
+import { clientLookupParams } from '@loyalty/contracts';
 import { SearchIcon } from 'lucide-react';
-import { type FormEvent, useRef, useState } from 'react';
 import { FieldError } from '@/components/feedback/field-error';
 import { PageHeader } from '@/components/layout/page-header';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
+import { useZodForm } from '@/lib/form';
 import { accountLookupColumns, cardLookupColumns, operationLookupColumns } from './lookup-columns';
 import { LookupSection } from './lookup-section';
 import { useClientLookup } from './use-client-lookup';
 
-const BLANK_MESSAGE = 'Please enter a client ID, card number, or account ID';
-
-/** Spec section 2 "Client Lookup". */
+/** Spec section 2 "Client Lookup"; the search text is checked by the contract's own rule (blank is refused). */
 export function ClientsPage() {
   const lookup = useClientLookup();
-  const [text, setText] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const inputRef = useRef<HTMLInputElement>(null);
+  const form = useZodForm(clientLookupParams, { defaultValues: { id: '' } });
+  const error = form.formState.errors.id?.message;
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (lookup.isSearching) return;
-    const term = text.trim();
-    if (!term) {
-      setError(BLANK_MESSAGE);
-      inputRef.current?.focus();
-      return;
-    }
-    setError(null);
-    lookup.search(term);
-  };
+  const onSubmit = form.handleSubmit(({ id }) => {
+    if (!lookup.isSearching) lookup.search(id);
+  });
 
   const { result } = lookup;
   return (
@@ -45,18 +34,13 @@ export function ClientsPage() {
               aria-hidden="true"
             />
             <Input
-              ref={inputRef}
               aria-label="Card number, client ID or account ID"
               placeholder="Card number, client ID or account ID"
               autoComplete="off"
               spellCheck={false}
               maxLength={200}
               className="pl-8"
-              value={text}
-              onChange={(e) => {
-                setText(e.target.value);
-                if (error) setError(null);
-              }}
+              {...form.register('id')}
               aria-invalid={error ? true : undefined}
               aria-describedby={error ? 'client-lookup-error' : undefined}
             />
