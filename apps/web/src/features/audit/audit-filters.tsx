@@ -1,10 +1,8 @@
 import { type AuditTargetType, auditTargetLabels, auditTargetTypes } from '@loyalty/contracts';
 import { useEffect, useState } from 'react';
 import { Input } from '@/components/ui/input';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { FilterSelect } from '@/components/ui/option-select';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
-
-const ALL = 'all';
 
 export function AuditUserFilter({ onChange }: { onChange: (username: string | undefined) => void }) {
   const [value, setValue] = useState('');
@@ -23,29 +21,19 @@ export function AuditUserFilter({ onChange }: { onChange: (username: string | un
   );
 }
 
-export function AuditTypeFilter({
-  value,
-  onChange,
-}: {
+const typeOptions = auditTargetTypes.map((type) => ({ value: type, label: auditTargetLabels[type] }));
+
+export function AuditTypeFilter(props: {
   value: AuditTargetType | undefined;
   onChange: (type: AuditTargetType | undefined) => void;
 }) {
   return (
-    <Select
-      value={value ?? ALL}
-      onValueChange={(next) => onChange(next === ALL ? undefined : (next as AuditTargetType))}
-    >
-      <SelectTrigger aria-label="Filter by type" className="h-8 w-40">
-        <SelectValue />
-      </SelectTrigger>
-      <SelectContent>
-        <SelectItem value={ALL}>All types</SelectItem>
-        {auditTargetTypes.map((type) => (
-          <SelectItem key={type} value={type}>
-            {auditTargetLabels[type]}
-          </SelectItem>
-        ))}
-      </SelectContent>
-    </Select>
+    <FilterSelect
+      label="Filter by type"
+      allLabel="All types"
+      options={typeOptions}
+      className="w-40"
+      {...props}
+    />
   );
 }

@@ -1,32 +1,18 @@
 import type { CardStatus } from '@loyalty/contracts';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { FilterSelect } from '@/components/ui/option-select';
 import { cardStatusOptions } from './cards-api';
 
-const ALL = 'all';
-
-export function CardStatusFilter({
-  value,
-  onChange,
-}: {
+export function CardStatusFilter(props: {
   value: CardStatus | undefined;
   onChange: (status: CardStatus | undefined) => void;
 }) {
   return (
-    <Select
-      value={value ?? ALL}
-      onValueChange={(next) => onChange(next === ALL ? undefined : (next as CardStatus))}
-    >
-      <SelectTrigger aria-label="Filter by status" className="h-8 w-36">
-        <SelectValue />
-      </SelectTrigger>
-      <SelectContent>
-        <SelectItem value={ALL}>All statuses</SelectItem>
-        {cardStatusOptions.map((option) => (
-          <SelectItem key={option.value} value={option.value}>
-            {option.label}
-          </SelectItem>
-        ))}
-      </SelectContent>
-    </Select>
+    <FilterSelect
+      label="Filter by status"
+      allLabel="All statuses"
+      options={cardStatusOptions}
+      className="w-36"
+      {...props}
+    />
   );
 }

@@ -7,7 +7,7 @@ import { FormDialog } from '@/components/forms/form-dialog';
 import { FormField } from '@/components/forms/form-field';
 import { useFormDialog } from '@/components/forms/use-form-dialog';
 import { Input } from '@/components/ui/input';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { OptionSelect } from '@/components/ui/option-select';
 import { formLevelMessage, useZodForm } from '@/lib/form';
 import { ApiKeyInput } from './api-key-input';
 import { generateApiKey } from './generate-api-key';
@@ -97,18 +97,14 @@ export function AddPosKeyDialog({
             control={form.control}
             name="status"
             render={({ field }) => (
-              <Select value={field.value} onValueChange={(status) => field.onChange(status as PosKeyStatus)}>
-                <SelectTrigger ref={field.ref} className="w-full" {...control}>
-                  <SelectValue />
-                </SelectTrigger>
-                <SelectContent>
-                  {posKeyStatusOptions.map((option) => (
-                    <SelectItem key={option.value} value={option.value}>
-                      {option.label}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
+              <OptionSelect
+                ref={field.ref}
+                className="w-full"
+                value={field.value}
+                onChange={field.onChange}
+                options={posKeyStatusOptions}
+                {...control}
+              />
             )}
           />
         )}

@@ -1,6 +1,6 @@
 import type { PosKeyStatus } from '@loyalty/contracts';
 import { Badge } from '@/components/ui/badge';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { FilterSelect } from '@/components/ui/option-select';
 import { posKeyStatusOptions } from './pos-keys-api';
 
 export function PosKeyStatusBadge({ status }: { status: PosKeyStatus }) {
@@ -13,31 +13,17 @@ export function PosKeyStatusBadge({ status }: { status: PosKeyStatus }) {
   );
 }
 
-const ALL = 'all';
-
-export function PosKeyStatusFilter({
-  value,
-  onChange,
-}: {
+export function PosKeyStatusFilter(props: {
   value: PosKeyStatus | undefined;
   onChange: (status: PosKeyStatus | undefined) => void;
 }) {
   return (
-    <Select
-      value={value ?? ALL}
-      onValueChange={(next) => onChange(next === ALL ? undefined : (next as PosKeyStatus))}
-    >
-      <SelectTrigger aria-label="Filter by status" className="h-8 w-36">
-        <SelectValue />
-      </SelectTrigger>
-      <SelectContent>
-        <SelectItem value={ALL}>All statuses</SelectItem>
-        {posKeyStatusOptions.map((option) => (
-          <SelectItem key={option.value} value={option.value}>
-            {option.label}
-          </SelectItem>
-        ))}
-      </SelectContent>
-    </Select>
+    <FilterSelect
+      label="Filter by status"
+      allLabel="All statuses"
+      options={posKeyStatusOptions}
+      className="w-36"
+      {...props}
+    />
   );
 }

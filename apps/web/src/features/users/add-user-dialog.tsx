@@ -7,7 +7,7 @@ import { FormDialog } from '@/components/forms/form-dialog';
 import { FormField } from '@/components/forms/form-field';
 import { useFormDialog } from '@/components/forms/use-form-dialog';
 import { Input } from '@/components/ui/input';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { OptionSelect } from '@/components/ui/option-select';
 import { formLevelMessage, useZodForm } from '@/lib/form';
 import { roleOptions } from './role-labels';
 import { createUser, usersKeys } from './users-api';
@@ -86,18 +86,14 @@ export function AddUserDialog({
             control={form.control}
             name="role"
             render={({ field }) => (
-              <Select value={field.value} onValueChange={(value) => field.onChange(value as Role)}>
-                <SelectTrigger className="w-full" ref={field.ref} {...control}>
-                  <SelectValue />
-                </SelectTrigger>
-                <SelectContent>
-                  {roleOptions.map((option) => (
-                    <SelectItem key={option.value} value={option.value}>
-                      {option.label}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
+              <OptionSelect
+                ref={field.ref}
+                className="w-full"
+                value={field.value}
+                onChange={field.onChange}
+                options={roleOptions}
+                {...control}
+              />
             )}
           />
         )}
