@@ -1,6 +1,9 @@
 import type { Card } from '@loyalty/contracts';
 import type { ColumnDef } from '@tanstack/react-table';
+import { IdCell } from '@/components/data-table';
+import { ClientLink } from '@/components/links/client-link';
 import { formatDate } from '@/lib/format';
+import { CardNumber } from './card-number';
 import { CardStatusBadge } from './card-status-badge';
 
 /** The block date over its reason (cut to the column, whole in the tooltip), or a dash. */
@@ -16,6 +19,29 @@ export function BlockedCell({ card }: { card: Card }) {
       )}
     </div>
   );
+}
+
+/**
+ * The card number, whole (staff type it at the till), sortable on the server, with a copy button and, where
+ * `linked`, a link to the card's client page.
+ */
+export function cardNumberColumn<T extends Card>({ linked = false } = {}): ColumnDef<T> {
+  return {
+    id: 'number',
+    accessorFn: (card) => card.number,
+    header: 'Card Number',
+    enableSorting: true,
+    enableHiding: false,
+    meta: { width: 190 },
+    cell: ({ row }) => {
+      const number = <CardNumber number={row.original.number} className="font-medium text-sm" />;
+      return (
+        <IdCell value={row.original.number} label="card number">
+          {linked ? <ClientLink to={row.original.accountId}>{number}</ClientLink> : number}
+        </IdCell>
+      );
+    },
+  };
 }
 
 /**

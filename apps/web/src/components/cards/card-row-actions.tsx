@@ -1,7 +1,10 @@
 import type { Card } from '@loyalty/contracts';
 import { BanIcon, RefreshCcwIcon } from 'lucide-react';
+import { useCallback, useState } from 'react';
 import { actionsColumn, RowActionsMenu } from '@/components/data-table';
 import { DropdownMenuItem } from '@/components/ui/dropdown-menu';
+import { BlockCardDialog } from './block-card-dialog';
+import { ReissueCardDialog } from './reissue-card-dialog';
 
 export type CardAction = 'block' | 'reissue';
 
@@ -39,4 +42,21 @@ export function CardRowActions({
 /** The ⋯ column of a card table, for those who may block and reissue. */
 export function cardActionsColumn<T extends Card>(onAction: (action: CardAction, card: Card) => void) {
   return actionsColumn<T>((card) => <CardRowActions card={card} onAction={onAction} />);
+}
+
+/**
+ * What a card table's row menu opens: `onAction` (stable, for the columns' memo) remembers the card and
+ * the action, `dialogs` are the Block Card and Reissue Card dialogs it opens.
+ */
+export function useCardRowActions() {
+  const [open, setOpen] = useState<{ action: CardAction; card: Card } | null>(null);
+  const onAction = useCallback((action: CardAction, card: Card) => setOpen({ action, card }), []);
+  const close = () => setOpen(null);
+  const dialogs = (
+    <>
+      <BlockCardDialog card={open?.action === 'block' ? open.card : null} onClose={close} />
+      <ReissueCardDialog card={open?.action === 'reissue' ? open.card : null} onClose={close} />
+    </>
+  );
+  return { onAction, dialogs };
 }

@@ -1,9 +1,8 @@
 import type { Card } from '@loyalty/contracts';
 import type { ColumnDef } from '@tanstack/react-table';
 import { BanIcon, RefreshCcwIcon } from 'lucide-react';
-import { cardStateColumns } from '@/components/cards/card-columns';
-import { CardNumber } from '@/components/cards/card-number';
-import { actionsColumn, IdCell } from '@/components/data-table';
+import { cardNumberColumn, cardStateColumns } from '@/components/cards/card-columns';
+import { actionsColumn } from '@/components/data-table';
 import { Button } from '@/components/ui/button';
 
 export type CardAction = 'block' | 'reissue';
@@ -45,18 +44,7 @@ export function accountCardColumns(
   canManage: boolean,
 ): ColumnDef<Card>[] {
   const columns: ColumnDef<Card>[] = [
-    {
-      accessorKey: 'number',
-      header: 'Card Number',
-      enableSorting: true,
-      enableHiding: false,
-      meta: { width: 190 },
-      cell: ({ row }) => (
-        <IdCell value={row.original.number} label="card number">
-          <CardNumber number={row.original.number} className="text-sm" />
-        </IdCell>
-      ),
-    },
+    cardNumberColumn<Card>(),
     ...cardStateColumns<Card>({ sortable: true }),
   ];
   if (canManage) {

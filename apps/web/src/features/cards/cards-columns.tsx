@@ -1,7 +1,6 @@
 import type { Card, CardListItem } from '@loyalty/contracts';
 import type { ColumnDef } from '@tanstack/react-table';
-import { cardStateColumns } from '@/components/cards/card-columns';
-import { CardNumber } from '@/components/cards/card-number';
+import { cardNumberColumn, cardStateColumns } from '@/components/cards/card-columns';
 import { type CardAction, cardActionsColumn } from '@/components/cards/card-row-actions';
 import { type CsvColumn, IdCell } from '@/components/data-table';
 import { ClientLink } from '@/components/links/client-link';
@@ -12,20 +11,7 @@ export function cardColumns(
   canManage: boolean,
 ): ColumnDef<CardListItem>[] {
   const columns: ColumnDef<CardListItem>[] = [
-    {
-      accessorKey: 'number',
-      header: 'Card Number',
-      enableSorting: true,
-      enableHiding: false,
-      meta: { width: 190 },
-      cell: ({ row }) => (
-        <IdCell value={row.original.number} label="card number">
-          <ClientLink to={row.original.accountId}>
-            <CardNumber number={row.original.number} className="font-medium text-sm" />
-          </ClientLink>
-        </IdCell>
-      ),
-    },
+    cardNumberColumn<CardListItem>({ linked: true }),
     {
       // The client ID stands for the account (issue 16: no raw UUIDs); its link opens the client page.
       accessorKey: 'clientId',

@@ -2,9 +2,7 @@ import type { Card } from '@loyalty/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { BanIcon } from 'lucide-react';
 import { useMemo, useRef, useState } from 'react';
-import { BlockCardDialog } from '@/components/cards/block-card-dialog';
-import type { CardAction } from '@/components/cards/card-row-actions';
-import { ReissueCardDialog } from '@/components/cards/reissue-card-dialog';
+import { useCardRowActions } from '@/components/cards/card-row-actions';
 import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
 import { PageHeader } from '@/components/layout/page-header';
 import { Button } from '@/components/ui/button';
@@ -20,12 +18,9 @@ export function CardsPage() {
   const table = useServerTable<CardFilters>({ initialFilters: { status: undefined } });
   const query = useQuery(cardsListQuery(table.params));
   const { canManage } = getCurrentUser();
-  const [open, setOpen] = useState<{ action: CardAction; card: Card } | null>(null);
-  const columns = useMemo(
-    () => cardColumns((action, card) => setOpen({ action, card }), canManage),
-    [canManage],
-  );
-  const close = () => setOpen(null);
+  const cardActions = useCardRowActions();
+  const { onAction } = cardActions;
+  const columns = useMemo(() => cardColumns(onAction, canManage), [onAction, canManage]);
   const [bulk, setBulk] = useState<Card[] | null>(null);
   const clearSelection = useRef<() => void>(() => {});
 
@@ -68,13 +63,12 @@ export function CardsPage() {
           />
         }
       />
-      <BlockCardDialog card={open?.action === 'block' ? open.card : null} onClose={close} />
+      {cardActions.dialogs}
       <BlockCardsDialog
         cards={bulk}
         onClose={() => setBulk(null)}
         onBlocked={() => clearSelection.current()}
       />
-      <ReissueCardDialog card={open?.action === 'reissue' ? open.card : null} onClose={close} />
     </>
   );
 }

@@ -1,12 +1,10 @@
 import type { Account, Card, CardListItem } from '@loyalty/contracts';
 import { useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
-import { useMemo, useState } from 'react';
-import { BlockCardDialog } from '@/components/cards/block-card-dialog';
+import { useMemo } from 'react';
 import { cardStateColumns } from '@/components/cards/card-columns';
 import { CardNumber } from '@/components/cards/card-number';
-import { type CardAction, cardActionsColumn } from '@/components/cards/card-row-actions';
-import { ReissueCardDialog } from '@/components/cards/reissue-card-dialog';
+import { type CardAction, cardActionsColumn, useCardRowActions } from '@/components/cards/card-row-actions';
 import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
 import { getCurrentUser } from '@/lib/current-user';
 import { clientCardsQuery } from './client-api';
@@ -33,12 +31,9 @@ export function ClientCardsSection({ account }: { account: Account }) {
     clientCardsQuery({ accountId: account.id, page: table.params.page, size: table.params.size }),
   );
   const { canManage } = getCurrentUser();
-  const [open, setOpen] = useState<{ action: CardAction; card: Card } | null>(null);
-  const columns = useMemo(
-    () => cardColumns((action, card) => setOpen({ action, card }), canManage),
-    [canManage],
-  );
-  const close = () => setOpen(null);
+  const cardActions = useCardRowActions();
+  const { onAction } = cardActions;
+  const columns = useMemo(() => cardColumns(onAction, canManage), [onAction, canManage]);
   return (
     <ClientSection id="cards" title="Cards" total={query.data?.totalElements}>
       <DataTable
@@ -51,8 +46,7 @@ export function ClientCardsSection({ account }: { account: Account }) {
         emptyText="No cards yet"
         pageSizeOptions={[5, 10, 20]}
       />
-      <BlockCardDialog card={open?.action === 'block' ? open.card : null} onClose={close} />
-      <ReissueCardDialog card={open?.action === 'reissue' ? open.card : null} onClose={close} />
+      {cardActions.dialogs}
     </ClientSection>
   );
 }
