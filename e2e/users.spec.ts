@@ -122,6 +122,24 @@ test('blank username or password is refused before anything is sent', async ({ p
   expect(posts).toEqual([]);
 });
 
+test('the blank-fields message is said once, above the fields, and both blank fields are marked invalid', async ({
+  page,
+}) => {
+  await page.goto('/users');
+  const dialog = await openAddUser(page);
+  await dialog.getByRole('button', { name: 'Create User' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('Username and password are required');
+  await expect(dialog.getByText('Username and password are required', { exact: true })).toHaveCount(1);
+  await expect(dialog.getByLabel('Username')).toHaveAttribute('aria-invalid', 'true');
+  await expect(dialog.getByLabel('Password')).toHaveAttribute('aria-invalid', 'true');
+  await expect(dialog.getByLabel('Email')).not.toHaveAttribute('aria-invalid');
+  // Filling one field leaves the message (the other is still blank) and clears that field's mark.
+  await dialog.getByLabel('Username').fill(uniqueName('half'));
+  await expect(dialog.getByLabel('Username')).not.toHaveAttribute('aria-invalid');
+  await expect(dialog.getByRole('alert')).toHaveText('Username and password are required');
+  await expect(dialog.getByLabel('Password')).toHaveAttribute('aria-invalid', 'true');
+});
+
 test('an invalid email is refused with the generic e-mail message', async ({ page }) => {
   await page.goto('/users');
   const dialog = await openAddUser(page);

@@ -3,6 +3,12 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { DialogFormFooter } from '@/components/ui/dialog-form-footer';
 import type { useFormDialog } from './use-form-dialog';
 
+/** The props of a dialog opened by a button of its screen: whether it is open, and how it closes. */
+export interface DialogOpenProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}
+
 type FormDialogState = Pick<ReturnType<typeof useFormDialog>, 'onOpenChange' | 'content' | 'footer'>;
 
 /**

@@ -1,7 +1,7 @@
 import { createAccountRequest } from '@loyalty/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
-import { FormDialog } from '@/components/forms/form-dialog';
+import { type DialogOpenProps, FormDialog } from '@/components/forms/form-dialog';
 import { FormField } from '@/components/forms/form-field';
 import { useFormDialog } from '@/components/forms/use-form-dialog';
 import { Input } from '@/components/ui/input';
@@ -9,13 +9,7 @@ import { useZodForm } from '@/lib/form';
 import { accountErrorContext, accountsKeys, createAccount } from './accounts-api';
 
 /** Spec section 5 "Create account": required and trimmed ('Client ID is required'), by the contract's schema. */
-export function CreateAccountDialog({
-  open,
-  onOpenChange,
-}: {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-}) {
+export function CreateAccountDialog({ open, onOpenChange }: DialogOpenProps) {
   const queryClient = useQueryClient();
   const form = useZodForm(createAccountRequest, { defaultValues: { clientId: '' } });
   const dialog = useFormDialog(form, 'clientId', () => onOpenChange(false), {

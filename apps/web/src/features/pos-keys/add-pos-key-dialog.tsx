@@ -1,13 +1,12 @@
 import { createPosKeyRequest, type PosKeyStatus } from '@loyalty/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { Controller } from 'react-hook-form';
 import { toast } from 'sonner';
 import { FormAlert } from '@/components/feedback/form-alert';
-import { FormDialog } from '@/components/forms/form-dialog';
+import { type DialogOpenProps, FormDialog } from '@/components/forms/form-dialog';
 import { FormField } from '@/components/forms/form-field';
+import { SelectField } from '@/components/forms/select-field';
 import { useFormDialog } from '@/components/forms/use-form-dialog';
 import { Input } from '@/components/ui/input';
-import { OptionSelect } from '@/components/ui/option-select';
 import { formLevelMessage, useZodForm } from '@/lib/form';
 import { ApiKeyInput } from './api-key-input';
 import { generateApiKey } from './generate-api-key';
@@ -17,13 +16,7 @@ const REQUIRED = 'Name and API Key are required';
 const empty = { name: '', address: '', apiKey: '', status: 'active' as PosKeyStatus };
 
 /** Spec section 2 "POS Keys" and 5 "Create POS key", checked by the contract's schema. */
-export function AddPosKeyDialog({
-  open,
-  onOpenChange,
-}: {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-}) {
+export function AddPosKeyDialog({ open, onOpenChange }: DialogOpenProps) {
   const queryClient = useQueryClient();
   const form = useZodForm(createPosKeyRequest, { defaultValues: empty });
   const dialog = useFormDialog(form, 'name', () => onOpenChange(false), {
@@ -91,24 +84,13 @@ export function AddPosKeyDialog({
           />
         )}
       </FormField>
-      <FormField id="add-pos-key-status" label="Status">
-        {(control) => (
-          <Controller
-            control={form.control}
-            name="status"
-            render={({ field }) => (
-              <OptionSelect
-                ref={field.ref}
-                className="w-full"
-                value={field.value}
-                onChange={field.onChange}
-                options={posKeyStatusOptions}
-                {...control}
-              />
-            )}
-          />
-        )}
-      </FormField>
+      <SelectField
+        control={form.control}
+        name="status"
+        id="add-pos-key-status"
+        label="Status"
+        options={posKeyStatusOptions}
+      />
     </FormDialog>
   );
 }

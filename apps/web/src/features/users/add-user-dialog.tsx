@@ -1,13 +1,12 @@
 import { type CreateUserRequest, createUserRequest, type Role } from '@loyalty/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { Controller } from 'react-hook-form';
 import { toast } from 'sonner';
 import { FormAlert } from '@/components/feedback/form-alert';
-import { FormDialog } from '@/components/forms/form-dialog';
+import { type DialogOpenProps, FormDialog } from '@/components/forms/form-dialog';
 import { FormField } from '@/components/forms/form-field';
+import { SelectField } from '@/components/forms/select-field';
 import { useFormDialog } from '@/components/forms/use-form-dialog';
 import { Input } from '@/components/ui/input';
-import { OptionSelect } from '@/components/ui/option-select';
 import { formLevelMessage, useZodForm } from '@/lib/form';
 import { roleOptions } from './role-labels';
 import { createUser, usersKeys } from './users-api';
@@ -17,13 +16,7 @@ const REQUIRED = 'Username and password are required';
 const emptyUser = { username: '', password: '', email: '', fullName: '', role: 'VIEWER' as Role };
 
 /** Spec section 5 "Create user": the contract's schema checks everything the server checks, in the browser. */
-export function AddUserDialog({
-  open,
-  onOpenChange,
-}: {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-}) {
+export function AddUserDialog({ open, onOpenChange }: DialogOpenProps) {
   const queryClient = useQueryClient();
   const form = useZodForm(createUserRequest, { defaultValues: emptyUser });
   const dialog = useFormDialog(form, 'username', () => onOpenChange(false), {
@@ -80,24 +73,14 @@ export function AddUserDialog({
       <FormField id="add-user-fullName" label="Full Name" error={fieldError('fullName')}>
         {(control) => <Input autoComplete="off" {...form.register('fullName')} {...control} />}
       </FormField>
-      <FormField id="add-user-role" label="Role" error={fieldError('role')}>
-        {(control) => (
-          <Controller
-            control={form.control}
-            name="role"
-            render={({ field }) => (
-              <OptionSelect
-                ref={field.ref}
-                className="w-full"
-                value={field.value}
-                onChange={field.onChange}
-                options={roleOptions}
-                {...control}
-              />
-            )}
-          />
-        )}
-      </FormField>
+      <SelectField
+        control={form.control}
+        name="role"
+        id="add-user-role"
+        label="Role"
+        error={fieldError('role')}
+        options={roleOptions}
+      />
     </FormDialog>
   );
 }
