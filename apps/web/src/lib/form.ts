@@ -30,8 +30,8 @@ export function useZodForm<Input extends FieldValues, Output>(
 
 /**
  * The spec's one message for several blank required fields ('Username and password are required'): the
- * contract gives it to each blank field; the form says it once above the fields (`formMessage`) and keeps
- * it out of the fields' own messages (`fieldError`), while the fields stay marked invalid.
+ * contract gives it to each blank field; the form says it once above the fields (`formMessage`), and
+ * `field(name)` gives a FormField the field's own message without it, still marking the field invalid.
  */
 export function formLevelMessage<T extends FieldValues>(errors: FieldErrors<T>, message: string) {
   const messageOf = (name: Path<T>): string | undefined => {
@@ -41,11 +41,10 @@ export function formLevelMessage<T extends FieldValues>(errors: FieldErrors<T>, 
   const shown = Object.keys(errors).some((name) => messageOf(name as Path<T>) === message);
   return {
     formMessage: shown ? message : undefined,
-    fieldError: (name: Path<T>) => {
+    field: (name: Path<T>) => {
       const own = messageOf(name);
-      return own === message ? undefined : own;
+      return { error: own === message ? undefined : own, invalid: get(errors, name) !== undefined };
     },
-    invalid: (name: Path<T>) => get(errors, name) !== undefined,
   };
 }
 

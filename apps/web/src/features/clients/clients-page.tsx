@@ -1,13 +1,30 @@
-import { clientLookupParams } from '@loyalty/contracts';
+import { type ClientLookupResponse, clientLookupParams } from '@loyalty/contracts';
 import { SearchIcon } from 'lucide-react';
 import { FieldError } from '@/components/feedback/field-error';
 import { PageHeader } from '@/components/layout/page-header';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { useZodForm } from '@/lib/form';
+import type { LookupSection as LookupSectionName } from './clients-api';
 import { accountLookupColumns, cardLookupColumns, operationLookupColumns } from './lookup-columns';
 import { LookupSection } from './lookup-section';
-import { useClientLookup } from './use-client-lookup';
+import { type LookupResult, useClientLookup } from './use-client-lookup';
+
+/** One section's rows, total and paging, from the search's result. */
+function sectionState<K extends LookupSectionName>(
+  lookup: ReturnType<typeof useClientLookup>,
+  result: LookupResult,
+  key: K,
+) {
+  return {
+    // Spelled out: TypeScript widens `result.data[key]` to the union of the three sections.
+    rows: result.data[key].content as ClientLookupResponse[K]['content'],
+    total: result.data[key].total,
+    page: result.pages[key],
+    loading: lookup.isPaging(key),
+    onPageChange: (page: number) => lookup.goToPage(key, page),
+  };
+}
 
 /** Spec section 2 "Client Lookup"; the search text is checked by the contract's own rule (blank is refused). */
 export function ClientsPage() {
@@ -55,36 +72,24 @@ export function ClientsPage() {
         <div className="grid min-w-0 gap-6" aria-live="polite">
           <LookupSection
             title="Accounts"
-            rows={result.data.accounts.content}
-            total={result.data.accounts.total}
-            page={result.pages.accounts}
+            {...sectionState(lookup, result, 'accounts')}
             columns={accountLookupColumns}
             getRowId={(a) => a.id}
             emptyText="No accounts found"
-            loading={lookup.isPaging('accounts')}
-            onPageChange={(page) => lookup.goToPage('accounts', page)}
           />
           <LookupSection
             title="Cards"
-            rows={result.data.cards.content}
-            total={result.data.cards.total}
-            page={result.pages.cards}
+            {...sectionState(lookup, result, 'cards')}
             columns={cardLookupColumns}
             getRowId={(c) => c.id}
             emptyText="No cards found"
-            loading={lookup.isPaging('cards')}
-            onPageChange={(page) => lookup.goToPage('cards', page)}
           />
           <LookupSection
             title="Recent Operations"
-            rows={result.data.operations.content}
-            total={result.data.operations.total}
-            page={result.pages.operations}
+            {...sectionState(lookup, result, 'operations')}
             columns={operationLookupColumns}
             getRowId={(o) => o.id}
             emptyText="No operations found"
-            loading={lookup.isPaging('operations')}
-            onPageChange={(page) => lookup.goToPage('operations', page)}
           />
         </div>
       ) : (

@@ -28,7 +28,7 @@ export function AddPosKeyDialog({ open, onOpenChange }: DialogOpenProps) {
     },
   });
   // The spec's one message for a blank name or key, said once above the fields.
-  const { formMessage, fieldError, invalid } = formLevelMessage(form.formState.errors, REQUIRED);
+  const { formMessage, field } = formLevelMessage(form.formState.errors, REQUIRED);
 
   const generate = () => {
     form.setValue('apiKey', generateApiKey(), { shouldValidate: form.formState.isSubmitted });
@@ -46,7 +46,7 @@ export function AddPosKeyDialog({ open, onOpenChange }: DialogOpenProps) {
       pendingLabel="Creating..."
     >
       {formMessage && <FormAlert message={formMessage} />}
-      <FormField id="add-pos-key-name" label="Name" error={fieldError('name')} invalid={invalid('name')}>
+      <FormField id="add-pos-key-name" label="Name" {...field('name')}>
         {(control) => (
           <Input
             autoComplete="off"
@@ -57,7 +57,7 @@ export function AddPosKeyDialog({ open, onOpenChange }: DialogOpenProps) {
           />
         )}
       </FormField>
-      <FormField id="add-pos-key-address" label="Address" error={fieldError('address')}>
+      <FormField id="add-pos-key-address" label="Address" {...field('address')}>
         {(control) => (
           <Input
             autoComplete="off"
@@ -68,12 +68,7 @@ export function AddPosKeyDialog({ open, onOpenChange }: DialogOpenProps) {
           />
         )}
       </FormField>
-      <FormField
-        id="add-pos-key-api-key"
-        label="API Key"
-        error={fieldError('apiKey')}
-        invalid={invalid('apiKey')}
-      >
+      <FormField id="add-pos-key-api-key" label="API Key" {...field('apiKey')}>
         {(control) => (
           <ApiKeyInput
             maxLength={256}

@@ -28,7 +28,7 @@ export function AddUserDialog({ open, onOpenChange }: DialogOpenProps) {
     },
   });
   // One blank field or both: the spec's single message, said once above the fields.
-  const { formMessage, fieldError, invalid } = formLevelMessage(form.formState.errors, REQUIRED);
+  const { formMessage, field } = formLevelMessage(form.formState.errors, REQUIRED);
 
   return (
     <FormDialog
@@ -41,12 +41,7 @@ export function AddUserDialog({ open, onOpenChange }: DialogOpenProps) {
       pendingLabel="Creating..."
     >
       {formMessage && <FormAlert message={formMessage} />}
-      <FormField
-        id="add-user-username"
-        label="Username"
-        error={fieldError('username')}
-        invalid={invalid('username')}
-      >
+      <FormField id="add-user-username" label="Username" {...field('username')}>
         {(control) => (
           <Input
             autoComplete="off"
@@ -57,20 +52,15 @@ export function AddUserDialog({ open, onOpenChange }: DialogOpenProps) {
           />
         )}
       </FormField>
-      <FormField
-        id="add-user-password"
-        label="Password"
-        error={fieldError('password')}
-        invalid={invalid('password')}
-      >
+      <FormField id="add-user-password" label="Password" {...field('password')}>
         {(control) => (
           <Input type="password" autoComplete="new-password" {...form.register('password')} {...control} />
         )}
       </FormField>
-      <FormField id="add-user-email" label="Email" error={fieldError('email')}>
+      <FormField id="add-user-email" label="Email" {...field('email')}>
         {(control) => <Input type="email" autoComplete="off" {...form.register('email')} {...control} />}
       </FormField>
-      <FormField id="add-user-fullName" label="Full Name" error={fieldError('fullName')}>
+      <FormField id="add-user-fullName" label="Full Name" {...field('fullName')}>
         {(control) => <Input autoComplete="off" {...form.register('fullName')} {...control} />}
       </FormField>
       <SelectField
@@ -78,7 +68,7 @@ export function AddUserDialog({ open, onOpenChange }: DialogOpenProps) {
         name="role"
         id="add-user-role"
         label="Role"
-        error={fieldError('role')}
+        error={field('role').error}
         options={roleOptions}
       />
     </FormDialog>
