@@ -1,4 +1,5 @@
 import type { FormEventHandler, ReactNode } from 'react';
+import { FormAlert } from '@/components/feedback/form-alert';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { DialogFormFooter } from '@/components/ui/dialog-form-footer';
 import type { useFormDialog } from './use-form-dialog';
@@ -14,7 +15,8 @@ type FormDialogState = Pick<ReturnType<typeof useFormDialog>, 'onOpenChange' | '
 /**
  * The shape of a console form dialog: title and description, the fields, Cancel and the submit button
  * (which says what is happening while the request runs). `dialog` comes from useFormDialog; `intro` sits
- * between the description and the form (e.g. the cards about to be blocked).
+ * between the description and the form (e.g. the cards about to be blocked); `alert` is a form-level
+ * message above the fields (see formLevelMessage).
  */
 export function FormDialog({
   open,
@@ -22,6 +24,7 @@ export function FormDialog({
   title,
   description,
   intro,
+  alert,
   onSubmit,
   submitLabel,
   pendingLabel,
@@ -34,6 +37,7 @@ export function FormDialog({
   title: ReactNode;
   description: ReactNode;
   intro?: ReactNode;
+  alert?: string;
   onSubmit: FormEventHandler<HTMLFormElement>;
   submitLabel: string;
   pendingLabel: string;
@@ -50,6 +54,7 @@ export function FormDialog({
         </DialogHeader>
         {intro}
         <form noValidate onSubmit={onSubmit} className="grid gap-4">
+          {alert && <FormAlert message={alert} />}
           {children}
           <DialogFormFooter
             {...dialog.footer}

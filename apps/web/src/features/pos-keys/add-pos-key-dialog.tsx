@@ -1,7 +1,6 @@
 import { createPosKeyRequest, type PosKeyStatus } from '@loyalty/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
-import { FormAlert } from '@/components/feedback/form-alert';
 import { type DialogOpenProps, FormDialog } from '@/components/forms/form-dialog';
 import { FormField } from '@/components/forms/form-field';
 import { SelectField } from '@/components/forms/select-field';
@@ -39,13 +38,13 @@ export function AddPosKeyDialog({ open, onOpenChange }: DialogOpenProps) {
     <FormDialog
       open={open}
       dialog={dialog}
+      alert={formMessage}
       title="Add POS Key"
       description="A till sends this key in the X-API-Key header. Keep a copy: only an administrator can view it later."
       onSubmit={form.handleSubmit(dialog.submit)}
       submitLabel="Create POS Key"
       pendingLabel="Creating..."
     >
-      {formMessage && <FormAlert message={formMessage} />}
       <FormField id="add-pos-key-name" label="Name" {...field('name')}>
         {(control) => (
           <Input

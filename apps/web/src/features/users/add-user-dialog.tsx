@@ -1,7 +1,6 @@
 import { type CreateUserRequest, createUserRequest, type Role } from '@loyalty/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
-import { FormAlert } from '@/components/feedback/form-alert';
 import { type DialogOpenProps, FormDialog } from '@/components/forms/form-dialog';
 import { FormField } from '@/components/forms/form-field';
 import { SelectField } from '@/components/forms/select-field';
@@ -34,13 +33,13 @@ export function AddUserDialog({ open, onOpenChange }: DialogOpenProps) {
     <FormDialog
       open={open}
       dialog={dialog}
+      alert={formMessage}
       title="Add User"
       description="The new user can sign in immediately."
       onSubmit={form.handleSubmit(dialog.submit)}
       submitLabel="Create User"
       pendingLabel="Creating..."
     >
-      {formMessage && <FormAlert message={formMessage} />}
       <FormField id="add-user-username" label="Username" {...field('username')}>
         {(control) => (
           <Input
