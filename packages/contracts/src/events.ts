@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoTimestamp, pageQuery } from './common';
+import { isoTimestamp, listFormat, pageQuery } from './common';
 
 /** What a connected system can hear (PROGRAMME-API.md §5); `webhook.test` only from "Send test event". */
 export const eventTypes = [
@@ -126,7 +126,7 @@ export type Delivery = z.infer<typeof delivery>;
 
 export const deliveryListQuery = pageQuery
   .omit({ search: true })
-  .extend({ status: deliveryStatus.optional() });
+  .extend({ format: listFormat, status: deliveryStatus.optional() });
 export type DeliveryListQuery = z.input<typeof deliveryListQuery>;
 
 export const deliveryParams = z.object({ id: z.uuid(), deliveryId: z.uuid() });

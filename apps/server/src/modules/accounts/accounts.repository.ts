@@ -45,10 +45,13 @@ export async function findAccountById(db: Executor, id: string): Promise<Account
 }
 
 /** Locks the account row: card issues and balance changes of one account queue here, one at a time. */
-export async function lockAccount(trx: Tx, id: string): Promise<{ id: string; balance: string } | undefined> {
+export async function lockAccount(
+  trx: Tx,
+  id: string,
+): Promise<{ id: string; client_id: string; balance: string } | undefined> {
   return trx
     .selectFrom('accounts')
-    .select(['id', 'balance'])
+    .select(['id', 'client_id', 'balance'])
     .where('id', '=', id)
     .forUpdate()
     .executeTakeFirst();

@@ -1,6 +1,8 @@
 import type { Delivery, DeliveryStatus } from '@loyalty/contracts';
 import { sql } from 'kysely';
+import type { Db } from '../../db/connection';
 import type { Executor } from '../../db/executor';
+import { listSource } from '../../lib/list-stream';
 import { toIso } from '../../lib/paging';
 import { type EventRow, toEvent } from './events.repository';
 
@@ -70,6 +72,41 @@ export async function listDeliveries(db: Executor, filter: DeliveryFilter) {
       where d.endpoint_id = ${filter.webhookId}::uuid ${status}`.execute(db),
   ]);
   return { rows: rows.rows.map(toDelivery), total: count.rows[0]!.total };
+}
+
+/** Every delivery the filter matches, in the list's order, with the same mapping: the list's CSV export. */
+export function deliveriesExportSource(db: Db, filter: Omit<DeliveryFilter, 'page' | 'size'>) {
+  let query = db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('events as e', 'e.id', 'd.event_id')
+    .select([
+      'd.id',
+      'd.endpoint_id',
+      'd.status',
+      'd.attempts',
+      'd.next_attempt_at',
+      'd.claimed_until',
+      'd.last_attempt_at',
+      'd.response_status',
+      'd.last_error',
+      'd.created_at',
+      'e.id as event_id',
+      'e.type as event_type',
+      'e.data as event_data',
+      'e.created_at as event_created_at',
+    ])
+    .where('d.endpoint_id', '=', filter.webhookId);
+  if (filter.status) query = query.where('d.status', '=', filter.status);
+  return listSource(
+    query,
+    {
+      column: 'd.created_at',
+      direction: 'desc',
+      nulls: 'database',
+      tiebreak: { column: 'd.id', direction: 'desc' },
+    },
+    (rows) => rows.map((row) => toDelivery(row as DeliveryRow)),
+  );
 }
 
 export async function findDelivery(db: Executor, webhookId: string, id: string) {

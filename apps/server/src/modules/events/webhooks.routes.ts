@@ -5,7 +5,6 @@ import {
   deliveryListQuery,
   deliveryParams,
   idParam,
-  pagedResponse,
   updateWebhookRequest,
   webhook,
   webhookSecret,
@@ -13,6 +12,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../../config';
+import { listResponses, sendCsv } from '../../lib/csv';
 import type { Secrets } from '../../lib/secrets';
 import { ADMINS } from '../../plugins/auth';
 import { listWebhooks } from './webhooks.repository';
@@ -20,6 +20,7 @@ import {
   changeWebhook,
   createWebhook,
   deliveriesPage,
+  exportDeliveries,
   removeWebhook,
   retryDelivery,
   revealWebhookSecret,
@@ -118,10 +119,15 @@ export const webhooksRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Se
         summary: "An endpoint's deliveries, newest first",
         params: idParam,
         querystring: deliveryListQuery,
-        response: { 200: pagedResponse(delivery) },
+        response: listResponses(delivery),
       },
     },
-    async (request) => deliveriesPage(app.db, { webhookId: request.params.id, ...request.query }),
+    async (request, reply) => {
+      const filter = { webhookId: request.params.id, ...request.query };
+      return request.query.format === 'csv'
+        ? sendCsv(reply, 'webhook-deliveries', delivery, await exportDeliveries(app.db, filter))
+        : deliveriesPage(app.db, filter);
+    },
   );
 
   app.post(

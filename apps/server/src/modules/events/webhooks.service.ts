@@ -12,12 +12,19 @@ import {
 import type { Db } from '../../db/connection';
 import { inTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
+import { streamList } from '../../lib/list-stream';
 import { toPage } from '../../lib/paging';
 import type { Secrets } from '../../lib/secrets';
 import type { AuthUser } from '../../plugins/auth';
 import { insertAudit } from '../audit/audit.repository';
 import { createKeyCrypto, type KeyCrypto } from '../pos-keys/key-crypto';
-import { deliveryIdOf, findDelivery, listDeliveries, requeueDelivery } from './deliveries.repository';
+import {
+  deliveriesExportSource,
+  deliveryIdOf,
+  findDelivery,
+  listDeliveries,
+  requeueDelivery,
+} from './deliveries.repository';
 import { insertEvents } from './events.repository';
 import { checkTarget, TargetRefused } from './ssrf-guard';
 import { newSigningSecret } from './webhook-sender';
@@ -150,6 +157,15 @@ export async function deliveriesPage(
   await existing(db, filter.webhookId);
   const { rows, total } = await listDeliveries(db, filter);
   return toPage(rows, total, filter.page, filter.size);
+}
+
+/** Every delivery the filter matches, newest first (the list's CSV export); 404 before anything is sent. */
+export async function exportDeliveries(
+  db: Db,
+  filter: { webhookId: string; status?: DeliveryStatus },
+): Promise<AsyncIterable<Delivery>> {
+  await existing(db, filter.webhookId);
+  return streamList(deliveriesExportSource(db, filter));
 }
 
 /** Sends a finished delivery again (a fresh retry schedule); one still pending stays queued as it is. */

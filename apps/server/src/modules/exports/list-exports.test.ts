@@ -1,4 +1,13 @@
-import { account, auditEntry, cardListItem, excludedSku, operation, posKey, user } from '@loyalty/contracts';
+import {
+  account,
+  auditEntry,
+  cardListItem,
+  delivery,
+  excludedSku,
+  operation,
+  posKey,
+  user,
+} from '@loyalty/contracts';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
@@ -9,6 +18,7 @@ import { streamList } from '../../lib/list-stream';
 import { accountsExportSource } from '../accounts/accounts.repository';
 import { auditExportSource } from '../audit/audit.repository';
 import { cardsExportSource } from '../cards/cards.repository';
+import { deliveriesExportSource } from '../events/deliveries.repository';
 import { operationsExportSource } from '../operations/operations.repository';
 import { posKeysExportSource } from '../pos-keys/pos-keys.repository';
 import { excludedSkusExportSource } from '../rulesets/excluded-skus.repository';
@@ -106,6 +116,29 @@ await db
   )
   .execute();
 
+const webhookId = crypto.randomUUID();
+await db
+  .insertInto('webhook_endpoints')
+  .values({
+    id: webhookId,
+    url: 'https://hooks.example.com/loyalty',
+    event_types: sql`array['account.created']`,
+    status: 'disabled',
+    secret_cipher: 'c',
+  })
+  .execute();
+// Finished deliveries only (the delivery worker leaves them alone), many sharing a created_at.
+await sql`
+  with e as (
+    insert into events (type, data)
+    select 'account.created', jsonb_build_object('clientId', ${TRICKY[0]}::text || n) from generate_series(1, 9) n
+    returning id
+  )
+  insert into webhook_deliveries (endpoint_id, event_id, status, attempts, last_error, created_at)
+  select ${webhookId}::uuid, e.id, case when e.id % 2 = 0 then 'failed' else 'succeeded' end, 1,
+         ${TRICKY[1]}, timestamptz '2026-01-01' + (e.id % 3) * interval '1 minute'
+  from e`.execute(db);
+
 interface Case {
   path: string;
   query: string;
@@ -167,6 +200,12 @@ const cases: Case[] = [
     query,
     item: auditEntry,
     direct: (b: number) => streamList(auditExportSource(db, filterOf(query)), b),
+  })),
+  ...['', 'status=failed'].map((query) => ({
+    path: `/api/v1/webhooks/${webhookId}/deliveries`,
+    query,
+    item: delivery,
+    direct: (b: number) => streamList(deliveriesExportSource(db, { webhookId, ...filterOf(query) }), b),
   })),
 ];
 
@@ -239,6 +278,7 @@ describe('format=csv: every row of the list, as its JSON pages say', () => {
       app.inject({ url, headers: bearer(ctx.tokens[role]) }).then((r) => r.statusCode);
     expect(await as('MANAGER', '/api/v1/audit?format=csv')).toBe(403);
     expect(await as('MANAGER', '/auth/api/v1/users?format=csv')).toBe(403);
+    expect(await as('MANAGER', `/api/v1/webhooks/${webhookId}/deliveries?format=csv`)).toBe(403);
     expect(await as('VIEWER', '/api/v1/operations?format=csv')).toBe(200);
     const unauthenticated = await app.inject({ url: '/api/v1/cards?format=csv' });
     expect(unauthenticated.statusCode).toBe(401);

@@ -1,16 +1,6 @@
 import { sql } from 'kysely';
 import type { Tx } from '../../db/transaction';
 
-/** Locks the account for its erasure: no card issue or balance change of it runs meanwhile. */
-export async function lockAccountIdentity(trx: Tx, id: string) {
-  return trx
-    .selectFrom('accounts')
-    .select(['id', 'client_id'])
-    .where('id', '=', id)
-    .forUpdate()
-    .executeTakeFirst();
-}
-
 export async function renameAccount(trx: Tx, id: string, clientId: string): Promise<void> {
   await trx.updateTable('accounts').set({ client_id: clientId }).where('id', '=', id).execute();
 }

@@ -5,7 +5,7 @@ import { inTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import { streamList } from '../../lib/list-stream';
 import type { AuthUser } from '../../plugins/auth';
-import { findAccountById } from '../accounts/accounts.repository';
+import { findAccountById, lockAccount } from '../accounts/accounts.repository';
 import { getAccount } from '../accounts/accounts.service';
 import { insertAudit } from '../audit/audit.repository';
 import { findCardById, findCardsOfAccount } from '../cards/cards.repository';
@@ -15,7 +15,6 @@ import { receiptsOfAccount } from '../receipts/receipts.service';
 import {
   blockCardsAsErased,
   clearOperationReasons,
-  lockAccountIdentity,
   redactAccountAudit,
   redactAccountEvents,
   renameAccount,
@@ -55,7 +54,8 @@ export async function eraseMember(
 ): Promise<Account> {
   try {
     return await inTransaction(db, async (trx) => {
-      const account = await lockAccountIdentity(trx, accountId);
+      // Locked: no card issue or balance change of the account runs meanwhile.
+      const account = await lockAccount(trx, accountId);
       if (!account) throw new AppError('ACCOUNT_NOT_FOUND');
       if (confirm !== account.client_id) throw new AppError('ERASE_NOT_CONFIRMED');
       const erasedId = erasedClientId(account.id);

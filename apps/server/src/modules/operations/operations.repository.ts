@@ -23,24 +23,25 @@ function pickMeta(meta: unknown): OperationMeta {
   return out;
 }
 
+/** The operation's own columns of the wire shape; its POS's name and address come with each query's join. */
+const operationColumns = [
+  'o.id',
+  'o.operation_id',
+  'o.type',
+  'o.points',
+  'o.status',
+  'o.account_id',
+  'o.card_number',
+  'o.pos_id',
+  'o.created_at',
+  'o.meta',
+] as const;
+
 function operationQuery(db: Executor) {
   return db
     .selectFrom('operations as o')
     .leftJoin('pos_keys as p', 'p.id', 'o.pos_id')
-    .select([
-      'o.id',
-      'o.operation_id',
-      'o.type',
-      'o.points',
-      'o.status',
-      'o.account_id',
-      'o.card_number',
-      'o.pos_id',
-      'p.name as pos_name',
-      'p.address as pos_address',
-      'o.created_at',
-      'o.meta',
-    ]);
+    .select([...operationColumns, 'p.name as pos_name', 'p.address as pos_address']);
 }
 
 type OperationRow = Awaited<ReturnType<ReturnType<typeof operationQuery>['executeTakeFirstOrThrow']>>;
@@ -164,20 +165,7 @@ export function operationsExportSource(db: Db, filter: OperationFilter) {
           .as('p'),
       (join) => join.onTrue(),
     )
-    .select([
-      'o.id',
-      'o.operation_id',
-      'o.type',
-      'o.points',
-      'o.status',
-      'o.account_id',
-      'o.card_number',
-      'o.pos_id',
-      'p.pos_name',
-      'p.pos_address',
-      'o.created_at',
-      'o.meta',
-    ])
+    .select([...operationColumns, 'p.pos_name', 'p.pos_address'])
     .where((eb) => (filter.accountIds?.length === 0 ? eb.val(false) : eb.and(conditions(filter))));
   const direction = filter.sort?.direction ?? 'desc';
   return listSource(
