@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { businessTimestamp } from './common';
+import { manualAccrualHeaders } from './operations';
 
 /**
  * PROGRAMME-API.md §4 "Import of members" and "Bulk credits": CSV in, a report by line out. The row
@@ -36,14 +37,11 @@ export const importQuery = z.object({
 export type ImportQuery = z.input<typeof importQuery>;
 
 export const importHeadersSchema = z.looseObject({
-  'idempotency-key': z
-    .string()
-    .regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 visible ASCII characters')
-    .optional()
-    .describe(
-      'Bulk credits only: the whole file is one unit under this key (default: SHA-256 of the body). The same ' +
-        'file again gets the first answer (header Idempotent-Replayed: true); another file with the key is 409.',
-    ),
+  // The key's rule is manual accrual's; what it covers here is the whole file.
+  'idempotency-key': manualAccrualHeaders.shape['idempotency-key'].describe(
+    'Bulk credits only: the whole file is one unit under this key (default: SHA-256 of the body). The same ' +
+      'file again gets the first answer (header Idempotent-Replayed: true); another file with the key is 409.',
+  ),
 });
 
 export const importError = z.object({

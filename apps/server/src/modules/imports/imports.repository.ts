@@ -24,6 +24,27 @@ export async function planForBulk(trx: Tx): Promise<void> {
   await sql`set local enable_nestloop = off`.execute(trx);
 }
 
+/**
+ * Loads columns of values into a staging table, a batch of rows per insert (arrays bound as parameters,
+ * unnested by PostgreSQL), then analyses it: a temporary table has no statistics until then, and without
+ * them the merge's joins are planned for a handful of rows.
+ */
+async function loadStage(
+  trx: Tx,
+  table: string,
+  columns: readonly (readonly [name: string, type: string, values: readonly unknown[]])[],
+): Promise<void> {
+  const names = sql.join(columns.map(([name]) => sql.ref(name)));
+  const count = columns[0]![2].length;
+  for (let i = 0; i < count; i += BATCH) {
+    const arrays = sql.join(
+      columns.map(([, type, values]) => sql`${values.slice(i, i + BATCH)}::${sql.raw(type)}[]`),
+    );
+    await sql`insert into ${sql.table(table)} (${names}) select * from unnest(${arrays})`.execute(trx);
+  }
+  await sql`analyze ${sql.table(table)}`.execute(trx);
+}
+
 export interface StagedAccountRows {
   line: number[];
   clientId: string[];
@@ -47,17 +68,14 @@ export async function stageAccounts(trx: Tx, rows: StagedAccountRows): Promise<v
       post boolean not null default false,
       error text
     ) on commit drop`.execute(trx);
-  for (let i = 0; i < rows.line.length; i += BATCH) {
-    const part = <T>(values: T[]) => values.slice(i, i + BATCH);
-    await sql`
-      insert into import_accounts_stage (line, client_id, card_number, points, expires_at, reason)
-      select * from unnest(${part(rows.line)}::integer[], ${part(rows.clientId)}::text[],
-        ${part(rows.cardNumber)}::text[], ${part(rows.points)}::numeric[], ${part(rows.expiresAt)}::timestamptz[],
-        ${part(rows.reason)}::text[])`.execute(trx);
-  }
-  // A temporary table has no statistics until analysed: without them the merge's joins are planned for
-  // a handful of rows (nested loops over accounts), which is quadratic on a real file.
-  await sql`analyze import_accounts_stage`.execute(trx);
+  await loadStage(trx, ACCOUNTS_STAGE, [
+    ['line', 'integer', rows.line],
+    ['client_id', 'text', rows.clientId],
+    ['card_number', 'text', rows.cardNumber],
+    ['points', 'numeric', rows.points],
+    ['expires_at', 'timestamptz', rows.expiresAt],
+    ['reason', 'text', rows.reason],
+  ]);
 }
 
 /** A card number issued to an account of another client cannot be imported for this one. */
@@ -174,16 +192,13 @@ export async function stageAccruals(trx: Tx, rows: StagedAccrualRows): Promise<v
       post boolean not null default false,
       error text
     ) on commit drop`.execute(trx);
-  for (let i = 0; i < rows.line.length; i += BATCH) {
-    const part = <T>(values: T[]) => values.slice(i, i + BATCH);
-    await sql`
-      insert into import_accruals_stage (line, client_id, card_number, points, reason)
-      select * from unnest(${part(rows.line)}::integer[], ${part(rows.clientId)}::text[],
-        ${part(rows.cardNumber)}::text[], ${part(rows.points)}::numeric[], ${part(rows.reason)}::text[])`.execute(
-      trx,
-    );
-  }
-  await sql`analyze import_accruals_stage`.execute(trx);
+  await loadStage(trx, ACCRUALS_STAGE, [
+    ['line', 'integer', rows.line],
+    ['client_id', 'text', rows.clientId],
+    ['card_number', 'text', rows.cardNumber],
+    ['points', 'numeric', rows.points],
+    ['reason', 'text', rows.reason],
+  ]);
 }
 
 /** Finds each row's account by client ID (in any case, as client lookup does) or by any of its cards. */
