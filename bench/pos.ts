@@ -14,6 +14,7 @@
  * BENCH_CONNECTIONS (8), BENCH_SECONDS (20, at most 30), BENCH_CARDS (20000), BENCH_KEEP=1 keeps the
  * databases, BENCH_PORT (3103) and BENCH_DB_SUFFIX (none) for a second checkout benching beside this one.
  * Diagnostics: BENCH_NO_TRIGGERS=1 (other modules' triggers off), BENCH_ONLY_ACCRUAL=1,
+ * BENCH_WEBHOOK=1 (accrual without, with one active webhook endpoint, without again; delivery lag),
  * BENCH_PROFILE=<dir> (--cpu-prof of the server).
  */
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
@@ -30,6 +31,7 @@ import { migrateToLatest } from '../apps/server/src/db/migrate';
 import { ledgerIsSound, verifyLedger } from '../apps/server/src/modules/ledger/verify-ledger';
 import { createKeyCrypto } from '../apps/server/src/modules/pos-keys/key-crypto';
 import { meterDatabase, processCpuMs, selfCpuMs } from './pos-cpu';
+import { addEndpoint, deliveryLag, disableEndpoint, startBenchReceiver } from './pos-webhook';
 
 // Several checkouts may bench on one machine: each picks its own port and database names.
 const PORT = Number(process.env.BENCH_PORT ?? 3103);
@@ -64,6 +66,8 @@ async function serve() {
     PORT: String(PORT),
     LOG_LEVEL: 'warn',
     HOLD_SWEEP_INTERVAL_MS: '1000',
+    // The bench's webhook receiver is on 127.0.0.1.
+    WEBHOOK_ALLOW_PRIVATE: 'true',
   });
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, poolSize: CONNECTIONS + 4 });
   const app = await buildApp({
@@ -325,14 +329,25 @@ async function main() {
     await run('warm-up', keys, [accrual], 3);
     const phases: PhaseResult[] = [];
     phases.push(await run('accrual, 5-line receipts, many cards', keys, [accrual]));
-    phases.push(await run('hold+capture, many cards', keys, holdThenCapture(pickCard)));
-    phases.push(
-      await run(
-        'hold+capture, one hot card',
-        keys,
-        holdThenCapture(() => cardNumber(0)),
-      ),
-    );
+    let webhook: Awaited<ReturnType<typeof deliveryLag>> | undefined;
+    if (process.env.BENCH_WEBHOOK === '1') {
+      const receiver = await startBenchReceiver();
+      const endpoint = await addEndpoint(handle.db, secretHex, receiver.url);
+      phases.push(await run('accrual, one active webhook endpoint', keys, [accrual]));
+      webhook = await deliveryLag(handle.db, endpoint, receiver.arrivals);
+      await disableEndpoint(handle.db, endpoint);
+      await receiver.close();
+      phases.push(await run('accrual, no endpoint again', keys, [accrual]));
+    } else {
+      phases.push(await run('hold+capture, many cards', keys, holdThenCapture(pickCard)));
+      phases.push(
+        await run(
+          'hold+capture, one hot card',
+          keys,
+          holdThenCapture(() => cardNumber(0)),
+        ),
+      );
+    }
     server.kill('SIGTERM');
     await new Promise((resolve) => server!.once('exit', resolve));
     server = undefined;
@@ -373,7 +388,17 @@ async function main() {
       `| ${hotPairs.name} | ${hotPairs.perSecond.toFixed(0)} | ${(hotPairs.perSecond / 2).toFixed(0)} pairs | ${hotPairs.p50} | ${hotPairs.p99} | ${hotPairs.non2xx} | ${((hotPairs.perSecond / tps) * 100).toFixed(0)}% |`,
       `| pgbench -b tpcb-like -s 10 -c ${CONNECTIONS} -j 2 -T ${SECONDS} (mean of before ${tpsBefore.toFixed(0)} and after ${tpsAfter.toFixed(0)}) | | ${tps.toFixed(0)} tps | | | | 100% |`,
     ];
-    console.log(`\n${rows.join('\n')}\n`);
+    if (webhook) {
+      const line = (p: PhaseResult) =>
+        `| ${p.name} | ${p.perSecond.toFixed(0)} | ${p.p50} | ${p.p99} | ${p.non2xx} | ${((p.perSecond / tps) * 100).toFixed(0)}% |`;
+      console.log(
+        `\n| phase | req/s | p50 ms | p99 ms | non-2xx | vs pgbench |\n|---|---:|---:|---:|---:|---:|\n${phases.map(line).join('\n')}`,
+      );
+      console.log(
+        `webhook: ${webhook.events} events, ${webhook.delivered} delivered, ${webhook.failed} failed; lag p50 ${webhook.p50} ms, p99 ${webhook.p99} ms`,
+      );
+      console.log(`pgbench: before ${tpsBefore.toFixed(0)}, after ${tpsAfter.toFixed(0)} tps\n`);
+    } else console.log(`\n${rows.join('\n')}\n`);
     console.log(`load average (1 min): ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after`);
     console.log(
       `machine: ${cpus().length} cores (${cpus()[0]?.model}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, PostgreSQL ${version}`,

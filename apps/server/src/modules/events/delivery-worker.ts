@@ -71,8 +71,9 @@ export interface DeliveryWorker {
 const PRUNE_EVERY_MS = 3600_000;
 
 /**
- * Every `intervalMs`, claims due deliveries up to the free slots and starts their attempts without waiting
- * for them, so a slow receiver never holds back the others; prunes old events about once an hour. Every
+ * Claims due deliveries up to the free slots and starts their attempts without waiting for them, so a slow
+ * receiver never holds back the others: every `intervalMs`, and again as soon as an attempt ends (a backlog
+ * drains at the receivers' pace, not one batch per interval). Prunes old events about once an hour. Every
  * server runs one: they share the work through the claims.
  */
 export function startDeliveryWorker(
@@ -84,12 +85,16 @@ export function startDeliveryWorker(
   const inFlight = new Set<Promise<void>>();
   const maxInFlight = options.maxInFlight ?? MAX_IN_FLIGHT;
   let claiming: Promise<void> | null = null;
+  let stopped = false;
   let lastPrune = 0;
 
   const run = (claim: ClaimedDelivery) => {
     const attempt = attemptDelivery(db, crypto, options, claim)
       .catch((error) => log.error({ err: error, delivery: claim.id }, 'webhook attempt not recorded'))
-      .finally(() => inFlight.delete(attempt));
+      .finally(() => {
+        inFlight.delete(attempt);
+        claimNow();
+      });
     inFlight.add(attempt);
   };
 
@@ -109,17 +114,28 @@ export function startDeliveryWorker(
     for (const claim of claimed) run(claim);
   };
 
-  const timer = setInterval(() => {
-    if (claiming) return;
+  // Never two claims at once in this process: one asked for meanwhile runs when the current one ends.
+  let again = false;
+  function claimNow() {
+    if (stopped) return;
+    if (claiming) {
+      again = true;
+      return;
+    }
+    again = false;
     claiming = tick()
       .catch((error) => log.error({ err: error }, 'webhook delivery run failed'))
       .finally(() => {
         claiming = null;
+        if (again) claimNow();
       });
-  }, options.intervalMs);
+  }
+
+  const timer = setInterval(claimNow, options.intervalMs);
   timer.unref();
   return {
     async stop() {
+      stopped = true;
       clearInterval(timer);
       await claiming;
       await Promise.all(inFlight);
