@@ -126,14 +126,14 @@ test.describe('at 390 px in the dark theme', () => {
     expect(await fitsViewport(page)).toBe(true);
     await page.screenshot({ path: `${SHOTS}/refused-390-dark.png`, fullPage: true });
   });
+});
 
-  test('a viewer meets the wall, and the navigation does not offer Import', async ({
-    page,
-    signIn,
-    createUser,
-  }) => {
-    await signIn(page, await createUser('VIEWER'));
-    await page.goto('/imports');
-    await expect(page.getByText('You do not have permission to import data.')).toBeVisible();
-  });
+test('a viewer is not offered Import and meets the wall at its URL', async ({ page, signIn, createUser }) => {
+  await signIn(page, await createUser('VIEWER'));
+  await page.goto('/');
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('link', { name: 'Accounts' })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'Import', exact: true })).toHaveCount(0);
+  await page.goto('/imports');
+  await expect(page.getByText('You do not have permission to import data.')).toBeVisible();
 });
