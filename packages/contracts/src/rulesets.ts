@@ -64,6 +64,7 @@ export type CreateRulesetRequest = z.input<typeof createRulesetRequest>;
 export const rulesetSortFields = ['version', 'activeFrom', 'createdAt', 'percent'] as const;
 
 export const rulesetListQuery = pageQuery.extend({
+  format: listFormat,
   /** Case-insensitive: `active` and `Active` both work. */
   status: z.preprocess(
     (v) => (typeof v === 'string' && v ? v[0]!.toUpperCase() + v.slice(1).toLowerCase() : v),

@@ -6,6 +6,7 @@ import {
   excludedSku,
   operation,
   posKey,
+  ruleset as rulesetWire,
   user,
 } from '@loyalty/contracts';
 import { sql } from 'kysely';
@@ -22,6 +23,7 @@ import { deliveriesExportSource } from '../events/deliveries.repository';
 import { operationsExportSource } from '../operations/operations.repository';
 import { posKeysExportSource } from '../pos-keys/pos-keys.repository';
 import { excludedSkusExportSource } from '../rulesets/excluded-skus.repository';
+import { rulesetsExportSource } from '../rulesets/rulesets.repository';
 import { usersExportSource } from '../users/users.repository';
 
 // Raw rows with balances behind no operations, seeded for the reads: no ledger check in this file.
@@ -116,6 +118,19 @@ await db
   )
   .execute();
 
+await db
+  .insertInto('rulesets')
+  .values(
+    Array.from({ length: 8 }, (_, i) => ({
+      version: 901 + i,
+      percent: String(1 + (i % 3)),
+      created_by: 'admin',
+      active_from: i % 3 === 0 ? null : new Date(Date.UTC(2025, i % 2, 1)),
+      retired_at: i === 4 ? new Date(Date.UTC(2025, 6, 1)) : null,
+    })),
+  )
+  .execute();
+
 const webhookId = crypto.randomUUID();
 await db
   .insertInto('webhook_endpoints')
@@ -200,6 +215,12 @@ const cases: Case[] = [
     query,
     item: auditEntry,
     direct: (b: number) => streamList(auditExportSource(db, filterOf(query)), b),
+  })),
+  ...['', 'sort=activeFrom,asc', 'sort=activeFrom,desc', 'sort=percent,asc&status=Draft'].map((query) => ({
+    path: '/api/v1/rulesets',
+    query,
+    item: rulesetWire,
+    direct: (b: number) => streamList(rulesetsExportSource(db, filterOf(query)), b),
   })),
   ...['', 'status=failed'].map((query) => ({
     path: `/api/v1/webhooks/${webhookId}/deliveries`,

@@ -3,7 +3,8 @@ import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { Executor } from '../../db/executor';
 import type { Tx } from '../../db/transaction';
-import { fetchListPage } from '../../lib/list-page';
+import { fetchListPage, type ListOrder } from '../../lib/list-page';
+import { listSource } from '../../lib/list-stream';
 import { amountNumber, amountText } from '../../lib/money';
 import { likeContains, toIso } from '../../lib/paging';
 
@@ -128,29 +129,39 @@ function statusCondition(status: RulesetStatus): Expression<SqlBool> {
   return sql<SqlBool>`rulesets.retired_at is null and rulesets.active_from > now()`;
 }
 
-export async function listRulesets(
-  db: Db,
-  filter: RulesetFilter,
-): Promise<{ rows: Ruleset[]; total: number }> {
+/** The filtered rulesets with their columns and the order of the sort asked for: the list's pages and its export. */
+function rulesetsList(db: Db, filter: Omit<RulesetFilter, 'page' | 'size'>) {
   const conditions: Expression<SqlBool>[] = [];
   if (filter.status) conditions.push(statusCondition(filter.status));
   if (filter.search)
     conditions.push(sql<SqlBool>`rulesets.version::text like ${likeContains(filter.search)}`);
   const sort = filter.sort ?? { field: 'version', direction: 'desc' };
-  const { rows, total } = await fetchListPage(
-    {
-      rows: rulesetQuery(db).where((eb) => eb.and(conditions)),
-      count: db.selectFrom('rulesets').where((eb) => eb.and(conditions)),
-    },
-    {
-      column: sortColumns[sort.field],
-      direction: sort.direction,
-      nulls: 'ends',
-      tiebreak: { column: 'rulesets.version', direction: 'desc' },
-    },
-    filter,
-  );
+  const order: ListOrder = {
+    column: sortColumns[sort.field],
+    direction: sort.direction,
+    nulls: 'ends',
+    tiebreak: { column: 'rulesets.version', direction: 'desc' },
+    nullable: sort.field === 'activeFrom',
+  };
+  return {
+    rows: rulesetQuery(db).where((eb) => eb.and(conditions)),
+    count: db.selectFrom('rulesets').where((eb) => eb.and(conditions)),
+    order,
+  };
+}
+
+export async function listRulesets(
+  db: Db,
+  filter: RulesetFilter,
+): Promise<{ rows: Ruleset[]; total: number }> {
+  const { order, ...query } = rulesetsList(db, filter);
+  const { rows, total } = await fetchListPage(query, order, filter);
   return { rows: rows.map(toRuleset), total };
+}
+
+export function rulesetsExportSource(db: Db, filter: Omit<RulesetFilter, 'page' | 'size'>) {
+  const { rows, order } = rulesetsList(db, filter);
+  return listSource(rows, order, (page) => page.map(toRuleset));
 }
 
 export function toExcludedSku(row: {

@@ -1,8 +1,9 @@
-import { createRulesetRequest, idParam, pagedResponse, ruleset, rulesetListQuery } from '@loyalty/contracts';
+import { createRulesetRequest, idParam, ruleset, rulesetListQuery } from '@loyalty/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { listResponses, sendCsv } from '../../lib/csv';
 import { ADMINS, ANY_ROLE, MANAGERS } from '../../plugins/auth';
 import { excludedSkusRoutes } from './excluded-skus.routes';
-import { createRuleset, listRulesetsPage, retireRuleset } from './rulesets.service';
+import { createRuleset, exportRulesets, listRulesetsPage, retireRuleset } from './rulesets.service';
 
 /** Rulesets and their excluded SKUs. */
 export const rulesetsRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -14,10 +15,13 @@ export const rulesetsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['Rulesets'],
         summary: 'List rulesets (status derived from activeFrom; search matches the version)',
         querystring: rulesetListQuery,
-        response: { 200: pagedResponse(ruleset) },
+        response: listResponses(ruleset),
       },
     },
-    async (request) => listRulesetsPage(app.db, request.query),
+    async (request, reply) =>
+      request.query.format === 'csv'
+        ? sendCsv(reply, 'rulesets', ruleset, exportRulesets(app.db, request.query))
+        : listRulesetsPage(app.db, request.query),
   );
 
   app.post(

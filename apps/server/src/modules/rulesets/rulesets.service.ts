@@ -3,6 +3,7 @@ import type { Db } from '../../db/connection';
 import { isUniqueViolation } from '../../db/sql-errors';
 import { inTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
+import { streamList } from '../../lib/list-stream';
 import { toPage } from '../../lib/paging';
 import type { AuthUser } from '../../plugins/auth';
 import { insertAudit } from '../audit/audit.repository';
@@ -13,12 +14,18 @@ import {
   lockRuleset,
   markRulesetRetired,
   type RulesetFilter,
+  rulesetsExportSource,
   rulesetVersionExists,
 } from './rulesets.repository';
 
 export async function listRulesetsPage(db: Db, filter: RulesetFilter): Promise<Paged<Ruleset>> {
   const { rows, total } = await listRulesets(db, filter);
   return toPage(rows, total, filter.page, filter.size);
+}
+
+/** Every ruleset the filter matches, in the list's order (its CSV export). */
+export function exportRulesets(db: Db, filter: RulesetFilter): AsyncIterable<Ruleset> {
+  return streamList(rulesetsExportSource(db, filter));
 }
 
 export async function getRuleset(db: Db, id: string): Promise<Ruleset> {

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
 import { PageHeader } from '@/components/layout/page-header';
+import { buildUrl } from '@/lib/api-client';
 import { getCurrentUser } from '@/lib/current-user';
 import { CreateRulesetForm } from './create-ruleset-form';
 import { RetireRulesetDialog } from './retire-ruleset-dialog';
@@ -31,6 +32,7 @@ export function RulesetsPage() {
       {canCreate && <CreateRulesetForm />}
       <DataTable
         label="Rulesets"
+        exportList={{ name: 'rulesets', url: buildUrl('/api/v1/rulesets', table.params) }}
         columns={columns}
         controls={table}
         getRowId={(ruleset) => ruleset.id}
