@@ -31,21 +31,22 @@ function templateTar(): Blob | undefined {
  * copy of the run's migrated template when the global setup made one, and migrate themselves otherwise
  * (e.g. under a vitest config without the global setup).
  */
-export async function openTestDatabase(): Promise<DatabaseHandle> {
+export async function openTestDatabase(options: { migrateUpTo?: string } = {}): Promise<DatabaseHandle> {
+  const { migrateUpTo: upTo } = options;
   const base = serverUrl();
   if (!base) {
-    const loadDataDir = templateTar();
+    const loadDataDir = upTo ? undefined : templateTar();
     const handle = await openDatabase({ loadDataDir });
-    if (!loadDataDir) await migrateToLatest(handle.db);
+    if (!loadDataDir) await migrateToLatest(handle.db, { upTo });
     return handle;
   }
-  const template = inject('templateDatabase');
+  const template = upTo ? undefined : inject('templateDatabase');
   const name = testDatabaseName(TEST_DATABASE_PREFIX, inject('testRunPid') ?? process.pid);
   await withAdminClient(base, (c) =>
     c.query(template ? `create database ${name} template ${template}` : `create database ${name}`),
   );
   const handle = await openDatabase({ databaseUrl: urlOfDatabase(base, name), poolSize: 20 });
-  if (!template) await migrateToLatest(handle.db);
+  if (!template) await migrateToLatest(handle.db, { upTo });
   return {
     ...handle,
     async close() {
@@ -86,6 +87,8 @@ export interface TestContextOptions {
    * every file that writes points proves the invariant. Off only for a file that breaks it on purpose.
    */
   verifyLedger?: boolean;
+  /** Migrate only up to this migration (included), as an older release left the database. */
+  migrateUpTo?: string;
 }
 
 /**
@@ -96,7 +99,7 @@ export async function createTestContext(
   env: Record<string, string> = {},
   options: TestContextOptions = {},
 ): Promise<TestContext> {
-  const database = await openTestDatabase();
+  const database = await openTestDatabase({ migrateUpTo: options.migrateUpTo });
   const app = await buildTestApp(database, env);
 
   const login = (username: string, password = PASSWORD) =>

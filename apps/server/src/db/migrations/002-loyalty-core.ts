@@ -176,7 +176,7 @@ function deltas(event: 'INSERT' | 'DELETE' | 'UPDATE', columns: string): string 
  * prefix of one to three characters of the card number (c) and of the operation id (o), and the
  * prefixes they share (b), so "starts with" counts as c + o − b, exactly like the OR of the two LIKEs.
  */
-export function searchPrefixes(d: string): string {
+function searchPrefixes(d: string): string {
   return `
     select left(card_number, len) as ch, 'c' as kind, type, status, n
     from ${d} d cross join (values (1), (2), (3)) l (len) where length(card_number) >= len

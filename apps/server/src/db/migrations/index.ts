@@ -7,6 +7,7 @@ import * as m005 from './005-settings-text';
 import * as m007 from './007-ruleset-retirement';
 import * as m008 from './008-idempotency-keys';
 import * as m009 from './009-account-accruals-index';
+import * as m010 from './010-derived-subsystem';
 import * as m013 from './013-import-card-numbers';
 import * as m014 from './014-events';
 
@@ -23,6 +24,7 @@ export const migrations: Record<string, Migration> = {
   '007-ruleset-retirement': m007,
   '008-idempotency-keys': m008,
   '009-account-accruals-index': m009,
+  '010-derived-subsystem': m010,
   '013-import-card-numbers': m013,
   '014-events': m014,
 };

@@ -6,7 +6,8 @@ const HOUR_COLUMNS = sql.raw(
 );
 
 /**
- * Recomputes every analytics rollup from the raw tables, set-based, in one transaction. Used by
+ * Recomputes every analytics rollup from the raw tables, set-based, in one transaction, with the
+ * definitions the triggers use (`derived_*` SQL functions, db/DERIVED.md). Used by
  * `npm run rebuild-derived` (db/derived.ts) and after bulk loads that bypass the triggers. Counters are
  * written to shard 0; the triggers then add their own shards.
  *
@@ -29,9 +30,9 @@ export async function rebuildRollups(db: Db): Promise<void> {
       insert into analytics_account_days (bucket, account_id, operations, hour_operations)
         select day, account_id, sum(n), array[${HOUR_COLUMNS}]
         from (
-          select date_trunc('day', created_at, 'UTC') as day, account_id,
-                 extract(hour from created_at at time zone 'UTC')::int as hour, count(*) as n
-          from operations where status = 'completed' and account_id is not null
+          select derived_bucket('day', created_at) as day, account_id,
+                 derived_hour_of_day(created_at) as hour, count(*) as n
+          from operations where derived_is_activity(status) and account_id is not null
           group by 1, 2, 3
         ) per_hour
         group by 1, 2
@@ -44,14 +45,14 @@ export async function rebuildRollups(db: Db): Promise<void> {
       insert into analytics_hourly (bucket, shard, operations, volume, active_accounts, day_accounts, issued_cards)
         select bucket, 0, sum(operations), sum(volume), sum(active_accounts), sum(day_accounts), sum(issued_cards)
         from (
-          select date_trunc('hour', created_at, 'UTC') as bucket, count(*) as operations,
-                 sum(abs(points)) as volume, count(distinct account_id) as active_accounts,
+          select derived_bucket('hour', created_at) as bucket, count(*) as operations,
+                 sum(derived_volume(points)) as volume, count(distinct account_id) as active_accounts,
                  0 as day_accounts, 0 as issued_cards
-          from operations where status = 'completed' group by 1
+          from operations where derived_is_activity(status) group by 1
           union all
           select bucket, 0, 0, 0, count(*), 0 from analytics_account_days group by 1
           union all
-          select date_trunc('hour', coalesce(issued_at, created_at), 'UTC'), 0, 0, 0, 0, count(*)
+          select derived_bucket('hour', derived_card_issued_at(issued_at, created_at)), 0, 0, 0, 0, count(*)
           from cards group by 1
         ) parts
         group by 1;
