@@ -72,3 +72,43 @@ describe('TRUNCATE resets what is derived from the truncated table', () => {
     expect(await derivedSnapshot(db)).toMatchObject({ accountDays: [], hourly: [], cardCounts: [] });
   });
 });
+
+describe('statements of many rows', () => {
+  it('keep every derived table equal to a rebuild through inserts, updates, renames and deletes', async () => {
+    await sql`
+      with a as (
+        insert into accounts (client_id, balance, held_balance)
+          select 'bulk-' || i, i, i / 2 from generate_series(1, 30) i returning id, client_id
+      )
+      insert into cards (number, account_id, status, issued_at)
+        select '7' || lpad(substr(client_id, 6), 15, '0'), id, case when substr(client_id, 6)::int % 3 = 0 then 'blocked' else 'active' end,
+               timestamptz '2026-03-01 10:00Z' + (substr(client_id, 6)::int || ' hours')::interval
+        from a`.execute(db);
+    await sql`
+      insert into operations (operation_id, type, status, points, account_id, card_id, card_number, created_at)
+        select 'bulk-op-' || i, (array['accrual', 'redemption', 'hold', 'adjustment'])[1 + i % 4],
+               (array['completed', 'failed', 'active', 'completed', 'voided'])[1 + i % 5],
+               (i % 7) - 3, case when i % 9 = 0 then null else c.account_id end, c.id, c.number,
+               timestamptz '2026-03-01 22:30Z' + (i * 17 || ' minutes')::interval
+        from generate_series(1, 90) i join lateral (
+          select id, account_id, number from cards order by number offset i % 30 limit 1
+        ) c on true`.execute(db);
+    await expectDerivedEqualsRebuild();
+
+    await sql`update operations set status = case status when 'completed' then 'voided' else 'completed' end,
+      points = points + 1 where operation_id like 'bulk-op-%' and points >= 0`.execute(db);
+    await sql`update operations set created_at = created_at + interval '5 hours'
+      where operation_id like 'bulk-op-1%'`.execute(db);
+    await sql`update accounts set client_id = upper(client_id) || 'x', balance = balance + 1
+      where client_id like 'bulk-1%'`.execute(db);
+    await sql`update cards set status = 'blocked', issued_at = issued_at - interval '1 day'
+      where number like '70000000000000_1'`.execute(db);
+    await expectDerivedEqualsRebuild();
+
+    await sql`delete from operations where operation_id like 'bulk-op-%' and points < 1`.execute(db);
+    await sql`delete from operations where operation_id like 'bulk-op-2%'`.execute(db);
+    await expectDerivedEqualsRebuild();
+    await sql`truncate accounts cascade`.execute(db);
+    await expectDerivedEqualsRebuild();
+  });
+});

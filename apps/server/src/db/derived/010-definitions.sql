@@ -40,11 +40,11 @@ create or replace function derived_hour_of_day(at timestamptz) returns integer
 -- "starts with" search is c + o - b, exactly like the OR of the two LIKEs.
 create or replace function derived_search_prefixes(card_number text, operation_id text)
   returns table (ch text, kind text) language sql immutable parallel safe as $$
-    select left(card_number, len), 'c' from generate_series(1, 3) len where length(card_number) >= len
+    select left(card_number, len), 'c' from (values (1), (2), (3)) l (len) where length(card_number) >= len
     union all
-    select left(operation_id, len), 'o' from generate_series(1, 3) len where length(operation_id) >= len
+    select left(operation_id, len), 'o' from (values (1), (2), (3)) l (len) where length(operation_id) >= len
     union all
-    select left(card_number, len), 'b' from generate_series(1, 3) len
+    select left(card_number, len), 'b' from (values (1), (2), (3)) l (len)
     where length(card_number) >= len and length(operation_id) >= len
       and left(card_number, len) = left(operation_id, len)
   $$;

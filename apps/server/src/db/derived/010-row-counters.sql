@@ -1,29 +1,27 @@
 -- Derived data, version 010: the row counters (exact list totals and short searches, read by the list
--- endpoints). Each function takes what left (old, null on insert) and what arrived (new, null on
--- delete) and adds the difference to this backend's shard, netted per key: an update that keeps a key
--- writes nothing for it. Keys are upserted in a fixed order, so two writers never lock counter rows in
+-- endpoints). Each function takes the rows a statement added and removed (an update: the new and the old
+-- versions) and adds the difference to this backend's shard, netted per key: a key whose count does not
+-- change is not written. Keys are upserted in a fixed order, so two writers never lock counter rows in
 -- opposite orders.
 
-create or replace function derived_count_operation(old_row operations, new_row operations) returns void
+create or replace function derived_count_operations(added operations[], removed operations[]) returns void
   language plpgsql as $$
 begin
   insert into operation_counts as c (type, status, shard, n)
     select d.type, d.status, derived_shard(), sum(d.delta)
     from (
-      select new_row.type, new_row.status, 1 where new_row.id is not null
+      select o.type, o.status, 1 from unnest(added) o
       union all
-      select old_row.type, old_row.status, -1 where old_row.id is not null
+      select o.type, o.status, -1 from unnest(removed) o
     ) d (type, status, delta)
     group by d.type, d.status having sum(d.delta) <> 0 order by d.type, d.status
     on conflict (type, status, shard) do update set n = c.n + excluded.n;
   insert into operation_search_counts as c (ch, kind, type, status, shard, n)
     select p.ch, p.kind, d.type, d.status, derived_shard(), sum(d.delta)
     from (
-      select new_row.type, new_row.status, new_row.card_number, new_row.operation_id, 1
-      where new_row.id is not null
+      select o.type, o.status, o.card_number, o.operation_id, 1 from unnest(added) o
       union all
-      select old_row.type, old_row.status, old_row.card_number, old_row.operation_id, -1
-      where old_row.id is not null
+      select o.type, o.status, o.card_number, o.operation_id, -1 from unnest(removed) o
     ) d (type, status, card_number, operation_id, delta)
     cross join lateral derived_search_prefixes(d.card_number, d.operation_id) p
     group by p.ch, p.kind, d.type, d.status having sum(d.delta) <> 0
@@ -31,32 +29,37 @@ begin
     on conflict (ch, kind, type, status, shard) do update set n = c.n + excluded.n;
 end $$;
 
-create or replace function derived_count_card(old_status text, new_status text) returns void
+create or replace function derived_count_cards(added cards[], removed cards[]) returns void
   language plpgsql as $$
 begin
   insert into card_counts as c (status, shard, n)
     select d.status, derived_shard(), sum(d.delta)
-    from (values (new_status, 1), (old_status, -1)) d (status, delta)
-    where d.status is not null
+    from (
+      select o.status, 1 from unnest(added) o
+      union all
+      select o.status, -1 from unnest(removed) o
+    ) d (status, delta)
     group by d.status having sum(d.delta) <> 0 order by d.status
     on conflict (status, shard) do update set n = c.n + excluded.n;
 end $$;
 
-create or replace function derived_count_account(old_client_id text, new_client_id text) returns void
+-- An update passes only the accounts whose client ID changed (a balance update moves no counter).
+create or replace function derived_count_accounts(added accounts[], removed accounts[]) returns void
   language plpgsql as $$
 begin
-  if (old_client_id is null) <> (new_client_id is null) then
+  if cardinality(added) <> cardinality(removed) then
     insert into account_counts as c (shard, n)
-      values (derived_shard(), case when new_client_id is null then -1 else 1 end)
+      values (derived_shard(), cardinality(added) - cardinality(removed))
       on conflict (shard) do update set n = c.n + excluded.n;
   end if;
   insert into account_search_counts as c (gram, shard, n)
-    select d.gram, derived_shard(), sum(d.delta)
+    select g.gram, derived_shard(), sum(d.delta)
     from (
-      select gram, 1 from derived_client_id_grams(new_client_id) gram
+      select o.client_id, 1 from unnest(added) o
       union all
-      select gram, -1 from derived_client_id_grams(old_client_id) gram
-    ) d (gram, delta)
-    group by d.gram having sum(d.delta) <> 0 order by d.gram
+      select o.client_id, -1 from unnest(removed) o
+    ) d (client_id, delta)
+    cross join lateral derived_client_id_grams(d.client_id) g (gram)
+    group by g.gram having sum(d.delta) <> 0 order by g.gram
     on conflict (gram, shard) do update set n = c.n + excluded.n;
 end $$;

@@ -1,9 +1,12 @@
--- Derived data, version 010: what fires. One convention for both families: a row-level AFTER trigger
--- per raw table and event, whose WHEN clause skips the function call when nothing derived changed, and
--- one trigger function per table that moves the rollups, then the row counters (010-rollups.sql,
--- 010-row-counters.sql). TRUNCATE fires no row trigger: a statement trigger empties what depends on the
--- emptied table. This replaces the statement-level counter triggers of migration 002 and the row-level
--- rollup triggers of migration 004.
+-- Derived data, version 010: what fires. One convention for both families: statement-level AFTER
+-- triggers with transition tables, one per raw table and event (PostgreSQL allows transition tables only
+-- on single-event triggers), all three on one trigger function per table. The function turns the
+-- statement's rows into arrays of added and removed rows once and hands them to the rollups
+-- (010-rollups.sql), then the row counters (010-row-counters.sql): each derived row is written once per
+-- statement, whatever the statement's size. A query naming a transition table its event lacks fails when
+-- planned, and each branch is planned only when it runs: hence the tg_op tests. TRUNCATE fires no row
+-- trigger: a statement trigger empties what depends on the emptied table. This replaces the counter
+-- triggers of migration 002 and the rollup triggers of migration 004.
 
 drop trigger loyalty_core_operations_count_ins on operations;
 drop trigger loyalty_core_operations_count_upd on operations;
@@ -33,89 +36,113 @@ drop function analytics_operations_changed(), analytics_cards_changed(), analyti
   analytics_truncated(), analytics_count_operation(uuid, timestamptz, numeric, integer),
   analytics_count_card(timestamptz, integer), analytics_writer_shard();
 
--- operations: rollups when activity moves, counters when a counted column moves.
 create or replace function derived_operations_changed() returns trigger language plpgsql as $$
+declare
+  added operations[] := '{}';
+  removed operations[] := '{}';
+  activity boolean := false;
 begin
-  if tg_op <> 'UPDATE' or (old.status, old.points, old.created_at, old.account_id)
-      is distinct from (new.status, new.points, new.created_at, new.account_id) then
-    if tg_op <> 'INSERT' and derived_is_activity(old.status) then
-      perform derived_rollup_operation(old.account_id, old.created_at, old.points, -1);
-    end if;
-    if tg_op <> 'DELETE' and derived_is_activity(new.status) then
-      perform derived_rollup_operation(new.account_id, new.created_at, new.points, 1);
-    end if;
+  if tg_op <> 'DELETE' then
+    select coalesce(array_agg(n), '{}'), coalesce(bool_or(derived_is_activity(n.status)), false)
+      into added, activity from new_rows n;
   end if;
-  if tg_op <> 'UPDATE' or (old.type, old.status, old.card_number, old.operation_id)
-      is distinct from (new.type, new.status, new.card_number, new.operation_id) then
-    perform derived_count_operation(old, new);
+  if tg_op <> 'INSERT' then
+    select coalesce(array_agg(o), '{}'), activity or coalesce(bool_or(derived_is_activity(o.status)), false)
+      into removed, activity from old_rows o;
+  end if;
+  -- Most POS statements move no activity (holds, captures, refusals): no rollup work at all then.
+  if activity then
+    perform derived_rollup_operations(added, removed);
+  end if;
+  if cardinality(added) + cardinality(removed) > 0 then
+    perform derived_count_operations(added, removed);
   end if;
   return null;
 end $$;
 
 create trigger derived_operations_insert after insert on operations
-  for each row execute function derived_operations_changed();
-create trigger derived_operations_update
-  after update of type, status, card_number, operation_id, points, created_at, account_id on operations
-  for each row when (
-    (old.type, old.status, old.card_number, old.operation_id, old.points, old.created_at, old.account_id)
-    is distinct from
-    (new.type, new.status, new.card_number, new.operation_id, new.points, new.created_at, new.account_id))
-  execute function derived_operations_changed();
+  referencing new table as new_rows for each statement execute function derived_operations_changed();
+create trigger derived_operations_update after update on operations
+  referencing old table as old_rows new table as new_rows
+  for each statement execute function derived_operations_changed();
 create trigger derived_operations_delete after delete on operations
-  for each row execute function derived_operations_changed();
+  referencing old table as old_rows for each statement execute function derived_operations_changed();
 
--- cards: the issued-cards rollup when the issued date moves, counters when the status does.
 create or replace function derived_cards_changed() returns trigger language plpgsql as $$
+declare
+  added cards[] := '{}';
+  removed cards[] := '{}';
 begin
-  if tg_op <> 'UPDATE' or derived_card_issued_at(old.issued_at, old.created_at)
-      is distinct from derived_card_issued_at(new.issued_at, new.created_at) then
-    if tg_op <> 'INSERT' then
-      perform derived_rollup_card(derived_card_issued_at(old.issued_at, old.created_at), -1);
-    end if;
-    if tg_op <> 'DELETE' then
-      perform derived_rollup_card(derived_card_issued_at(new.issued_at, new.created_at), 1);
-    end if;
+  if tg_op <> 'DELETE' then
+    added := array(select n from new_rows n);
   end if;
-  if tg_op <> 'UPDATE' or old.status is distinct from new.status then
-    perform derived_count_card(old.status, new.status);
+  if tg_op <> 'INSERT' then
+    removed := array(select o from old_rows o);
+  end if;
+  if cardinality(added) + cardinality(removed) > 0 then
+    perform derived_rollup_cards(added, removed);
+    perform derived_count_cards(added, removed);
   end if;
   return null;
 end $$;
 
 create trigger derived_cards_insert after insert on cards
-  for each row execute function derived_cards_changed();
-create trigger derived_cards_update after update of status, issued_at, created_at on cards
-  for each row when (old.status is distinct from new.status
-    or derived_card_issued_at(old.issued_at, old.created_at)
-      is distinct from derived_card_issued_at(new.issued_at, new.created_at))
-  execute function derived_cards_changed();
+  referencing new table as new_rows for each statement execute function derived_cards_changed();
+create trigger derived_cards_update after update on cards
+  referencing old table as old_rows new table as new_rows
+  for each statement execute function derived_cards_changed();
 create trigger derived_cards_delete after delete on cards
-  for each row execute function derived_cards_changed();
+  referencing old table as old_rows for each statement execute function derived_cards_changed();
 
--- accounts: the points totals when a balance moves, counters when a client ID does (insert, delete,
--- rename). A POS balance update runs this once, for the totals only.
+-- accounts: every POS write updates a balance, so an update moves the points totals from two sums and
+-- passes the counters only the accounts whose client ID changed (usually none: no counter is touched).
 create or replace function derived_accounts_changed() returns trigger language plpgsql as $$
 declare
-  balance_delta numeric := coalesce(new.balance, 0) - coalesce(old.balance, 0);
-  held_delta numeric := coalesce(new.held_balance, 0) - coalesce(old.held_balance, 0);
+  added accounts[] := '{}';
+  removed accounts[] := '{}';
+  balance_delta numeric := 0;
+  held_delta numeric := 0;
+  renamed boolean := false;
 begin
+  if tg_op = 'INSERT' then
+    added := array(select n from new_rows n);
+    select coalesce(sum(balance), 0), coalesce(sum(held_balance), 0) into balance_delta, held_delta
+      from new_rows;
+  elsif tg_op = 'DELETE' then
+    removed := array(select o from old_rows o);
+    select -coalesce(sum(balance), 0), -coalesce(sum(held_balance), 0) into balance_delta, held_delta
+      from old_rows;
+  else
+    -- One pass: the balance deltas, and whether a client ID changed (a full join, so a changed id counts as
+    -- a rename too). A balance update (every POS write) stops here for the counters.
+    select coalesce(sum(coalesce(n.balance, 0) - coalesce(o.balance, 0)), 0),
+           coalesce(sum(coalesce(n.held_balance, 0) - coalesce(o.held_balance, 0)), 0),
+           coalesce(bool_or(n.client_id is distinct from o.client_id), false)
+      into balance_delta, held_delta, renamed
+      from new_rows n full join old_rows o on o.id = n.id;
+    if renamed then
+      added := array(select n from new_rows n where not exists (
+        select from old_rows o where o.id = n.id and o.client_id = n.client_id));
+      removed := array(select o from old_rows o where not exists (
+        select from new_rows n where n.id = o.id and n.client_id = o.client_id));
+    end if;
+  end if;
   if balance_delta <> 0 or held_delta <> 0 then
     perform derived_rollup_points(balance_delta, held_delta);
   end if;
-  if tg_op <> 'UPDATE' or old.client_id is distinct from new.client_id then
-    perform derived_count_account(old.client_id, new.client_id);
+  if cardinality(added) + cardinality(removed) > 0 then
+    perform derived_count_accounts(added, removed);
   end if;
   return null;
 end $$;
 
 create trigger derived_accounts_insert after insert on accounts
-  for each row execute function derived_accounts_changed();
-create trigger derived_accounts_update after update of client_id, balance, held_balance on accounts
-  for each row when ((old.client_id, old.balance, old.held_balance)
-    is distinct from (new.client_id, new.balance, new.held_balance))
-  execute function derived_accounts_changed();
+  referencing new table as new_rows for each statement execute function derived_accounts_changed();
+create trigger derived_accounts_update after update on accounts
+  referencing old table as old_rows new table as new_rows
+  for each statement execute function derived_accounts_changed();
 create trigger derived_accounts_delete after delete on accounts
-  for each row execute function derived_accounts_changed();
+  referencing old table as old_rows for each statement execute function derived_accounts_changed();
 
 -- TRUNCATE empties (or zeroes, where a row also carries another table's counts) what depends on the
 -- emptied table, in both families.

@@ -15,10 +15,10 @@ import { type Kysely, sql } from 'kysely';
  * migration 0NN, which `create or replace`s what it changes.
  */
 const files: ReadonlyArray<readonly [name: string, sha256: string]> = [
-  ['010-definitions.sql', '0962da336fa1298c7d00920e0b4801de18fb4355201285dc2b075d612dc366bf'],
-  ['010-rollups.sql', 'daee6fee059b5581d6826947fce55a0b8de5d177cfac260fe66f0a9add6d3c54'],
-  ['010-row-counters.sql', '24745fe2616c31c699fbe1ff22a56f06d69281aed5feed9acfa17fd688d74b7c'],
-  ['010-triggers.sql', 'c6f3dc2f656e03d53ba35b1e8fff94f2399610da6864557d7216d926ac69e9dd'],
+  ['010-definitions.sql', '861d8747d3e9dddb18ede4ba2277ccc596afeabbb24d04ad15053c70fab9b427'],
+  ['010-rollups.sql', '3bae26ac8227a3a07875d32f03a28088a88bf6badab13a8f0827e1372465aca4'],
+  ['010-row-counters.sql', 'f25ef5d74720cc5640629f84f4d98e348a2b71f36130218e02666f97d129a9f3'],
+  ['010-triggers.sql', 'd647dfecfd271101381515a6ed979652cd4b0dd0f16fe1038eb52da73210c6e1'],
 ];
 
 function pinnedSql(name: string, sha256: string): string {

@@ -157,7 +157,7 @@ async function countShortSearch(db: Db, text: string): Promise<number> {
   return row.n;
 }
 
-/** Exact, from the counter rows the accounts triggers keep (migration 002). */
+/** Exact, from the counter rows the accounts triggers keep (db/DERIVED.md). */
 async function countAllAccounts(db: Db): Promise<number> {
   const row = await db
     .selectFrom('account_counts')

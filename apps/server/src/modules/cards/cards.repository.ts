@@ -240,7 +240,7 @@ async function clientIdsOf(db: Db, rows: readonly { account_id: string }[]): Pro
   return new Map(accounts.map((a) => [a.id, a.client_id]));
 }
 
-/** Exact, from the counter rows the cards triggers keep (migration 002). */
+/** Exact, from the counter rows the cards triggers keep (db/DERIVED.md). */
 async function countCardsByStatus(db: Db, status?: CardStatus): Promise<number> {
   let query = db.selectFrom('card_counts').select(sql<number>`coalesce(sum(n), 0)::bigint`.as('n'));
   if (status) query = query.where('status', '=', status);

@@ -175,7 +175,7 @@ export function operationsExportSource(db: Db, filter: OperationFilter) {
   );
 }
 
-/** Searches up to this length are counted from operation_search_counts (migration 002). */
+/** Searches up to this length are counted from operation_search_counts (db/DERIVED.md). */
 const SEARCH_COUNTER_MAX = 3;
 
 /**
@@ -199,7 +199,7 @@ async function countShortSearch(
   return (await query.executeTakeFirstOrThrow()).n;
 }
 
-/** Exact, from the counter rows the operations triggers keep (migration 002). */
+/** Exact, from the counter rows the operations triggers keep (db/DERIVED.md). */
 async function countFromCounters(db: Db, type?: OperationType, status?: OperationStatus): Promise<number> {
   let query = db.selectFrom('operation_counts').select(sql<number>`coalesce(sum(n), 0)::bigint`.as('n'));
   if (type) query = query.where('type', '=', type);
