@@ -31,22 +31,24 @@ function templateTar(): Blob | undefined {
  * copy of the run's migrated template when the global setup made one, and migrate themselves otherwise
  * (e.g. under a vitest config without the global setup).
  */
-export async function openTestDatabase(options: { migrateUpTo?: string } = {}): Promise<DatabaseHandle> {
-  const { migrateUpTo: upTo } = options;
+export async function openTestDatabase(
+  options: { skipMigrations?: readonly string[] } = {},
+): Promise<DatabaseHandle> {
+  const skip = options.skipMigrations;
   const base = serverUrl();
   if (!base) {
-    const loadDataDir = upTo ? undefined : templateTar();
+    const loadDataDir = skip ? undefined : templateTar();
     const handle = await openDatabase({ loadDataDir });
-    if (!loadDataDir) await migrateToLatest(handle.db, { upTo });
+    if (!loadDataDir) await migrateToLatest(handle.db, { skip });
     return handle;
   }
-  const template = upTo ? undefined : inject('templateDatabase');
+  const template = skip ? undefined : inject('templateDatabase');
   const name = testDatabaseName(TEST_DATABASE_PREFIX, inject('testRunPid') ?? process.pid);
   await withAdminClient(base, (c) =>
     c.query(template ? `create database ${name} template ${template}` : `create database ${name}`),
   );
   const handle = await openDatabase({ databaseUrl: urlOfDatabase(base, name), poolSize: 20 });
-  if (!template) await migrateToLatest(handle.db, { upTo });
+  if (!template) await migrateToLatest(handle.db, { skip });
   return {
     ...handle,
     async close() {
@@ -87,8 +89,8 @@ export interface TestContextOptions {
    * every file that writes points proves the invariant. Off only for a file that breaks it on purpose.
    */
   verifyLedger?: boolean;
-  /** Migrate only up to this migration (included), as an older release left the database. */
-  migrateUpTo?: string;
+  /** Leave these migrations out, as the database was before they landed. */
+  skipMigrations?: readonly string[];
 }
 
 /**
@@ -99,7 +101,7 @@ export async function createTestContext(
   env: Record<string, string> = {},
   options: TestContextOptions = {},
 ): Promise<TestContext> {
-  const database = await openTestDatabase({ migrateUpTo: options.migrateUpTo });
+  const database = await openTestDatabase({ skipMigrations: options.skipMigrations });
   const app = await buildTestApp(database, env);
 
   const login = (username: string, password = PASSWORD) =>

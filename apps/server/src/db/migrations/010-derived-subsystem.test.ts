@@ -14,11 +14,11 @@ import { rebuildDerivedTables } from '../derived';
 import { derivedSnapshot } from '../derived-snapshot';
 import { migrateToLatest } from '../migrate';
 
-// A database as release 009 left it (the triggers of migrations 002 and 004), written to through the POS
-// API, then migrated to 010 in place.
+// A database with every other migration (the triggers of migrations 002 and 004), written to through the
+// POS API, then migrated to 010 in place.
 const ctx = await createTestContext(
   { HOLD_SWEEP_INTERVAL_MS: '0' },
-  { migrateUpTo: '009-account-accruals-index' },
+  { skipMigrations: ['010-derived-subsystem'] },
 );
 const db = ctx.database.db;
 
@@ -62,9 +62,10 @@ async function expectDerivedEqualsRebuild(): Promise<void> {
 }
 
 describe('migration 010 (derived data as one subsystem)', () => {
-  it('takes over a database written by release 009: derived rows stay exact before and after', async () => {
-    const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
-    expect(rows.at(-1)?.name).toBe('009-account-accruals-index');
+  it('takes over a database written before it: derived rows stay exact before and after', async () => {
+    const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+    expect(rows.map((r) => r.name)).toContain('009-account-accruals-index');
+    expect(rows.map((r) => r.name)).not.toContain('010-derived-subsystem');
     const pos = till(ctx, (await createPosKey(ctx)).apiKey);
     await createRuleset(db, { version: 1, percent: 10 });
     await posWrites(pos);
