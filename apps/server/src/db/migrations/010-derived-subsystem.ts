@@ -4,8 +4,9 @@ import { type Kysely, sql } from 'kysely';
 
 /**
  * Derived data as one subsystem (db/DERIVED.md): the row counters of migration 002 and the analytics
- * rollups of migration 004 move to one convention (row-level triggers, one trigger function per raw
- * table, one shard function), every definition becomes one SQL function shared with the rebuild and the
+ * rollups of migration 004 move to one convention (statement-level triggers with transition tables, one
+ * trigger function per raw table, one shard function), every definition becomes one SQL function shared
+ * with the rebuild and the
  * analytics reference, and a TRUNCATE now resets the row counters too. No table changes; the derived
  * rows already there stay valid (readers sum every shard, whichever function numbered it).
  *
