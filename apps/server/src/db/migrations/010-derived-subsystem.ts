@@ -6,9 +6,9 @@ import { type Kysely, sql } from 'kysely';
  * Derived data as one subsystem (db/DERIVED.md): the row counters of migration 002 and the analytics
  * rollups of migration 004 move to one convention (statement-level triggers with transition tables, one
  * trigger function per raw table, one shard function), every definition becomes one SQL function shared
- * with the rebuild and the
- * analytics reference, and a TRUNCATE now resets the row counters too. No table changes; the derived
- * rows already there stay valid (readers sum every shard, whichever function numbered it).
+ * with the rebuild and the analytics reference, and a TRUNCATE now resets the row counters too. No table
+ * changes; the derived rows already there stay valid (readers sum every shard, whichever function
+ * numbered it).
  *
  * The SQL lives in `db/derived/010-*.sql`. A migration is history, so each file is pinned by its SHA-256:
  * an edit would make this migration refuse to run (every test database migrates, so it fails at once)
