@@ -1,8 +1,8 @@
 import type { EventType } from '@loyalty/contracts';
 import type { Tx } from '../../db/transaction';
 import { centsNumber, parseCents } from '../../lib/money';
-import { findOperationsByIds } from '../operations/operations.repository';
-import { accountBalances, insertEvents, operationUuid } from './events.repository';
+import { findOperationsWithBalances } from '../operations/operations.repository';
+import { insertEvents, operationUuid } from './events.repository';
 
 /**
  * The outbox (PROGRAMME-API §5): call it inside the transaction that writes the change, so the event
@@ -12,6 +12,8 @@ import { accountBalances, insertEvents, operationUuid } from './events.repositor
 export async function appendEvent(trx: Tx, type: EventType, data: object): Promise<void> {
   await insertEvents(trx, [{ type, data: { ...data } }]);
 }
+
+const points = (text: string) => centsNumber(parseCents(text));
 
 /**
  * Events about operations just written in `trx` (by uuid, or a POS's operationId): the operation as
@@ -27,24 +29,17 @@ export async function appendOperationEvents(
     : [await operationUuid(trx, (operations as { operationId: string }).operationId)].filter(
         (id): id is string => id !== undefined,
       );
-  const found = await findOperationsByIds(trx, ids);
-  if (found.length === 0) return;
-  const accounts = [...new Set(found.flatMap((o) => (o.accountId ? [o.accountId] : [])))];
-  const balances = await accountBalances(trx, accounts);
-  const byId = new Map(found.map((o) => [o.id, o]));
+  const found = new Map((await findOperationsWithBalances(trx, ids)).map((f) => [f.operation.id, f]));
   await insertEvents(
     trx,
     ids.flatMap((id) => {
-      const operation = byId.get(id);
-      if (!operation) return [];
-      const account = operation.accountId ? balances.get(operation.accountId) : undefined;
-      const money = account
-        ? {
-            balance: centsNumber(parseCents(account.balance)),
-            availableBalance: centsNumber(parseCents(account.available)),
-          }
-        : {};
-      return [{ type, data: { ...operation, ...money } }];
+      const f = found.get(id);
+      if (!f) return [];
+      const money =
+        f.balance !== null && f.available !== null
+          ? { balance: points(f.balance), availableBalance: points(f.available) }
+          : {};
+      return [{ type, data: { ...f.operation, ...money } }];
     }),
   );
 }

@@ -2,7 +2,6 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/executor';
 import type { Tx } from '../../db/transaction';
 import { toIso } from '../../lib/paging';
-import { lapsedHeld } from '../ledger/expired-holds.repository';
 
 export interface NewEvent {
   type: string;
@@ -31,16 +30,6 @@ export async function insertEvents(trx: Tx, events: NewEvent[], onlyEndpoint?: s
     )
     select id from e order by id`.execute(trx);
   return result.rows.map((r) => Number(r.id));
-}
-
-/** Balance and what is available (the lapsed holds not voided yet do not count as held) per account. */
-export async function accountBalances(trx: Tx, accountIds: readonly string[]) {
-  if (accountIds.length === 0) return new Map<string, { balance: string; available: string }>();
-  const result = await sql<{ id: string; balance: string; available: string }>`
-    select a.id, a.balance::text as balance,
-      (a.balance - a.held_balance + ${lapsedHeld(sql.ref('a.id'))})::text as available
-    from accounts a where a.id in (${sql.join(accountIds.map((id) => sql`${id}::uuid`))})`.execute(trx);
-  return new Map(result.rows.map((r) => [r.id, { balance: r.balance, available: r.available }]));
 }
 
 /** The uuid of the operation a POS wrote under its operationId. */

@@ -5,6 +5,7 @@ import type { Executor } from '../../db/executor';
 import { listSource } from '../../lib/list-stream';
 import { likePrefix, toIso } from '../../lib/paging';
 import { isUuid } from '../../lib/uuid';
+import { lapsedHeld } from '../ledger/expired-holds.repository';
 
 const META_KEYS = ['store', 'transactionId', 'receipt', 'reward', 'reason', 'error'] as const;
 
@@ -68,11 +69,27 @@ export async function findOperationById(db: Executor, id: string): Promise<Opera
   return row ? toOperation(row) : undefined;
 }
 
-/** Several operations as the admin API shows them (order not kept), e.g. the data of their events. */
-export async function findOperationsByIds(db: Executor, ids: readonly string[]): Promise<Operation[]> {
+/**
+ * Operations as the admin API shows them (order not kept), each with its account's balance and what is
+ * available (the lapsed holds not voided yet do not count as held): the data of their events, in one read.
+ */
+export async function findOperationsWithBalances(db: Executor, ids: readonly string[]) {
   if (ids.length === 0) return [];
-  const rows = await operationQuery(db).where('o.id', 'in', ids).execute();
-  return rows.map(toOperation);
+  const rows = await operationQuery(db)
+    .leftJoin('accounts as a', 'a.id', 'o.account_id')
+    .select([
+      sql<string | null>`a.balance::text`.as('account_balance'),
+      sql<string | null>`(a.balance - a.held_balance + ${lapsedHeld(sql.ref('a.id'))})::text`.as(
+        'account_available',
+      ),
+    ])
+    .where('o.id', 'in', ids)
+    .execute();
+  return rows.map((row) => ({
+    operation: toOperation(row),
+    balance: row.account_balance,
+    available: row.account_available,
+  }));
 }
 
 export interface OperationFilter {
