@@ -7,6 +7,7 @@ import { CardNumber } from '@/components/cards/card-number';
 import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
 import { ConfirmDialog } from '@/components/feedback/confirm-dialog';
 import { Button } from '@/components/ui/button';
+import { buildUrl } from '@/lib/api-client';
 import { blockCard, cardsKeys, fetchCards, reissueCard } from '@/lib/cards-api';
 import { accountCardColumns, type CardAction } from './account-cards-columns';
 import { AccountTableDialog } from './account-table-dialog';
@@ -71,6 +72,10 @@ function AccountCardsPanel({ account, canManage }: { account: Account; canManage
     <>
       <DataTable
         label={`Cards of ${account.clientId}`}
+        exportList={{
+          name: 'account-cards',
+          url: buildUrl('/api/v1/cards', { accountId: account.id, sort: table.params.sort }),
+        }}
         columns={columns}
         controls={table}
         getRowId={(card) => card.id}

@@ -6,6 +6,7 @@ import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
 import { OperationStatusBadge } from '@/components/operations/operation-status-badge';
 import { OperationType } from '@/components/operations/operation-type';
 import { SignedPoints } from '@/components/operations/signed-points';
+import { buildUrl } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
 import { AccountTableDialog } from './account-table-dialog';
 import { accountOperationsQuery } from './accounts-api';
@@ -63,6 +64,10 @@ function AccountOperationsPanel({ account }: { account: Account }) {
   return (
     <DataTable
       label={`Operations of ${account.clientId}`}
+      exportList={{
+        name: 'account-operations',
+        url: buildUrl('/api/v1/operations', { accountId: account.id, sort: 'createdAt,desc' }),
+      }}
       columns={columns}
       controls={table}
       getRowId={(operation) => operation.id}

@@ -6,6 +6,7 @@ import { cardStateColumns } from '@/components/cards/card-columns';
 import { CardNumber } from '@/components/cards/card-number';
 import { type CardAction, cardActionsColumn, useCardRowActions } from '@/components/cards/card-row-actions';
 import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
+import { buildUrl } from '@/lib/api-client';
 import { getCurrentUser } from '@/lib/current-user';
 import { clientCardsQuery } from './client-api';
 import { ClientSection } from './client-section';
@@ -38,6 +39,7 @@ export function ClientCardsSection({ account }: { account: Account }) {
     <ClientSection id="cards" title="Cards" total={query.data?.totalElements}>
       <DataTable
         label={`Cards of ${account.clientId}`}
+        exportList={{ name: 'client-cards', url: buildUrl('/api/v1/cards', { accountId: account.id }) }}
         columns={columns}
         controls={table}
         getRowId={(card) => card.id}

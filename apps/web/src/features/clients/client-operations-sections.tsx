@@ -11,6 +11,7 @@ import { SignedPoints } from '@/components/operations/signed-points';
 import { ReceiptDialog } from '@/components/receipts/receipt-dialog';
 import { useReceiptDialog } from '@/components/receipts/use-receipt-dialog';
 import { Button } from '@/components/ui/button';
+import { buildUrl } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
 import { clientOperationsQuery } from './client-api';
 import { ClientSection } from './client-section';
@@ -94,6 +95,10 @@ export function ClientOperationsSection({ account }: { account: Account }) {
     <ClientSection id="operations" title="Operations" total={query.data?.totalElements}>
       <DataTable
         label={`Operations of ${account.clientId}`}
+        exportList={{
+          name: 'client-operations',
+          url: buildUrl('/api/v1/operations', { accountId: account.id, sort: 'createdAt,desc' }),
+        }}
         columns={operationColumns}
         controls={table}
         getRowId={(operation) => operation.id}
@@ -159,6 +164,14 @@ export function ClientReceiptsSection({ account }: { account: Account }) {
     <ClientSection id="receipts" title="Receipts" total={query.data?.totalElements}>
       <DataTable
         label={`Receipts of ${account.clientId}`}
+        exportList={{
+          name: 'client-receipts',
+          url: buildUrl('/api/v1/operations', {
+            accountId: account.id,
+            type: 'accrual',
+            sort: 'createdAt,desc',
+          }),
+        }}
         columns={columns}
         controls={table}
         getRowId={(operation) => operation.id}
