@@ -17,30 +17,17 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { openDatabase } from '../apps/server/src/db/connection';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
+import { urlOfDatabase, withAdminClient } from '../apps/server/test/test-database';
 import { meterDatabase } from './pos-cpu';
 
 const SERVER_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const variants = ['009', '010', 'none'] as const;
 const dbName = (variant: string) => `loyalty_bench_derived_${variant}`;
-const dbUrl = (name: string) => {
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-};
-
-async function admin(statement: string) {
-  const client = new pg.Client({ connectionString: SERVER_URL });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
+const dbUrl = (name: string) => urlOfDatabase(SERVER_URL, name);
+const admin = (statement: string) => withAdminClient(SERVER_URL, (client) => client.query(statement));
 
 const account = `(select id from accounts where client_id = 'ab-' || :a)`;
 const card = `'9' || lpad(:a::text, 15, '0')`;

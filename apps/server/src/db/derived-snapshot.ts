@@ -1,4 +1,6 @@
 import { sql } from 'kysely';
+import type { Db } from './connection';
+import { rebuildDerivedTables } from './derived';
 import type { Executor } from './executor';
 
 /**
@@ -37,4 +39,13 @@ export async function derivedSnapshot(db: Executor): Promise<Record<string, stri
     out[name] = rows.map((row) => JSON.stringify(row));
   }
   return out;
+}
+
+/** What the triggers kept, then the same after a rebuild from the raw tables: equal when they agree. */
+export async function snapshotAndRebuild(
+  db: Db,
+): Promise<{ kept: Record<string, string[]>; rebuilt: Record<string, string[]> }> {
+  const kept = await derivedSnapshot(db);
+  await rebuildDerivedTables(db);
+  return { kept, rebuilt: await derivedSnapshot(db) };
 }

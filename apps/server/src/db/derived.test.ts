@@ -2,8 +2,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { bearer, createTestContext } from '../../test/helper';
 import { createCard } from '../modules/pos/pos.fixtures';
-import { rebuildDerivedTables } from './derived';
-import { derivedSnapshot } from './derived-snapshot';
+import { derivedSnapshot, snapshotAndRebuild } from './derived-snapshot';
 
 const ctx = await createTestContext();
 const db = ctx.database.db;
@@ -27,9 +26,8 @@ const totals = async () => ({
 
 /** What the triggers kept equals a rebuild from the raw tables (the rebuild is then a no-op). */
 async function expectDerivedEqualsRebuild(): Promise<void> {
-  const kept = await derivedSnapshot(db);
-  await rebuildDerivedTables(db);
-  expect(await derivedSnapshot(db)).toEqual(kept);
+  const { kept, rebuilt } = await snapshotAndRebuild(db);
+  expect(rebuilt).toEqual(kept);
 }
 
 describe('TRUNCATE resets what is derived from the truncated table', () => {

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { bearer, createTestContext } from '../../../test/helper';
+import { derivedSnapshot } from '../../db/derived-snapshot';
 import { inTransaction } from '../../db/transaction';
 import { cardsAnalytics, operationsAnalytics, pointsSummary, retentionAnalytics } from './analytics.service';
 import { referenceSource } from './analytics-reference.repository';
@@ -32,32 +33,6 @@ async function freshWorld(): Promise<World> {
   return { accounts, ops: [], cards: [] };
 }
 
-/**
- * The rollups' meaning: account-days row for row; counters as their per-bucket sums over shards (which
- * backend wrote which shard differs between the triggers and the rebuild); point totals as sums.
- */
-async function snapshot(): Promise<Record<string, unknown[]>> {
-  const queries = {
-    accountDays: sql`select bucket, account_id, operations, hour_operations from analytics_account_days
-      order by bucket, account_id`,
-    hourly: sql`select bucket, sum(operations)::int8 as o, sum(volume) as v, sum(active_accounts)::int8 as a,
-        sum(issued_cards)::int8 as c
-      from analytics_hourly group by bucket
-      having sum(operations) <> 0 or sum(volume) <> 0 or sum(active_accounts) <> 0 or sum(issued_cards) <> 0
-      order by bucket`,
-    daily: sql`select date_trunc('day', bucket, 'UTC') as day, sum(day_accounts)::int8 as a
-      from analytics_hourly group by 1 having sum(day_accounts) <> 0 order by 1`,
-    totals: sql`select coalesce(sum(balance), 0)::text as b, coalesce(sum(held_balance), 0)::text as h
-      from analytics_points_totals`,
-  };
-  const out: Record<string, unknown[]> = {};
-  for (const [name, query] of Object.entries(queries)) {
-    const { rows } = await query.execute(db);
-    out[name] = rows.map((row) => JSON.stringify(row));
-  }
-  return out;
-}
-
 interface Range {
   from: string;
   to: string;
@@ -83,10 +58,11 @@ async function expectEndpointsMatchReference(ranges: Range[]): Promise<void> {
   expect(fromRollups).toEqual(fromRaw);
 }
 
+/** The rollups by meaning (derivedSnapshot: account-days row for row, counters as sums over shards). */
 async function expectRebuildIdentical(): Promise<void> {
-  const maintained = await snapshot();
+  const maintained = await derivedSnapshot(db);
   await rebuildRollups(db);
-  expect(await snapshot()).toEqual(maintained);
+  expect(await derivedSnapshot(db)).toEqual(maintained);
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
