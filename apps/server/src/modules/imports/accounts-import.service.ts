@@ -12,6 +12,7 @@ import {
   insertNewAccounts,
   issueCards,
   planForBulk,
+  refreshTableStatistics,
   refuseTakenCards,
   type StagedAccountRows,
   stageAccounts,
@@ -96,6 +97,7 @@ export async function importAccounts(
       await insertNewAccounts(trx);
       await issueCards(trx);
       await classifyExisting(trx);
+      await refreshTableStatistics(trx);
       await appendMemberEvents(trx);
       await postStagedCredits(trx, {
         stage: ACCOUNTS_STAGE,

@@ -25,6 +25,16 @@ export async function planForBulk(trx: Tx): Promise<void> {
 }
 
 /**
+ * Statistics for the tables a member file just grew, inside its transaction (ANALYZE counts the
+ * transaction's own new rows). On a young database the planner otherwise still sees the tables as nearly
+ * empty and reads the new accounts' cards with a bitmap of every active card per account: quadratic in
+ * the file (100,000 rows did not finish in 10 minutes; bench/imports.ts).
+ */
+export async function refreshTableStatistics(trx: Tx): Promise<void> {
+  await sql`analyze accounts, cards`.execute(trx);
+}
+
+/**
  * Loads columns of values into a staging table, a batch of rows per insert (arrays bound as parameters,
  * unnested by PostgreSQL), then analyses it: a temporary table has no statistics until then, and without
  * them the merge's joins are planned for a handful of rows.
