@@ -106,6 +106,18 @@ export const deliveryStatuses = ['pending', 'succeeded', 'failed'] as const;
 export const deliveryStatus = z.enum(deliveryStatuses);
 export type DeliveryStatus = z.infer<typeof deliveryStatus>;
 
+/**
+ * A row of the endpoints list: the endpoint with what its deliveries say so far. The last delivery is the
+ * one attempted last (`pending` there means its last attempt failed and a retry is due); the success
+ * rate counts finished deliveries only (succeeded / (succeeded + failed)), null before any finished.
+ */
+export const webhookListItem = webhook.extend({
+  lastDeliveryAt: isoTimestamp.nullable(),
+  lastDeliveryStatus: deliveryStatus.nullable(),
+  successRate: z.number().min(0).max(1).nullable(),
+});
+export type WebhookListItem = z.infer<typeof webhookListItem>;
+
 export const delivery = z.object({
   id: z.uuid(),
   webhookId: z.uuid(),

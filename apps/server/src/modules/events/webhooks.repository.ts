@@ -1,4 +1,5 @@
-import type { EventType, Webhook, WebhookStatus } from '@loyalty/contracts';
+import type { DeliveryStatus, EventType, Webhook, WebhookListItem, WebhookStatus } from '@loyalty/contracts';
+import { sql } from 'kysely';
 import type { Executor } from '../../db/executor';
 import type { Tx } from '../../db/transaction';
 import { toIso } from '../../lib/paging';
@@ -25,10 +26,44 @@ export function toWebhook(row: WebhookRow): Webhook {
   };
 }
 
-/** Every endpoint, oldest first (a handful per programme: no paging). */
-export async function listWebhooks(db: Executor): Promise<Webhook[]> {
-  const rows = await db.selectFrom('webhook_endpoints').select(publicColumns).orderBy('created_at').execute();
-  return rows.map(toWebhook);
+/**
+ * Every endpoint, oldest first (a handful per programme: no paging), each with its delivery summary. The
+ * lateral subquery reads one endpoint's deliveries through webhook_deliveries_endpoint_idx; retention keeps
+ * them to EVENT_RETENTION_DAYS.
+ */
+export async function listWebhooks(db: Executor): Promise<WebhookListItem[]> {
+  const rows = await db
+    .selectFrom('webhook_endpoints as w')
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('webhook_deliveries as d')
+          .whereRef('d.endpoint_id', '=', 'w.id')
+          .select([
+            sql<Date | null>`max(d.last_attempt_at)`.as('last_attempt_at'),
+            sql<DeliveryStatus | null>`(array_agg(d.status order by d.last_attempt_at desc, d.id desc)
+              filter (where d.last_attempt_at is not null))[1]`.as('last_status'),
+            sql<number>`count(*) filter (where d.status = 'succeeded')::int`.as('succeeded'),
+            sql<number>`count(*) filter (where d.status = 'failed')::int`.as('failed'),
+          ])
+          .as('s'),
+      (join) => join.onTrue(),
+    )
+    .select(publicColumns.map((column) => `w.${column}` as const))
+    .select(['s.last_attempt_at', 's.last_status', 's.succeeded', 's.failed'])
+    .orderBy('w.created_at')
+    .execute();
+  return rows.map((row) => {
+    // An aggregate without GROUP BY always yields its one row; the left join only makes the types nullable.
+    const succeeded = row.succeeded ?? 0;
+    const finished = succeeded + (row.failed ?? 0);
+    return {
+      ...toWebhook(row),
+      lastDeliveryAt: toIso(row.last_attempt_at),
+      lastDeliveryStatus: row.last_status,
+      successRate: finished > 0 ? succeeded / finished : null,
+    };
+  });
 }
 
 export async function findWebhook(db: Executor, id: string, lock = false): Promise<Webhook | undefined> {

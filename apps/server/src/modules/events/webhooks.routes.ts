@@ -7,6 +7,7 @@ import {
   idParam,
   updateWebhookRequest,
   webhook,
+  webhookListItem,
   webhookSecret,
 } from '@loyalty/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -40,7 +41,10 @@ export const webhooksRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Se
 
   app.get(
     '/api/v1/webhooks',
-    { preHandler, schema: { tags, summary: 'List webhook endpoints', response: { 200: z.array(webhook) } } },
+    {
+      preHandler,
+      schema: { tags, summary: 'List webhook endpoints', response: { 200: z.array(webhookListItem) } },
+    },
     async () => listWebhooks(app.db),
   );
 

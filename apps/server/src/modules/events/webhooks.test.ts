@@ -189,6 +189,33 @@ describe('deliveries', () => {
     expect((await deliveries(hook.id))[0]).toMatchObject({ status: 'succeeded', attempts: 1 });
   });
 
+  it("the endpoints list summarises the deliveries: the last attempted one and the finished ones' success rate", async () => {
+    const hook = await endpoint();
+    const list = async () => {
+      const res = await api('GET', '/api/v1/webhooks');
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().find((w: { id: string }) => w.id === hook.id);
+    };
+    expect(await list()).toMatchObject({ lastDeliveryAt: null, lastDeliveryStatus: null, successRate: null });
+    receiver.always(200);
+    await newAccount();
+    await deliverAll();
+    receiver.always(500);
+    await newAccount();
+    await deliverAll();
+    const [failed, succeeded] = await deliveries(hook.id);
+    expect([failed!.status, succeeded!.status]).toEqual(['failed', 'succeeded']);
+    expect(await list()).toMatchObject({
+      lastDeliveryAt: failed!.lastAttemptAt,
+      lastDeliveryStatus: 'failed',
+      successRate: 0.5,
+    });
+    // A queued one that was never attempted changes neither the last delivery nor the rate.
+    await api('PATCH', `/api/v1/webhooks/${hook.id}`, { status: 'disabled' });
+    await api('POST', `/api/v1/webhooks/${hook.id}/test`);
+    expect(await list()).toMatchObject({ lastDeliveryStatus: 'failed', successRate: 0.5 });
+  });
+
   it('a redirect is not followed', async () => {
     const hook = await endpoint();
     receiver.always(302);
