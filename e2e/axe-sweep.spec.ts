@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { Locator, Page } from '@playwright/test';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import { createCardholder } from './support/loyalty-api';
 import { createPosKey, ensureRulesetInForce } from './support/pos-api-helpers';
@@ -14,7 +14,7 @@ test.describe.configure({ mode: 'parallel' });
 
 const themes = ['light', 'dark'] as const;
 // Items that act (or reveal a secret, an audited read) without a dialog first.
-const ACTS_AT_ONCE = /^(Activate|View API Key|Copy.*|Export.*)$/;
+const ACTS_AT_ONCE = /^(Activate|Enable|View API Key|Reveal secret|Send test event|Copy.*|Export.*)$/;
 const POPUP = '[role="dialog"], [role="alertdialog"], [role="menu"], [role="listbox"]';
 
 interface Screen {
@@ -38,6 +38,8 @@ interface Own {
   cardNumber: string;
   posKeyName: string;
   username: string;
+  /** The admin's API, for a screen whose rows its prepare makes. */
+  api: APIRequestContext;
 }
 
 const screens: Screen[] = [
@@ -116,6 +118,20 @@ const screens: Screen[] = [
     prepare: (page, own) => searchFor(page, 'Search POS keys', own.posKeyName),
   },
   { path: '/pos-api', title: 'POS API' },
+  {
+    path: '/webhooks',
+    title: 'Webhooks',
+    // An endpoint with a delivery (to a closed port: it fails), so the row menu and its drawer have content.
+    prepare: async (page, own) => {
+      const created = await own.api.post('/api/v1/webhooks', {
+        data: { url: 'http://127.0.0.1:9/axe-sweep', eventTypes: ['points.expired'] },
+      });
+      const { id } = (await created.json()) as { id: string };
+      expect((await own.api.post(`/api/v1/webhooks/${id}/test`)).status()).toBe(201);
+      await page.reload();
+      await expect(page.locator('main tbody tr').first()).toBeVisible();
+    },
+  },
 ];
 
 class Sweep {
@@ -242,6 +258,7 @@ for (const theme of themes) {
         cardNumber: card.number,
         posKeyName: posKey.name,
         username: user.username,
+        api,
       });
       test.info().annotations.push({ type: 'scanned', description: sweep.states.join(' | ') });
       expect(sweep.problems).toEqual([]);

@@ -31,6 +31,7 @@ const groups = [
     links: [
       ['POS Keys', '/pos-keys'],
       ['POS API', '/pos-api'],
+      ['Webhooks', '/webhooks'],
     ],
   },
 ] as const;

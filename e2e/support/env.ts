@@ -28,4 +28,7 @@ export const serverEnv: Record<string, string> = {
   // Tests sign in with wrong passwords on purpose; keep the limiter out of their way.
   LOGIN_MAX_FAILURES_PER_USERNAME: '1000',
   LOGIN_MAX_FAILURES_PER_ADDRESS: '10000',
+  // webhooks.spec.ts: receivers on http://127.0.0.1, and a failing delivery is retried once, after a second.
+  WEBHOOK_ALLOW_PRIVATE: 'true',
+  WEBHOOK_RETRY_SCHEDULE: '1',
 };

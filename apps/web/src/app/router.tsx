@@ -71,6 +71,10 @@ const pages: Record<string, LazyPage> = {
     () => import('@/features/pos-keys/pos-keys-page'),
     (m) => m.PosKeysPage,
   ),
+  webhooks: lazyPage(
+    () => import('@/features/webhooks/webhooks-page'),
+    (m) => m.WebhooksPage,
+  ),
   // Swagger UI and its theme are only ever downloaded here.
   'pos-api': lazyPage(
     () => import('@/features/pos-api/pos-api-page'),

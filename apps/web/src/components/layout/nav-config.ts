@@ -14,6 +14,7 @@ import {
   UserSearchIcon,
   UsersIcon,
   WalletIcon,
+  WebhookIcon,
 } from 'lucide-react';
 
 export interface NavItem {
@@ -62,6 +63,7 @@ export const navGroups: NavGroup[] = [
     items: [
       { title: 'POS Keys', url: '/pos-keys', icon: KeyRoundIcon },
       { title: 'POS API', url: '/pos-api', icon: SquareTerminalIcon },
+      { title: 'Webhooks', url: '/webhooks', icon: WebhookIcon, roles: ['ADMIN'] },
     ],
   },
 ];

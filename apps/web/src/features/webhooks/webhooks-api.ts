@@ -1,0 +1,83 @@
+import type {
+  CreatedWebhook,
+  CreateWebhookRequest,
+  Delivery,
+  EventType,
+  Paged,
+  Webhook,
+  WebhookListItem,
+  WebhookStatus,
+} from '@loyalty/contracts';
+import { queryOptions } from '@tanstack/react-query';
+import { apiClient } from '@/lib/api-client';
+
+const WEBHOOKS = '/api/v1/webhooks';
+const endpointPath = (id: string) => `${WEBHOOKS}/${encodeURIComponent(id)}`;
+
+/** The newest deliveries the drawer shows; older ones are in the CSV export. */
+export const DELIVERIES_SHOWN = 50;
+/** While a delivery is pending the drawer asks again this often, so its outcome appears by itself. */
+const PENDING_REFRESH_MS = 2000;
+
+export const webhooksKeys = {
+  all: ['webhooks'] as const,
+  list: ['webhooks', 'list'] as const,
+  deliveries: (id: string) => ['webhooks', 'deliveries', id] as const,
+};
+
+/** A handful of endpoints per programme: the server sends them all, with their delivery summaries. */
+export const webhooksListQuery = queryOptions({
+  queryKey: webhooksKeys.list,
+  queryFn: ({ signal }) => apiClient.get<WebhookListItem[]>(WEBHOOKS, { signal }),
+  meta: { errorTitle: 'Failed to load webhook endpoints' },
+});
+
+export function deliveriesQuery(id: string) {
+  return queryOptions({
+    queryKey: webhooksKeys.deliveries(id),
+    queryFn: ({ signal }) =>
+      apiClient.get<Paged<Delivery>>(`${endpointPath(id)}/deliveries`, {
+        query: { page: 0, size: DELIVERIES_SHOWN },
+        signal,
+      }),
+    refetchInterval: (query) =>
+      query.state.data?.content.some((d) => d.status === 'pending') ? PENDING_REFRESH_MS : false,
+    meta: { errorTitle: 'Failed to load deliveries' },
+  });
+}
+
+export function deliveriesExportUrl(id: string): string {
+  return `${endpointPath(id)}/deliveries`;
+}
+
+export function createWebhook(body: CreateWebhookRequest): Promise<CreatedWebhook> {
+  return apiClient.post<CreatedWebhook>(WEBHOOKS, body);
+}
+
+export function setWebhookStatus({ id, status }: { id: string; status: WebhookStatus }): Promise<Webhook> {
+  return apiClient.patch<Webhook>(endpointPath(id), { status });
+}
+
+/** Every call is an audited reveal on the server, so it is never cached or retried. */
+export function revealWebhookSecret(id: string): Promise<{ secret: string }> {
+  return apiClient.get<{ secret: string }>(`${endpointPath(id)}/secret`);
+}
+
+export function sendTestEvent(id: string): Promise<Delivery> {
+  return apiClient.post<Delivery>(`${endpointPath(id)}/test`);
+}
+
+export function retryDelivery({ webhookId, id }: Pick<Delivery, 'webhookId' | 'id'>): Promise<Delivery> {
+  return apiClient.post<Delivery>(`${endpointPath(webhookId)}/deliveries/${encodeURIComponent(id)}/retry`);
+}
+
+/** The Add Endpoint dialog's checkboxes, grouped as the event names are. */
+export const eventTypeGroups: readonly { title: string; types: readonly EventType[] }[] = [
+  { title: 'Accounts', types: ['account.created'] },
+  { title: 'Cards', types: ['card.issued', 'card.blocked', 'card.reissued'] },
+  {
+    title: 'Points',
+    types: ['points.accrued', 'points.redeemed', 'points.returned', 'points.adjusted', 'points.expired'],
+  },
+  { title: 'Holds', types: ['hold.created', 'hold.released', 'hold.expired'] },
+];

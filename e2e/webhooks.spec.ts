@@ -1,0 +1,170 @@
+import type { Page } from '@playwright/test';
+import { expect, expectJson, test, toast, uniqueName } from './support/fixtures';
+import { fitsViewport } from './support/loyalty-api';
+import { startWebhookReceiver } from './support/webhook-receiver';
+
+// Issue 12 "Console": the Webhooks screen (ADMIN), against real deliveries to a receiver in the test.
+test.describe.configure({ mode: 'parallel' });
+
+const SHOTS = `test-results/${process.env.E2E_PORT ?? 'default'}/webhooks`;
+// Subscribed to an event no write emits yet, so other tests' writes queue nothing for these endpoints.
+const QUIET_TYPE = 'points.expired';
+
+const table = (page: Page) => page.getByRole('table', { name: 'Webhook endpoints' });
+const rowFor = (page: Page, url: string) => table(page).getByRole('row').filter({ hasText: url });
+const drawer = (page: Page) => page.getByRole('dialog', { name: 'Deliveries' });
+const deliveryOf = (page: Page, type: string) =>
+  drawer(page)
+    .getByRole('listitem', { name: `${type} delivery` })
+    .first();
+
+async function rowAction(page: Page, url: string, item: string) {
+  await page.getByRole('button', { name: `Actions for ${url}` }).click();
+  await page.getByRole('menuitem', { name: item, exact: true }).click();
+}
+
+test('add an endpoint (secret shown once), send a test event and watch it succeed', async ({
+  page,
+  signIn,
+}) => {
+  const receiver = await startWebhookReceiver(200);
+  try {
+    const url = receiver.url(uniqueName('hook'));
+    await signIn(page);
+    await page.goto('/webhooks');
+    await expect(page.getByRole('heading', { level: 1, name: 'Webhooks' })).toBeVisible();
+    await expect(table(page).getByRole('columnheader')).toHaveText([
+      'URL',
+      'Events',
+      'Status',
+      'Last Delivery',
+      'Success Rate',
+      'Actions',
+    ]);
+
+    await page.getByRole('button', { name: 'Add Endpoint' }).click();
+    const add = page.getByRole('dialog', { name: 'Add Endpoint' });
+    await expect(add.getByLabel('URL')).toBeFocused();
+    // Validation messages under their fields, before any request.
+    await add.getByRole('button', { name: 'Add Endpoint' }).click();
+    await expect(add.getByText('URL must be an http(s) URL')).toBeVisible();
+    await expect(add.getByText('Choose at least one event type')).toBeVisible();
+    await add.getByLabel('URL').fill(url);
+    await add.getByLabel('Description').fill('CRM sync');
+    await add.getByRole('checkbox', { name: QUIET_TYPE }).check();
+    await expect(add.getByText('Choose at least one event type')).toBeHidden();
+    await add.getByRole('button', { name: 'Add Endpoint' }).click();
+
+    const secret = page.getByRole('dialog', { name: 'Endpoint added' });
+    await expect(secret.getByRole('textbox', { name: 'Signing secret' })).toHaveValue(
+      /^whsec_[A-Za-z0-9+/]{32}$/,
+    );
+    await expect(secret.getByRole('button', { name: 'Copy signing secret' })).toBeVisible();
+    await expect(toast(page, 'Webhook endpoint added')).toBeVisible();
+    await secret.getByRole('button', { name: 'Done' }).click();
+    await expect(secret).toBeHidden();
+    // Shown once: the page holds it no longer.
+    await expect(page.getByText(/whsec_/)).toHaveCount(0);
+
+    const row = rowFor(page, url);
+    await expect(row.getByRole('cell').nth(1)).toHaveText(QUIET_TYPE);
+    await expect(row.getByRole('cell').nth(2)).toHaveText('Active');
+    await expect(row.getByRole('cell').nth(3)).toHaveText('Never');
+    await expect(row.getByRole('cell').nth(4)).toHaveText('N/A');
+
+    await rowAction(page, url, 'Send test event');
+    await expect(toast(page, 'Test event queued')).toBeVisible();
+    // The drawer opens on the new delivery and refreshes while it is pending.
+    const test = deliveryOf(page, 'webhook.test');
+    await expect(test.getByText('Succeeded', { exact: true })).toBeVisible();
+    await expect(test.getByText('200', { exact: true })).toBeVisible();
+    await test.getByText('Payload', { exact: true }).click();
+    await expect(test.getByRole('textbox', { name: /^Payload of event/ })).toHaveValue(
+      /"type": "webhook.test"/,
+    );
+    expect(receiver.received).toHaveLength(1);
+    expect(receiver.received[0]!.headers['webhook-signature']).toMatch(/^v1,/);
+    await page.keyboard.press('Escape');
+    await expect(drawer(page)).toBeHidden();
+
+    await expect(row.getByRole('cell').nth(3)).toContainText('Succeeded');
+    await expect(row.getByRole('cell').nth(4)).toHaveText('100%');
+  } finally {
+    await receiver.close();
+  }
+});
+
+test('a receiver answering 500: the delivery fails, Retry sends it again; reveal, disable, enable', async ({
+  page,
+  signIn,
+  api,
+}) => {
+  const receiver = await startWebhookReceiver(500);
+  try {
+    const url = receiver.url(uniqueName('failing'));
+    const created = await expectJson<{ secret: string }>(
+      await api.post('/api/v1/webhooks', { data: { url, eventTypes: [QUIET_TYPE] } }),
+    );
+    await signIn(page);
+    await page.goto('/webhooks');
+    await rowAction(page, url, 'Send test event');
+    const test = deliveryOf(page, 'webhook.test');
+    // The e2e server retries once after a second (WEBHOOK_RETRY_SCHEDULE), then gives up.
+    await expect(test.getByText('Failed', { exact: true })).toBeVisible();
+    await expect(test.getByText('500', { exact: true })).toBeVisible();
+    await expect(test.getByText('HTTP 500', { exact: false })).toBeVisible();
+    expect(receiver.received.length).toBe(2);
+
+    receiver.answer(200);
+    await test.getByRole('button', { name: 'Retry' }).click();
+    await expect(toast(page, 'Delivery queued: it is sent again now')).toBeVisible();
+    await expect(test.getByText('Succeeded', { exact: true })).toBeVisible();
+    await expect(test.getByRole('button', { name: 'Retry' })).toBeHidden();
+    await page.keyboard.press('Escape');
+    const row = rowFor(page, url);
+    await expect(row.getByRole('cell').nth(4)).toHaveText('100%');
+
+    await rowAction(page, url, 'Reveal secret');
+    const reveal = page.getByRole('dialog', { name: 'Signing secret' });
+    await expect(reveal.getByRole('textbox', { name: 'Signing secret' })).toHaveValue(created.secret);
+    await reveal.getByRole('button', { name: 'Done' }).click();
+
+    await rowAction(page, url, 'Disable');
+    await page
+      .getByRole('alertdialog', { name: 'Disable endpoint' })
+      .getByRole('button', { name: 'Disable' })
+      .click();
+    await expect(toast(page, 'Endpoint disabled')).toBeVisible();
+    await expect(row.getByRole('cell').nth(2)).toHaveText('Disabled');
+    await rowAction(page, url, 'Enable');
+    await expect(toast(page, 'Endpoint enabled')).toBeVisible();
+    await expect(row.getByRole('cell').nth(2)).toHaveText('Active');
+
+    for (const theme of ['light', 'dark'] as const) {
+      await page.evaluate((value) => localStorage.setItem('theme', value), theme);
+      for (const width of [1280, 390]) {
+        await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+        await page.goto('/webhooks');
+        await expect(row).toBeVisible();
+        expect(await fitsViewport(page)).toBe(true);
+        await page.screenshot({ path: `${SHOTS}/list-${width}-${theme}.png`, fullPage: true });
+        await rowAction(page, url, 'View deliveries');
+        await expect(deliveryOf(page, 'webhook.test').getByText('Succeeded', { exact: true })).toBeVisible();
+        expect(await fitsViewport(page)).toBe(true);
+        await page.screenshot({ path: `${SHOTS}/deliveries-${width}-${theme}.png` });
+      }
+    }
+  } finally {
+    await receiver.close();
+  }
+});
+
+test('a viewer has no Webhooks entry, and the screen refuses them', async ({ page, signIn, createUser }) => {
+  await signIn(page, await createUser('VIEWER'));
+  await page.goto('/webhooks');
+  await expect(page.getByText('You do not have permission to manage webhooks.')).toBeVisible();
+  await expect(
+    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Webhooks' }),
+  ).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Add Endpoint' })).toHaveCount(0);
+});
