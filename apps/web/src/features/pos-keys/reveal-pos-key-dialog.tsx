@@ -1,6 +1,7 @@
 import { CheckIcon, CopyIcon, MonitorCheckIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { toast } from 'sonner';
+import { ErrorWithRetry } from '@/components/feedback/error-with-retry';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -71,15 +72,10 @@ export function RevealPosKeyDialog({ reveal }: { reveal: RevealState }) {
           {isPending ? (
             <Skeleton className="h-9 w-full" aria-label="Loading API key" />
           ) : error ? (
-            <div
-              role="alert"
-              className="grid gap-2 rounded-md bg-destructive/10 px-3 py-2 text-sm text-destructive"
-            >
-              <p>Failed to reveal API key: {getServerMessage(error)}</p>
-              <Button variant="outline" size="sm" className="w-fit" onClick={reveal.retry}>
-                Try again
-              </Button>
-            </div>
+            <ErrorWithRetry
+              message={`Failed to reveal API key: ${getServerMessage(error)}`}
+              onRetry={reveal.retry}
+            />
           ) : (
             <div className="flex gap-2">
               <Input

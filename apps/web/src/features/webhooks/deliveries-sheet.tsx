@@ -2,7 +2,7 @@ import type { Delivery, Webhook } from '@loyalty/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { InboxIcon } from 'lucide-react';
 import { toast } from 'sonner';
-import { Button } from '@/components/ui/button';
+import { ErrorWithRetry } from '@/components/feedback/error-with-retry';
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from '@/components/ui/sheet';
 import { Skeleton } from '@/components/ui/skeleton';
 import { getServerMessage } from '@/lib/handle-server-error';
@@ -32,15 +32,10 @@ function DeliveriesList({ endpoint }: { endpoint: Webhook }) {
   }
   if (query.error) {
     return (
-      <div
-        role="alert"
-        className="grid gap-2 rounded-md bg-destructive/10 px-3 py-2 text-sm text-destructive"
-      >
-        <p>Failed to load deliveries: {getServerMessage(query.error)}</p>
-        <Button variant="outline" size="sm" className="w-fit" onClick={() => void query.refetch()}>
-          Try again
-        </Button>
-      </div>
+      <ErrorWithRetry
+        message={`Failed to load deliveries: ${getServerMessage(query.error)}`}
+        onRetry={() => void query.refetch()}
+      />
     );
   }
   const { content, totalElements } = query.data;

@@ -1,4 +1,5 @@
 import { CopyButton } from '@/components/data-table';
+import { ErrorWithRetry } from '@/components/feedback/error-with-retry';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -54,17 +55,10 @@ export function WebhookSecretDialog({ view }: { view: SecretView }) {
           {isPending ? (
             <Skeleton className="h-9 w-full" aria-label="Loading signing secret" />
           ) : error ? (
-            <div
-              role="alert"
-              className="grid gap-2 rounded-md bg-destructive/10 px-3 py-2 text-sm text-destructive"
-            >
-              <p>Failed to reveal the signing secret: {getServerMessage(error)}</p>
-              {view.retry && (
-                <Button variant="outline" size="sm" className="w-fit" onClick={view.retry}>
-                  Try again
-                </Button>
-              )}
-            </div>
+            <ErrorWithRetry
+              message={`Failed to reveal the signing secret: ${getServerMessage(error)}`}
+              onRetry={view.retry}
+            />
           ) : (
             <div className="flex items-center gap-2">
               <Input
