@@ -2,8 +2,8 @@ import { CheckIcon, CopyIcon } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
+import { copyText } from '@/lib/copy-text';
 import { cn } from '@/lib/utils';
-import { copyText } from './copy-text';
 
 const COPIED_ICON_MS = 1500;
 

@@ -14,17 +14,13 @@ import {
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
+import { copyText } from '@/lib/copy-text';
 import { formatDateTime } from '@/lib/format';
 import { getServerMessage } from '@/lib/handle-server-error';
 import { getStoredPosApiKey, storePosApiKey } from '@/lib/pos-api-key';
 import { useReturnFocus } from '@/lib/use-return-focus';
 import { PosKeyStatusBadge } from './pos-key-status';
 import type { RevealState } from './use-reveal-pos-key';
-
-async function copyText(text: string): Promise<void> {
-  if (!navigator.clipboard?.writeText) throw new Error('Clipboard unavailable');
-  await navigator.clipboard.writeText(text);
-}
 
 function Detail({ label, children }: { label: string; children: ReactNode }) {
   return (
