@@ -185,6 +185,8 @@ test('the accounts and cards sections have their own page toasts', async ({ page
     activeCardNumber: null,
     balance: 0,
     heldBalance: 0,
+    pendingBalance: 0,
+    availableBalance: 0,
     createdAt: '2026-01-01T00:00:00.000Z',
   });
   const card = (i: number) => ({

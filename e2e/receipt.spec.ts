@@ -33,6 +33,7 @@ function fakeReceipt(pos: { posName: string | null; posAddress: string | null })
       totalAmount: 1234.5,
       totalDiscount: 0,
       createdAt: '2026-03-04T15:06:00.000Z',
+      purchasedAt: '2026-03-04T15:06:00.000Z',
       cardNumber: '4000000000000002',
     },
     ...pos,

@@ -8,6 +8,10 @@ export const account = z.object({
   activeCardNumber: z.string().nullable(),
   balance: z.number(),
   heldBalance: z.number(),
+  /** Points of lots not yet available (earned within the pending period). */
+  pendingBalance: z.number(),
+  /** balance − heldBalance − pendingBalance, never negative: what a hold may take. */
+  availableBalance: z.number(),
   createdAt: isoTimestamp,
 });
 export type Account = z.infer<typeof account>;

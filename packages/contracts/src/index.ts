@@ -8,6 +8,7 @@ export * from './common';
 export * from './errors';
 export * from './events';
 export * from './imports';
+export * from './lots';
 export * from './member-data';
 export * from './operations';
 export * from './pos';

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { isoTimestamp, listFormat, pageQuery, sortParam } from './common';
 
-export const operationTypes = ['accrual', 'redemption', 'hold', 'adjustment'] as const;
+/** `expiry`: the points of an account's lots that expired in one run (negative, completed; PROGRAMME-API §1). */
+export const operationTypes = ['accrual', 'redemption', 'hold', 'adjustment', 'expiry'] as const;
 export const operationType = z.enum(operationTypes);
 export type OperationType = z.infer<typeof operationType>;
 
@@ -19,6 +20,8 @@ export const operationMeta = z.object({
   reward: metaValue,
   reason: metaValue,
   error: metaValue,
+  /** An `expiry` operation: how many lots it expired. */
+  lots: metaValue,
 });
 export type OperationMeta = z.infer<typeof operationMeta>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decimal2, isoTimestamp } from './common';
+import { businessTimestamp, decimal2, isoTimestamp } from './common';
 
 /**
  * POS API (POS-API.md): what tills call with `X-API-Key`. Money and points are decimals with at most
@@ -47,7 +47,12 @@ export const posCardBalance = z.object({
   status: posCardStatus,
   balance: z.number(),
   heldBalance: z.number(),
+  /** Points earned but still in their pending period. */
+  pendingBalance: z.number(),
+  /** balance − heldBalance − pendingBalance, never negative. */
   availableBalance: z.number(),
+  /** The soonest expiry among the account's lots with points left: how many points lapse then. */
+  nextExpiry: z.object({ points: z.number(), expiresAt: isoTimestamp }).nullable(),
 });
 export type PosCardBalance = z.infer<typeof posCardBalance>;
 
@@ -75,11 +80,32 @@ export const receiptLineRequest = z
 const grossAmount = (items: Array<{ quantity: number; price: number }>) =>
   items.reduce((sum, line) => sum + line.quantity * line.price, 0);
 
+/** How old an offline till's purchase may be when it syncs (PROGRAMME-API §1 "Offline tills"). */
+export const PURCHASED_AT_MAX_AGE_DAYS = 30;
+/** Tills' clocks drift: a purchase this far ahead of the server's clock still counts as "now". */
+export const PURCHASED_AT_CLOCK_SKEW_MS = 60_000;
+
+/**
+ * When an offline till's purchase happened (ISO-8601 with a zone); the lot's dates count from it. Checked
+ * against the clock of the server that validates it: not in the future, at most 30 days old.
+ */
+export const purchasedAt = businessTimestamp()
+  .refine((v) => Date.parse(v) <= Date.now() + PURCHASED_AT_CLOCK_SKEW_MS, 'must not be in the future')
+  .refine(
+    (v) => Date.parse(v) >= Date.now() - PURCHASED_AT_MAX_AGE_DAYS * 86_400_000,
+    `must be at most ${PURCHASED_AT_MAX_AGE_DAYS} days old`,
+  );
+
 export const accrualRequest = z.object({
   operationId: posOperationId,
   cardNumber: cardNumberField,
   receipt: z.object({
     receiptId: text(128),
+    purchasedAt: purchasedAt
+      .optional()
+      .describe(
+        `offline till: when the purchase happened (not in the future, at most ${PURCHASED_AT_MAX_AGE_DAYS} days old); absent = now`,
+      ),
     items: z
       .array(receiptLineRequest)
       .min(1, 'a receipt needs at least one item')

@@ -9,6 +9,8 @@ export const receiptDetail = z.object({
     totalAmount: z.number().describe('sum of line totals, after discounts'),
     totalDiscount: z.number(),
     createdAt: isoTimestamp,
+    /** When the purchase happened: the till's `purchasedAt` (offline sync), else when it was booked. */
+    purchasedAt: isoTimestamp,
     cardNumber: z.string(),
   }),
   posName: z.string().nullable(),

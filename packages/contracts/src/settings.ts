@@ -2,9 +2,17 @@ import { z } from 'zod';
 
 /**
  * Numeric keys of the `settings` table: `holds.ttl_minutes` sets a POS hold's lifetime (unset: holds last
- * 15 minutes), `cards.limit_per_account` caps an account's cards that are not blocked (unset: no cap).
+ * 15 minutes), `cards.limit_per_account` caps an account's cards that are not blocked (unset: no cap),
+ * `points.expiry_days` is how long earned points stay spendable once available (unset: they never expire),
+ * `points.pending_days` how long they wait before they can be spent (unset or 0: at once) — PROGRAMME-API §1.
+ * Changing the points settings only dates the lots earned afterwards.
  */
-export const settingKeys = ['holds.ttl_minutes', 'cards.limit_per_account'] as const;
+export const settingKeys = [
+  'holds.ttl_minutes',
+  'cards.limit_per_account',
+  'points.expiry_days',
+  'points.pending_days',
+] as const;
 export type SettingKey = (typeof settingKeys)[number];
 
 /** Text keys of the `settings` table (stored in `text_value`). */
@@ -34,6 +42,10 @@ export const currencyCode = z
 export const settings = z.object({
   holds: z.object({ ttl_minutes: z.number().int().nullable() }),
   cards: z.object({ limit_per_account: z.number().int().nullable() }),
+  points: z.object({
+    expiry_days: z.number().int().nullable(),
+    pending_days: z.number().int().nullable(),
+  }),
   programme: z.object({ currency: z.string() }),
 });
 export type Settings = z.infer<typeof settings>;
@@ -50,11 +62,18 @@ const settingValue = (label: string) =>
 
 /**
  * Only the values sent change; an absent group or field keeps its value. `null` clears a number (no TTL
- * configured, so the 15-minute default / no card limit); the currency cannot be cleared.
+ * configured, so the 15-minute default / no card limit / points that never expire / no pending period); the
+ * currency cannot be cleared.
  */
 export const updateSettingsRequest = z.object({
   holds: z.object({ ttl_minutes: settingValue('Holds TTL') }).optional(),
   cards: z.object({ limit_per_account: settingValue('Cards per Account') }).optional(),
+  points: z
+    .object({
+      expiry_days: settingValue('Expiry (days)'),
+      pending_days: settingValue('Pending period (days)'),
+    })
+    .optional(),
   programme: z.object({ currency: currencyCode.optional() }).optional(),
 });
 export type UpdateSettingsRequest = z.input<typeof updateSettingsRequest>;

@@ -5,7 +5,7 @@ import type { Executor } from '../../db/executor';
 import type { Database } from '../../db/schema';
 import type { Tx } from '../../db/transaction';
 import { listSource } from '../../lib/list-stream';
-import { amountNumber } from '../../lib/money';
+import { amountNumber, centsNumber, parseCents } from '../../lib/money';
 import { likeContains, toIso } from '../../lib/paging';
 import { lapsedHeld } from '../ledger/expired-holds.repository';
 
@@ -35,6 +35,8 @@ function toAccount(row: AccountRow): Account {
     activeCardNumber: row.active_card_number,
     balance: amountNumber(row.balance),
     heldBalance: amountNumber(row.held_balance),
+    pendingBalance: 0,
+    availableBalance: centsNumber(parseCents(row.balance) - parseCents(row.held_balance)),
     createdAt: toIso(row.created_at) as string,
   };
 }

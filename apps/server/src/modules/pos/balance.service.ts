@@ -15,6 +15,8 @@ export async function cardBalance(db: Db, cardNumber: string): Promise<PosCardBa
     status: row.status,
     balance: centsNumber(balance),
     heldBalance: centsNumber(held),
+    pendingBalance: 0,
     availableBalance: centsNumber(balance - held),
+    nextExpiry: null,
   };
 }

@@ -56,7 +56,9 @@ describe('POS authentication and card balance', () => {
       status: 'active',
       balance: 40,
       heldBalance: 15.5,
+      pendingBalance: 0,
       availableBalance: 24.5,
+      nextExpiry: null,
     });
     const blocked = await createCard(db, { status: 'blocked' });
     expect((await pos.card(blocked.number)).json().status).toBe('blocked');

@@ -42,6 +42,7 @@ describe('GET /api/v1/receipts/operation/{id}', () => {
             totalAmount: 10,
             totalDiscount: 1,
             createdAt: expect.any(String),
+            purchasedAt: expect.any(String),
             cardNumber: card.number,
           },
           posName: 'Corner shop',

@@ -16,6 +16,7 @@ export async function getSettings(db: Executor): Promise<Settings> {
   return {
     holds: { ttl_minutes: value('holds.ttl_minutes') },
     cards: { limit_per_account: value('cards.limit_per_account') },
+    points: { expiry_days: value('points.expiry_days'), pending_days: value('points.pending_days') },
     programme: { currency: text('programme.currency') ?? DEFAULT_CURRENCY },
   };
 }

@@ -20,6 +20,10 @@ export async function updateSettings(
   if (input.cards?.limit_per_account !== undefined) {
     changes.push(['cards.limit_per_account', input.cards.limit_per_account]);
   }
+  if (input.points?.expiry_days !== undefined) changes.push(['points.expiry_days', input.points.expiry_days]);
+  if (input.points?.pending_days !== undefined) {
+    changes.push(['points.pending_days', input.points.pending_days]);
+  }
   const textChanges: Array<[TextSettingKey, string]> = [];
   if (input.programme?.currency !== undefined)
     textChanges.push(['programme.currency', input.programme.currency]);

@@ -17,6 +17,7 @@ describe('settings API', () => {
       expect(res.json()).toEqual({
         holds: { ttl_minutes: null },
         cards: { limit_per_account: null },
+        points: { expiry_days: null, pending_days: null },
         programme: { currency: 'EUR' },
       });
     }
@@ -28,6 +29,7 @@ describe('settings API', () => {
     expect(res.json()).toEqual({
       holds: { ttl_minutes: 60 },
       cards: { limit_per_account: 3 },
+      points: { expiry_days: null, pending_days: null },
       programme: { currency: 'EUR' },
     });
     expect((await read()).json()).toEqual(res.json());
@@ -39,12 +41,14 @@ describe('settings API', () => {
     expect((await save({ holds: { ttl_minutes: 0 } })).json()).toEqual({
       holds: { ttl_minutes: 0 },
       cards: { limit_per_account: 3 },
+      points: { expiry_days: null, pending_days: null },
       programme: { currency: 'EUR' },
     });
     expect((await save({ cards: {} })).json().cards.limit_per_account).toBe(3);
     expect((await save({ cards: { limit_per_account: null } })).json()).toEqual({
       holds: { ttl_minutes: 0 },
       cards: { limit_per_account: null },
+      points: { expiry_days: null, pending_days: null },
       programme: { currency: 'EUR' },
     });
     await save({ holds: { ttl_minutes: 15 } });
@@ -55,11 +59,45 @@ describe('settings API', () => {
     [{ holds: { ttl_minutes: 1.5 } }, 'must be a whole number'],
     [{ cards: { limit_per_account: '3' } }, 'cards.limit_per_account'],
     [{ cards: { limit_per_account: 2_000_000 } }, 'must be at most 1000000'],
+    [{ points: { expiry_days: -1 } }, 'Expiry (days) must be 0 or more'],
+    [{ points: { expiry_days: 0.5 } }, 'Expiry (days) must be a whole number'],
+    [{ points: { pending_days: -3 } }, 'Pending period (days) must be 0 or more'],
+    [{ points: { pending_days: 2.25 } }, 'points.pending_days'],
   ])('rejects %j with a 400', async (payload, message) => {
     const res = await save(payload);
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('VALIDATION_ERROR');
     expect(JSON.stringify(res.json())).toContain(message);
+  });
+
+  it('the points group: only the values sent change, null clears, 0 is a value, audited', async () => {
+    const saved = await save({ points: { expiry_days: 365 } });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json().points).toEqual({ expiry_days: 365, pending_days: null });
+    expect((await save({ points: { pending_days: 0 } })).json().points).toEqual({
+      expiry_days: 365,
+      pending_days: 0,
+    });
+    expect((await save({ holds: { ttl_minutes: 15 } })).json().points).toEqual({
+      expiry_days: 365,
+      pending_days: 0,
+    });
+    expect((await save({ points: { expiry_days: null } })).json().points).toEqual({
+      expiry_days: null,
+      pending_days: 0,
+    });
+    expect(await getSetting(ctx.database.db, 'points.pending_days')).toBe(0);
+    const audit = await app.inject({
+      url: '/api/v1/audit?targetType=settings&size=1',
+      headers: bearer(ctx.tokens.ADMIN),
+    });
+    expect(audit.json().content[0]).toMatchObject({
+      message: 'Updated settings: points.expiry_days = not set',
+      source: { points: { expiry_days: 365 } },
+      dest: { points: { expiry_days: null } },
+    });
+    expect((await save({ points: { expiry_days: 30 } }, ctx.tokens.MANAGER)).statusCode).toBe(403);
+    await save({ points: { pending_days: null } });
   });
 
   it('only an ADMIN may change settings', async () => {

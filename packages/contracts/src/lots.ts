@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { isoTimestamp, pageQuery } from './common';
+
+/**
+ * Points lots (PROGRAMME-API §1): every credit creates one, every debit consumes some. `open`: points left;
+ * `spent`: nothing left and none of it expired; `expired`: nothing left and an expiry took (some of) it.
+ */
+export const lotStatuses = ['open', 'spent', 'expired'] as const;
+export const lotStatus = z.enum(lotStatuses);
+export type LotStatus = z.infer<typeof lotStatus>;
+
+export const lot = z.object({
+  id: z.uuid(),
+  accountId: z.uuid(),
+  /** The credit operation that created the lot; null for an account's opening lot (migration 015). */
+  creditOperationId: z.uuid().nullable(),
+  /** The purchase time (an offline till's `purchasedAt`), else when the credit was booked. */
+  earnedAt: isoTimestamp,
+  /** earnedAt + the pending period: from then the points can be spent. */
+  availableAt: isoTimestamp,
+  /** availableAt + the expiry period; null = never expires. */
+  expiresAt: isoTimestamp.nullable(),
+  points: z.number(),
+  remaining: z.number(),
+  status: lotStatus,
+});
+export type Lot = z.infer<typeof lot>;
+
+/** `GET /api/v1/accounts/{id}/lots`: newest first. */
+export const lotListQuery = pageQuery.omit({ search: true }).extend({ status: lotStatus.optional() });
+export type LotListQuery = z.input<typeof lotListQuery>;
+
+/** `GET /api/v1/accounts/{id}/expiry-forecast`: points that expire within 30, 60, 90 days (cumulative). */
+export const expiryForecast = z.object({
+  in30Days: z.number(),
+  in60Days: z.number(),
+  in90Days: z.number(),
+});
+export type ExpiryForecast = z.infer<typeof expiryForecast>;
+
+/** `POST /api/v1/admin/points/expire`: how many accounts had points expire in this run, and how many points. */
+export const expirePointsResponse = z.object({
+  accounts: z.number().int(),
+  points: z.number(),
+});
+export type ExpirePointsResponse = z.infer<typeof expirePointsResponse>;
