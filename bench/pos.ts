@@ -13,7 +13,7 @@
  * Environment: BENCH_PG_URL (server, default postgres://postgres@127.0.0.1:5432/postgres),
  * BENCH_CONNECTIONS (8), BENCH_SECONDS (20, at most 30), BENCH_CARDS (20000), BENCH_KEEP=1 keeps the
  * databases, BENCH_PORT (3103) and BENCH_DB_SUFFIX (none) for a second checkout benching beside this one.
- * Diagnostics: BENCH_NO_TRIGGERS=1 (other modules' triggers off), BENCH_ONLY_ACCRUAL=1,
+ * Diagnostics: BENCH_NO_TRIGGERS=1 (other modules' triggers off), BENCH_UNNAMED=1 (no prepared statements),
  * BENCH_WEBHOOK=1 (accrual without, with one active webhook endpoint, without again; delivery lag),
  * BENCH_PROFILE=<dir> (--cpu-prof of the server).
  */
@@ -69,7 +69,12 @@ async function serve() {
     // The bench's webhook receiver is on 127.0.0.1.
     WEBHOOK_ALLOW_PRIVATE: 'true',
   });
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, poolSize: CONNECTIONS + 4 });
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    poolSize: CONNECTIONS + 4,
+    // Diagnostic: every statement unnamed, as before issue 13, to measure what prepared statements buy.
+    prepareStatements: process.env.BENCH_UNNAMED !== '1',
+  });
   const app = await buildApp({
     config,
     database,

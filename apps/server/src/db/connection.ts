@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { discardingLostConnections } from './pg-pool';
 import { PGliteDialect } from './pglite-dialect';
+import { statementNamer } from './prepared-statements';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
@@ -17,6 +18,8 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** PGlite only: start from this dumped data folder (`dumpDataDir`), e.g. a migrated test template. */
   loadDataDir?: Blob;
+  /** PostgreSQL server only: statements run repeatedly go as named prepared statements (default true). */
+  prepareStatements?: boolean;
 }
 
 export interface PoolStats {
@@ -69,7 +72,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       process.emitWarning(`PostgreSQL idle client error: ${error.message}`);
     });
     const db = new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: discardingLostConnections(pool) }),
+      dialect: new PostgresDialect({
+        pool: discardingLostConnections(
+          pool,
+          options.prepareStatements === false ? undefined : statementNamer(),
+        ),
+      }),
     });
     return {
       db,

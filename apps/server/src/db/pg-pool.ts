@@ -1,6 +1,7 @@
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
 import { isConnectionError } from './connection-errors';
+import type { StatementNamer } from './prepared-statements';
 
 interface Tracked {
   view: PostgresPoolClient;
@@ -13,7 +14,7 @@ interface Tracked {
  * backend terminated mid-statement can return to the pool as idle for the moment before its socket
  * closes, and the next request would be handed a dead connection.
  */
-export function discardingLostConnections(pool: pg.Pool): PostgresPool {
+export function discardingLostConnections(pool: pg.Pool, namer?: StatementNamer): PostgresPool {
   const tracked = new WeakMap<pg.PoolClient, Tracked>();
   return {
     async connect() {
@@ -24,7 +25,14 @@ export function discardingLostConnections(pool: pg.Pool): PostgresPool {
           lost: undefined,
           view: {
             query: ((...args: Parameters<pg.PoolClient['query']>) => {
-              const result = (client.query as (...a: unknown[]) => unknown)(...args);
+              // Kysely calls query(text, values); a statement run often goes as a named one (prepared-statements.ts).
+              const [text, values] = args as unknown[];
+              const name =
+                namer && typeof text === 'string'
+                  ? namer.nameFor(text, Array.isArray(values) ? values.length : 0)
+                  : undefined;
+              const call = name ? [{ name, text, values }] : args;
+              const result = (client.query as (...a: unknown[]) => unknown)(...call);
               if (result instanceof Promise) {
                 return result.catch((error: unknown) => {
                   if (isConnectionError(error)) created.lost = error as Error;
