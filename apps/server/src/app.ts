@@ -22,6 +22,7 @@ import { operationsRoutes } from './modules/operations/operations.routes';
 import { posRoutes } from './modules/pos/pos.routes';
 import { posKeysRoutes } from './modules/pos-keys/pos-keys.routes';
 import { receiptsRoutes } from './modules/receipts/receipts.routes';
+import { reportsRoutes } from './modules/reports/points-flow.routes';
 import { rulesetsRoutes } from './modules/rulesets/rulesets.routes';
 import { settingsRoutes } from './modules/settings/settings.routes';
 import { usersRoutes } from './modules/users/users.routes';
@@ -111,6 +112,7 @@ export async function buildApp({ config, database, secrets, logger }: AppDeps) {
     await secured.register(posKeysRoutes, { config, secrets });
     await secured.register(receiptsRoutes);
     await secured.register(analyticsRoutes);
+    await secured.register(reportsRoutes);
     await secured.register(importsRoutes, { config });
     await secured.register(eventsRoutes);
     await secured.register(webhooksRoutes, { config, secrets });

@@ -14,5 +14,6 @@ export * from './operations';
 export * from './pos';
 export * from './pos-keys';
 export * from './receipts';
+export * from './reports';
 export * from './rulesets';
 export * from './settings';

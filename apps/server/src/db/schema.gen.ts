@@ -163,6 +163,14 @@ export interface OperationSearchCounts {
   type: 'accrual' | 'adjustment' | 'hold' | 'redemption';
 }
 
+export interface PointsFlowDays {
+  bucket: Timestamp;
+  kind: 'adjusted' | 'earned' | 'expired' | 'redeemed' | 'returned';
+  points: Generated<Numeric>;
+  pos_id: string | null;
+  shard: number;
+}
+
 export interface PosKeys {
   address: string | null;
   created_at: Generated<Timestamp>;
@@ -278,6 +286,7 @@ export interface DB {
   operation_counts: OperationCounts;
   operation_search_counts: OperationSearchCounts;
   operations: Operations;
+  points_flow_days: PointsFlowDays;
   pos_keys: PosKeys;
   pos_requests: PosRequests;
   receipt_items: ReceiptItems;

@@ -10,6 +10,7 @@ import * as m009 from './009-account-accruals-index';
 import * as m010 from './010-derived-subsystem';
 import * as m013 from './013-import-card-numbers';
 import * as m014 from './014-events';
+import * as m017 from './017-points-flow';
 
 /**
  * Every migration, in order. Forward-only: a shipped migration is never edited; add the next one.
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '010-derived-subsystem': m010,
   '013-import-card-numbers': m013,
   '014-events': m014,
+  '017-points-flow': m017,
 };

@@ -1,0 +1,106 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/connection';
+import type { Executor } from '../../db/executor';
+
+export type FlowKind = 'earned' | 'redeemed' | 'returned' | 'expired' | 'adjusted';
+
+/** One day's signed sum of one flow kind (numeric as text). */
+export interface FlowCell {
+  bucket: Date;
+  kind: FlowKind;
+  points: string;
+}
+
+export interface FlowWindow {
+  /** Start of the first day (inclusive). */
+  start: Date;
+  /** End of the last day (exclusive). */
+  end: Date;
+  posId?: string;
+}
+
+/** Σ balances at `start` (or the POS's net flow before it) and every day-kind cell of the window. */
+export interface FlowData {
+  opening: string;
+  cells: FlowCell[];
+}
+
+/**
+ * Where the report's numbers come from: the rollup (`points_flow_days`) in production, the raw operations
+ * in tests and the benchmark, with the same flow rule (`derived_flow_kind`, db/derived/017-points-flow.sql).
+ */
+export interface FlowSource {
+  read(db: Db, window: FlowWindow): Promise<FlowData>;
+}
+
+interface Row {
+  bucket: Date | null;
+  kind: FlowKind | 'opening';
+  points: string;
+}
+
+function split(rows: Row[]): FlowData {
+  const opening = rows.find((row) => row.kind === 'opening')?.points ?? '0';
+  const cells = rows.filter((row): row is FlowCell => row.kind !== 'opening');
+  return { opening, cells };
+}
+
+/**
+ * From the rollup, in one statement (one snapshot: the opening and the cells agree). The programme's
+ * opening is Σ balances now (`analytics_points_totals`) less every flow since `start`, so it reads the
+ * days from `start` on, not the whole history before it; a POS has no balance of its own, so its opening
+ * is its net flow before `start` (`points_flow_days_pos_idx`).
+ */
+export const rollupFlowSource: FlowSource = {
+  async read(db, { start, end, posId }) {
+    const pos = posId ? sql`and pos_id = ${posId}::uuid` : sql``;
+    const opening = posId
+      ? sql`(select coalesce(sum(points), 0) from points_flow_days
+            where pos_id = ${posId}::uuid and bucket < ${start})`
+      : sql`(select coalesce(sum(balance), 0) from analytics_points_totals)
+          - (select coalesce(sum(points), 0) from points_flow_days where bucket >= ${start})`;
+    const { rows } = await sql<Row>`
+      select null::timestamptz as bucket, 'opening' as kind, (${opening})::text as points
+      union all
+      select bucket, kind, sum(points)::text from points_flow_days
+      where bucket >= ${start} and bucket < ${end} ${pos}
+      group by 1, 2`.execute(db);
+    return split(rows);
+  },
+};
+
+/** Straight from `operations`: what the rollup must equal (the property test and the benchmark's anchor). */
+export const referenceFlowSource: FlowSource = {
+  async read(db, { start, end, posId }) {
+    const pos = posId ? sql`and pos_id = ${posId}::uuid` : sql``;
+    const { rows } = await sql<Row>`
+      with flows as (
+        select created_at, derived_flow_kind(type, status, pos_id) as kind, points from operations
+        where derived_flow_kind(type, status, pos_id) is not null ${pos}
+      )
+      select null::timestamptz as bucket, 'opening' as kind,
+        coalesce(sum(points) filter (where created_at < ${start}), 0)::text as points
+      from flows
+      union all
+      select derived_bucket('day', created_at), kind, sum(points)::text from flows
+      where created_at >= ${start} and created_at < ${end}
+      group by 1, 2`.execute(db);
+    return split(rows);
+  },
+};
+
+/** Σ balances now, from the rollup the dashboard reads. */
+export async function outstandingTotal(db: Executor): Promise<string> {
+  const { rows } = await sql<{ total: string }>`
+    select coalesce(sum(balance), 0)::text as total from analytics_points_totals`.execute(db);
+  return rows[0]?.total ?? '0';
+}
+
+/** Recomputes the rollup from `operations` (after a bulk load that bypassed the triggers). */
+export async function rebuildPointsFlow(db: Db): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    // As the other rebuilds: writers wait, so none falls between this read and the triggers that follow.
+    await sql`lock table operations in share mode`.execute(trx);
+    await sql`select derived_rebuild_points_flow()`.execute(trx);
+  });
+}
