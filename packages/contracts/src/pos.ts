@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { businessTimestamp, decimal2, isoTimestamp } from './common';
+import { receiptLineRule } from './receipts';
 
 /**
  * POS API (POS-API.md): what tills call with `X-API-Key`. Money and points are decimals with at most
@@ -129,6 +130,7 @@ export const receiptLineResult = z.object({
   discount: z.number(),
   lineTotal: z.number(),
   bonusPoints: z.number(),
+  rule: receiptLineRule,
 });
 
 export const accrualResponse = z.object({

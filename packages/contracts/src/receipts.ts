@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { isoTimestamp } from './common';
 
+/**
+ * Why a line earned what it did (PROGRAMME-API §3): the name of the ruleset's rule that applied, `base`
+ * (the ruleset's percent), `excluded` (an excluded SKU), `minSpend` (the receipt is below the minimum
+ * spend) or `cap` (a cap cut the line's points).
+ */
+export const receiptLineRule = z
+  .string()
+  .describe("the rule that applied: a rule's name, 'base', 'excluded', 'minSpend' or 'cap'");
+
 /** `GET /api/v1/receipts/operation/{id}`: the receipt an accrual was earned on (spec "Receipt detail"). */
 export const receiptDetail = z.object({
   receipt: z.object({
@@ -25,6 +34,7 @@ export const receiptDetail = z.object({
       discount: z.number(),
       lineTotal: z.number().describe('quantity × price − discount'),
       bonusPoints: z.number(),
+      rule: receiptLineRule,
     }),
   ),
 });

@@ -15,11 +15,110 @@ export const rulesetStatuses = ['Active', 'Draft', 'Scheduled', 'Retired'] as co
 export const rulesetStatus = z.enum(rulesetStatuses);
 export type RulesetStatus = z.infer<typeof rulesetStatus>;
 
+/** At most this many rules per ruleset (PROGRAMME-API §3). */
+export const RULES_MAX = 50;
+/** What a receipt line's `rule` says when no rule of the ruleset's list applied. */
+export const reservedRuleNames = ['base', 'excluded', 'minSpend', 'cap'] as const;
+
+const hhmm = (label: string) =>
+  z
+    .string(`${label} is required`)
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, `${label} must be a time HH:MM (00:00 to 23:59)`);
+
+/**
+ * One earning rule: a line earns its `percent` when every condition given matches (days and hours in the
+ * programme time zone; an absent or empty list is no condition). `hours` covers whole minutes, both ends
+ * included, so 22:00–23:59 runs to midnight.
+ */
+export const earningRule = z.object({
+  name: z
+    .string('Name is required')
+    .trim()
+    .min(1, 'Name is required')
+    .max(100, 'Name must be at most 100 characters')
+    .refine((n) => !(reservedRuleNames as readonly string[]).includes(n), {
+      message: `Name must not be one of ${reservedRuleNames.join(', ')}`,
+    }),
+  percent: z
+    .number('Percent must be a number')
+    .finite('Percent must be a number')
+    .min(0, 'Percent must be between 0 and 1000')
+    .max(1000, 'Percent must be between 0 and 1000')
+    .multipleOf(0.01, 'Percent may have at most 2 decimals'),
+  categories: z
+    .array(z.string().trim().min(1, 'Categories must not be blank').max(128))
+    .max(100, 'At most 100 categories')
+    .optional(),
+  skus: z
+    .array(z.string().trim().min(1, 'SKUs must not be blank').max(128))
+    .max(1000, 'At most 1000 SKUs')
+    .optional(),
+  posIds: z.array(z.uuid('Stores must be POS key ids')).max(100, 'At most 100 stores').optional(),
+  daysOfWeek: z
+    .array(
+      z
+        .number('Days must be numbers 1 (Monday) to 7 (Sunday)')
+        .int('Days must be numbers 1 (Monday) to 7 (Sunday)')
+        .min(1, 'Days must be numbers 1 (Monday) to 7 (Sunday)')
+        .max(7, 'Days must be numbers 1 (Monday) to 7 (Sunday)'),
+    )
+    .max(7, 'At most 7 days')
+    .refine((days) => new Set(days).size === days.length, 'Each day at most once')
+    .optional(),
+  hours: z
+    .object({ from: hhmm('From'), to: hhmm('To') })
+    .refine((h) => h.from < h.to, { message: 'To must be later than From', path: ['to'] })
+    .optional(),
+});
+export type EarningRule = z.infer<typeof earningRule>;
+
+const capMessage = (label: string) => `${label} must be between 0 and 1000000000`;
+const optionalAmount = (label: string) =>
+  z
+    .number(`${label} must be a number`)
+    .finite(`${label} must be a number`)
+    .min(0, capMessage(label))
+    .max(1_000_000_000, capMessage(label))
+    .multipleOf(0.01, `${label} may have at most 2 decimals`)
+    .nullish()
+    .transform((v) => v ?? null);
+
+/** The ruleset's `config` beyond the base percent (PROGRAMME-API §3); each part may be absent. */
+export const rulesetAdvanced = z.object({
+  minSpend: optionalAmount('Minimum spend').describe('a receipt totalAmount below this earns nothing'),
+  maxPointsPerReceipt: optionalAmount('Max points per receipt'),
+  maxPointsPerCardPerDay: optionalAmount('Max points per card per day').describe(
+    'per card per programme day (setting programme.timezone), across receipts',
+  ),
+  rules: z
+    .array(earningRule)
+    .max(RULES_MAX, `At most ${RULES_MAX} rules`)
+    .default([])
+    .superRefine((rules, ctx) => {
+      const seen = new Set<string>();
+      rules.forEach((rule, index) => {
+        if (seen.has(rule.name))
+          ctx.addIssue({ code: 'custom', message: 'Rule names must be unique', path: [index, 'name'] });
+        seen.add(rule.name);
+      });
+    }),
+});
+export type RulesetAdvanced = z.infer<typeof rulesetAdvanced>;
+
+export const rulesetConfig = z.object({
+  percent: z.number(),
+  minSpend: z.number().nullable(),
+  maxPointsPerReceipt: z.number().nullable(),
+  maxPointsPerCardPerDay: z.number().nullable(),
+  rules: z.array(earningRule),
+});
+export type RulesetConfig = z.infer<typeof rulesetConfig>;
+
 export const ruleset = z.object({
   id: z.uuid(),
   version: z.number().int(),
   status: rulesetStatus,
-  config: z.object({ percent: z.number() }),
+  config: rulesetConfig,
   activeFrom: isoTimestamp.nullable(),
   createdBy: z.string(),
   createdAt: isoTimestamp,
@@ -45,7 +144,7 @@ export const createRulesetRequest = z.object({
       .transform((v) => v ?? null),
   ),
   // The console shows these messages under its 'Accrual Percentage' field as they are.
-  config: z.object({
+  config: rulesetAdvanced.extend({
     percent: z
       .number('Accrual Percentage must be a number')
       .finite('Accrual Percentage must be a number')
@@ -60,6 +159,37 @@ export const createRulesetRequest = z.object({
     .transform((v) => (v ? v : null)),
 });
 export type CreateRulesetRequest = z.input<typeof createRulesetRequest>;
+
+/** `POST /api/v1/rulesets/{id}/backtest`: the stored receipts of [from, to) recomputed with the ruleset. */
+export const BACKTEST_MAX_DAYS = 366;
+export const backtestRequest = z
+  .object({
+    from: businessTimestamp('from must be an ISO-8601 date-time with a time zone'),
+    to: businessTimestamp('to must be an ISO-8601 date-time with a time zone'),
+  })
+  .refine((r) => Date.parse(r.from) < Date.parse(r.to), { message: 'to must be after from', path: ['to'] })
+  .refine((r) => Date.parse(r.to) - Date.parse(r.from) <= BACKTEST_MAX_DAYS * 86_400_000, {
+    message: `the range may span at most ${BACKTEST_MAX_DAYS} days`,
+    path: ['to'],
+  });
+export type BacktestRequest = z.infer<typeof backtestRequest>;
+
+export const backtestResponse = z.object({
+  receipts: z.number().int(),
+  accounts: z.number().int(),
+  currentPoints: z.number().describe('what the receipts earned when they were booked'),
+  candidatePoints: z.number().describe('what they would earn with this ruleset'),
+  delta: z.number().describe('candidatePoints − currentPoints'),
+  byCategory: z.array(
+    z.object({
+      category: z.string().nullable(),
+      receipts: z.number().int(),
+      currentPoints: z.number(),
+      candidatePoints: z.number(),
+    }),
+  ),
+});
+export type BacktestResponse = z.infer<typeof backtestResponse>;
 
 export const rulesetSortFields = ['version', 'activeFrom', 'createdAt', 'percent'] as const;
 

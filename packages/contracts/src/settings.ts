@@ -16,7 +16,7 @@ export const settingKeys = [
 export type SettingKey = (typeof settingKeys)[number];
 
 /** Text keys of the `settings` table (stored in `text_value`). */
-export const textSettingKeys = ['programme.currency'] as const;
+export const textSettingKeys = ['programme.currency', 'programme.timezone'] as const;
 export type TextSettingKey = (typeof textSettingKeys)[number];
 
 /** The programme's currency when none was chosen. */
@@ -35,6 +35,28 @@ export const currencyCode = z
   .regex(/^[A-Z]{3}$/, 'Currency must be a three-letter ISO 4217 code')
   .refine(isKnownCurrency, 'Currency must be a three-letter ISO 4217 code');
 
+/** The programme's time zone when none was chosen: the days and hours of earning rules, the day of a cap. */
+export const DEFAULT_TIME_ZONE = 'UTC';
+
+/** Whether this runtime knows the IANA zone (the server checks PostgreSQL knows it too). */
+function isKnownTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** An IANA time zone name such as Europe/Berlin or UTC. */
+export const timeZoneName = z
+  .string('Time zone is required')
+  .trim()
+  .min(1, 'Time zone is required')
+  .max(64, 'Time zone must be an IANA name such as Europe/Berlin')
+  .regex(/^[A-Za-z][A-Za-z0-9_+\-/]*$/, 'Time zone must be an IANA name such as Europe/Berlin')
+  .refine(isKnownTimeZone, 'Time zone must be an IANA name such as Europe/Berlin');
+
 /**
  * Unset values are null: the console shows 'Not configured' / 'No limit set' (an unset TTL still gives holds
  * the POS default of 15 minutes). The currency always has a value.
@@ -46,7 +68,7 @@ export const settings = z.object({
     expiry_days: z.number().int().nullable(),
     pending_days: z.number().int().nullable(),
   }),
-  programme: z.object({ currency: z.string() }),
+  programme: z.object({ currency: z.string(), timezone: z.string() }),
 });
 export type Settings = z.infer<typeof settings>;
 
@@ -74,6 +96,6 @@ export const updateSettingsRequest = z.object({
       pending_days: settingValue('Pending period (days)'),
     })
     .optional(),
-  programme: z.object({ currency: currencyCode.optional() }).optional(),
+  programme: z.object({ currency: currencyCode.optional(), timezone: timeZoneName.optional() }).optional(),
 });
 export type UpdateSettingsRequest = z.input<typeof updateSettingsRequest>;

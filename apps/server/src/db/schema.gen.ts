@@ -203,6 +203,7 @@ export interface ReceiptItems {
   quantity: Numeric;
   returned_points: Generated<Numeric>;
   returned_quantity: Generated<Numeric>;
+  rule: string | null;
   sku: string;
 }
 
@@ -220,6 +221,7 @@ export interface Rulesets {
   active_from: Timestamp | null;
   created_at: Generated<Timestamp>;
   created_by: string;
+  earning_rules: Json | null;
   id: Generated<string>;
   percent: Numeric;
   retired_at: Timestamp | null;

@@ -11,6 +11,8 @@ import * as m010 from './010-derived-subsystem';
 import * as m013 from './013-import-card-numbers';
 import * as m014 from './014-events';
 import * as m017 from './017-points-flow';
+import * as m018 from './018-earning-rules';
+import * as m019 from './019-receipts-time-index';
 
 /**
  * Every migration, in order. Forward-only: a shipped migration is never edited; add the next one.
@@ -29,4 +31,6 @@ export const migrations: Record<string, Migration> = {
   '013-import-card-numbers': m013,
   '014-events': m014,
   '017-points-flow': m017,
+  '018-earning-rules': m018,
+  '019-receipts-time-index': m019,
 };

@@ -3,6 +3,7 @@ import type { Executor } from '../../db/executor';
 import type { CardStatus } from '../../db/schema';
 import type { Tx } from '../../db/transaction';
 import type { StoredRequest } from '../pos/idempotency';
+import type { StoredEarningRules } from './earning-rules';
 import { insertClaim, type PosClaim } from './ledger.repository';
 
 export interface AccrualContext {
@@ -12,6 +13,12 @@ export interface AccrualContext {
   balance: string | null;
   ruleset_version: number | null;
   percent: string | null;
+  /** The ruleset's config beyond percent (minSpend, caps, rules); null when it has none. */
+  earning_rules: StoredEarningRules;
+  /** Setting `programme.timezone` (null: UTC). */
+  time_zone: string | null;
+  /** The database's now(): inside the accrual's transaction, the receipt's created_at. */
+  at: Date;
   /** Which of the receipt's SKUs the ruleset in force excludes. */
   excluded: string[] | null;
 }
@@ -33,11 +40,12 @@ export async function readAccrualContext(
       where c.number = ${input.cardNumber}
       ${input.lock ? sql`for no key update of a` : sql``}
     )
-    select k.*, r.version as ruleset_version, r.percent, r.excluded
+    select k.*, r.version as ruleset_version, r.percent, r.earning_rules, r.excluded,
+      (select s.text_value from settings s where s.key = 'programme.timezone') as time_zone, now() as at
     from (select 1) as one
     left join k on true
     left join lateral (
-      select r.version, r.percent, array(
+      select r.version, r.percent, r.earning_rules, array(
         select e.sku from excluded_skus e
         where e.ruleset_id = r.id
           and e.sku in (select jsonb_array_elements_text(${JSON.stringify(input.skus)}::jsonb))
@@ -48,6 +56,25 @@ export async function readAccrualContext(
       limit 1
     ) r on true`.execute(db);
   return result.rows[0]!;
+}
+
+/**
+ * What a card earned by POS accruals on the programme day of now() (maxPointsPerCardPerDay). A statement of
+ * its own, after the account's lock: in READ COMMITTED a statement sees what committed before it started, so
+ * an accrual on the same card that held the lock before us is counted (the locking statement's snapshot
+ * predates the wait and would miss it).
+ */
+export async function readEarnedToday(
+  db: Executor,
+  input: { accountId: string; cardId: string; timeZone: string },
+): Promise<string> {
+  const result = await sql<{ earned: string }>`
+    select coalesce(sum(o.points), 0)::text as earned
+    from operations o
+    where o.account_id = ${input.accountId}::uuid and o.type = 'accrual' and o.status = 'completed'
+      and o.card_id = ${input.cardId}::uuid and o.pos_id is not null
+      and o.created_at >= date_trunc('day', now(), ${input.timeZone})`.execute(db);
+  return result.rows[0]!.earned;
 }
 
 export interface AccrualWrite {
@@ -70,6 +97,7 @@ export interface AccrualWrite {
     discount: string;
     line_total: string;
     bonus_points: string;
+    rule: string;
   }>;
 }
 
@@ -101,12 +129,12 @@ export async function insertAccrual(trx: Tx, w: AccrualWrite): Promise<StoredReq
     ),
     i as (
       insert into receipt_items (accrual_id, line_no, sku, category, quantity, price, discount, line_total,
-        bonus_points)
+        bonus_points, rule)
       select ${w.rowId}::uuid, l.line_no, l.sku, l.category, l.quantity, l.price, l.discount, l.line_total,
-        l.bonus_points
+        l.bonus_points, l.rule
       from q, jsonb_to_recordset(${JSON.stringify(w.lines)}::jsonb) as l(line_no integer, sku text,
         category text, quantity numeric, price numeric, discount numeric, line_total numeric,
-        bonus_points numeric)
+        bonus_points numeric, rule text)
     )
     select * from q`.execute(trx);
   return result.rows[0]!;

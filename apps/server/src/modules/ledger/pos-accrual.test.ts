@@ -11,6 +11,9 @@ const context = (values: Partial<AccrualContext> = {}): AccrualContext => ({
   ruleset_version: 3,
   percent: '10.00',
   excluded: ['TOBACCO'],
+  earning_rules: null,
+  time_zone: null,
+  at: new Date('2026-11-23T12:00:00Z'),
   ...values,
 });
 
@@ -21,7 +24,7 @@ const items = [
 
 const refusalOf = (c: AccrualContext, lines = items) => {
   try {
-    decideAccrual(c, lines);
+    decideAccrual(c, { posId: 'pos', items: lines });
     return null;
   } catch (error) {
     return (error as { code: string }).code;
@@ -30,7 +33,7 @@ const refusalOf = (c: AccrualContext, lines = items) => {
 
 describe('decideAccrual', () => {
   it('earns the percent on each line, 0 on excluded SKUs, and says the balance it leads to', () => {
-    const { computed, balanceAfter } = decideAccrual(context(), items);
+    const { computed, balanceAfter } = decideAccrual(context(), { posId: 'pos', items });
     expect(computed.lines.map((l) => l.bonusCents)).toEqual([40n, 0n]);
     expect(computed.pointsCents).toBe(40n);
     expect(balanceAfter).toBe(1040n);

@@ -1,14 +1,24 @@
+import { DEFAULT_TIME_ZONE } from '@loyalty/contracts';
 import type { Executor } from '../../db/executor';
 import type { Tx } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import { type Cents, centsText, MAX_BALANCE_CENTS, milliText, parseCents } from '../../lib/money';
 import { appendOperationEvents } from '../events/emit';
 import type { StoredRequest } from '../pos/idempotency';
-import { type AccrualContext, insertAccrual, readAccrualContext } from './accrual.repository';
+import {
+  type AccrualContext,
+  insertAccrual,
+  readAccrualContext,
+  readEarnedToday,
+} from './accrual.repository';
+import { compileRuleset } from './earning-rules';
 import type { PosRequestKey } from './ledger.repository';
+import { programmeTime } from './programme-clock';
 import { type ComputedReceipt, computeReceipt, type ReceiptLineInput } from './receipt-math';
 
 export interface AccrualRequest {
+  /** The till's POS key (rules may target stores). */
+  posId: string;
   cardNumber: string;
   receipt: { receiptId: string; items: ReceiptLineInput[] };
 }
@@ -23,16 +33,41 @@ export interface DecidedAccrual {
  * The accrual's rule over what was read: CARD_NOT_FOUND, CARD_BLOCKED, NO_ACTIVE_RULESET, then the
  * receipt's points (`computeReceipt`) and BALANCE_LIMIT_EXCEEDED when they would take the balance past
  * what its column stores (issue 15.2), in that order. The write, the preview and the recorded refusal
- * all come from here.
+ * all come from here. `earnedToday` is what the card earned today (only read when the ruleset caps it).
  */
-export function decideAccrual(context: AccrualContext, items: ReceiptLineInput[]): DecidedAccrual {
+export function decideAccrual(
+  context: AccrualContext,
+  request: Pick<AccrualRequest, 'posId'> & { items: ReceiptLineInput[] },
+  earnedToday = '0',
+): DecidedAccrual {
   if (!context.card_id || !context.account_id) throw new AppError('CARD_NOT_FOUND');
   if (context.card_status !== 'active') throw new AppError('CARD_BLOCKED');
   if (context.ruleset_version === null || context.percent === null) throw new AppError('NO_ACTIVE_RULESET');
-  const computed = computeReceipt(items, context.percent, new Set(context.excluded ?? []));
+  const time = programmeTime(context.at, context.time_zone ?? DEFAULT_TIME_ZONE);
+  const computed = computeReceipt(request.items, {
+    ruleset: compileRuleset(context.percent, context.earning_rules, String(context.ruleset_version)),
+    excluded: new Set(context.excluded ?? []),
+    purchase: { posId: request.posId, dayOfWeek: time.dayOfWeek, minute: time.minute },
+    earnedTodayCents: parseCents(earnedToday),
+  });
   const balanceAfter = parseCents(context.balance!) + computed.pointsCents;
   if (balanceAfter > MAX_BALANCE_CENTS) throw new AppError('BALANCE_LIMIT_EXCEEDED');
   return { computed, balanceAfter };
+}
+
+/**
+ * What the card earned today when the ruleset in force caps it per day, else nothing to read. Under the
+ * account's lock (the accrual) no other accrual of the card can commit until this one does, so the cap
+ * holds however many tills accrue at once.
+ */
+async function earnedTodayFor(db: Executor, context: AccrualContext): Promise<string> {
+  if (!context.account_id || !context.card_id || context.percent === null) return '0';
+  if (context.earning_rules?.maxPointsPerCardPerDay == null) return '0';
+  return readEarnedToday(db, {
+    accountId: context.account_id,
+    cardId: context.card_id,
+    timeZone: context.time_zone ?? DEFAULT_TIME_ZONE,
+  });
 }
 
 const skusOf = (items: ReceiptLineInput[]) => [...new Set(items.map((i) => i.sku))];
@@ -44,7 +79,8 @@ export async function previewAccrualOn(db: Executor, request: AccrualRequest): P
     skus: skusOf(request.receipt.items),
     lock: false,
   });
-  return decideAccrual(context, request.receipt.items);
+  const items = request.receipt.items;
+  return decideAccrual(context, { posId: request.posId, items }, await earnedTodayFor(db, context));
 }
 
 export interface PosAccrual extends AccrualRequest {
@@ -68,7 +104,8 @@ export async function postAccrual(trx: Tx, a: PosAccrual): Promise<StoredRequest
     lock: true,
   });
   a.onContext?.(context);
-  const decided = decideAccrual(context, a.receipt.items);
+  const items = a.receipt.items;
+  const decided = decideAccrual(context, { posId: a.posId, items }, await earnedTodayFor(trx, context));
   const { computed } = decided;
   const stored = await insertAccrual(trx, {
     claim: { ...a.key, response: a.answer(decided) },
@@ -92,6 +129,7 @@ export async function postAccrual(trx: Tx, a: PosAccrual): Promise<StoredRequest
       discount: centsText(l.discountCents),
       line_total: centsText(l.lineTotalCents),
       bonus_points: centsText(l.bonusCents),
+      rule: l.rule,
     })),
   });
   await appendOperationEvents(trx, 'points.accrued', [a.rowId]);

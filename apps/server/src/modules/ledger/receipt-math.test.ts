@@ -1,7 +1,22 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { divRound } from '../../lib/money';
-import { computeReceipt, lineToWire, type ReceiptLineInput, receiptTotals } from './receipt-math';
+import { compileRuleset } from './earning-rules';
+import {
+  computeReceipt,
+  type EarningContext,
+  lineToWire,
+  type ReceiptLineInput,
+  receiptTotals,
+} from './receipt-math';
+
+/** A rules v1 ruleset: the base percent and exclusions only. */
+const v1 = (percent: string, excluded: string[] = []): EarningContext => ({
+  ruleset: compileRuleset(percent, null),
+  excluded: new Set(excluded),
+  purchase: { posId: 'pos', dayOfWeek: 1, minute: 600 },
+  earnedTodayCents: 0n,
+});
 
 const line = (sku: string, quantity: number, price: number, discount = 0): ReceiptLineInput => ({
   sku,
@@ -30,22 +45,22 @@ describe('receipt math', () => {
   it('earns round2(lineTotal × percent / 100) per line, half away from zero, 0 for an excluded SKU', () => {
     const receipt = computeReceipt(
       [line('A', 1, 10.05), line('B', 1, 0.5), line('X', 3, 100)],
-      '5.00',
-      new Set(['X']),
+      v1('5.00', ['X']),
     );
     // 10.05 × 5% = 0.5025 → 0.50; 0.50 × 5% = 0.025 → 0.03 (half away from zero); X excluded.
     expect(receipt.lines.map((l) => l.bonusCents)).toEqual([50n, 3n, 0n]);
+    expect(receipt.lines.map((l) => l.rule)).toEqual(['base', 'base', 'excluded']);
     expect(receipt.pointsCents).toBe(53n);
     expect(receipt.totalAmountCents).toBe(31055n);
   });
 
   it('takes fractional percentages exactly', () => {
-    const receipt = computeReceipt([line('A', 1, 33.33)], '12.5', new Set());
+    const receipt = computeReceipt([line('A', 1, 33.33)], v1('12.5'));
     expect(receipt.pointsCents).toBe(417n); // 4.16625 → 4.17
   });
 
   it('sends lines to the wire as numbers with their decimals', () => {
-    const [computed] = computeReceipt([line('A', 1.25, 2.4, 0.1)], '10', new Set()).lines;
+    const [computed] = computeReceipt([line('A', 1.25, 2.4, 0.1)], v1('10')).lines;
     expect(lineToWire(computed!)).toEqual({
       sku: 'A',
       category: null,
@@ -54,6 +69,7 @@ describe('receipt math', () => {
       discount: 0.1,
       lineTotal: 2.9,
       bonusPoints: 0.29,
+      rule: 'base',
     });
   });
 
@@ -71,7 +87,7 @@ describe('receipt math', () => {
     fc.assert(
       fc.property(lines, fc.integer({ min: 0, max: 10_000 }), (items, basis) => {
         const percent = `${Math.floor(basis / 100)}.${String(basis % 100).padStart(2, '0')}`;
-        const receipt = computeReceipt(items, percent, new Set(['C']));
+        const receipt = computeReceipt(items, v1(percent, ['C']));
         const sum = receipt.lines.reduce((s, l) => s + l.bonusCents, 0n);
         expect(receipt.pointsCents).toBe(sum);
         for (const l of receipt.lines) {

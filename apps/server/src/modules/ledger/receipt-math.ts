@@ -1,4 +1,5 @@
-import { centsNumber, divRound, milliNumber, parseCents, toCents, toMilli } from '../../lib/money';
+import { centsNumber, divRound, maxBig, milliNumber, minBig, toCents, toMilli } from '../../lib/money';
+import { type CompiledRuleset, type Purchase, ruleForLine, rulesForPurchase } from './earning-rules';
 
 export interface ReceiptLineInput {
   sku: string;
@@ -18,8 +19,12 @@ export interface ReceiptLineTotals {
   lineTotalCents: bigint;
 }
 
+/** Why a line earned what it did: a rule's name, or one of the outcomes the contract names. */
+export type LineRule = string;
+
 export interface ComputedLine extends ReceiptLineTotals {
   bonusCents: bigint;
+  rule: LineRule;
 }
 
 export interface ReceiptTotals<L extends ReceiptLineTotals = ReceiptLineTotals> {
@@ -58,25 +63,63 @@ export function receiptTotals(items: ReceiptLineInput[]): ReceiptTotals {
   return { lines, totalAmountCents, totalDiscountCents };
 }
 
+/** The ruleset a receipt is computed with, and what its caps have to work with. */
+export interface EarningContext {
+  ruleset: CompiledRuleset;
+  /** Which of the receipt's SKUs the ruleset excludes. */
+  excluded: ReadonlySet<string>;
+  purchase: Purchase;
+  /** What the card already earned on this programme day (for maxPointsPerCardPerDay). */
+  earnedTodayCents: bigint;
+}
+
 /**
- * POS-API.md "Accrual": an excluded SKU earns 0; otherwise bonusPoints = round2(lineTotal × percent / 100)
- * (half away from zero, as PostgreSQL's round on numeric); points = Σ. The ledger's accrual writes these
- * figures as they are (`postAccrual`) and the preview shows them, so no SQL computes a bonus.
+ * The one definition of what a receipt earns (POS-API.md "Accrual", PROGRAMME-API §3), used by the accrual,
+ * the preview, the receipt's explanation (each line's `rule`) and the backtest:
+ * - an excluded SKU earns 0 (`excluded`), whatever else applies;
+ * - a receipt whose totalAmount is below minSpend earns 0 on every other line (`minSpend`);
+ * - otherwise a line earns round2(lineTotal × percent / 100) (half away from zero, as PostgreSQL's round),
+ *   percent being the highest among the rules matching it (`ruleForLine`) or the base (`base`);
+ * - the caps (per receipt, and per card per day minus what the card earned today) are then credited in line
+ *   order: the line that crosses gets the rest, later lines 0, both marked `cap`.
+ * points = Σ bonus. No SQL computes a bonus: the ledger writes these figures as they are.
  */
-export function computeReceipt(
-  items: ReceiptLineInput[],
-  percent: string,
-  excluded: ReadonlySet<string>,
-): ComputedReceipt {
-  const basisPoints = parseCents(percent); // percent × 100
+export function computeReceipt(items: ReceiptLineInput[], context: EarningContext): ComputedReceipt {
+  const { ruleset, excluded } = context;
   const totals = receiptTotals(items);
+  const belowMinSpend = ruleset.minSpendCents !== null && totals.totalAmountCents < ruleset.minSpendCents;
+  const candidates =
+    ruleset.rules.length > 0 && !belowMinSpend ? rulesForPurchase(ruleset.rules, context.purchase) : [];
+  let room = capRoom(ruleset, context.earnedTodayCents);
   let pointsCents = 0n;
-  const lines = totals.lines.map((line) => {
-    const bonusCents = excluded.has(line.sku) ? 0n : divRound(line.lineTotalCents * basisPoints, 10_000n);
+  const lines = totals.lines.map((line): ComputedLine => {
+    if (excluded.has(line.sku)) return { ...line, bonusCents: 0n, rule: 'excluded' };
+    if (belowMinSpend) return { ...line, bonusCents: 0n, rule: 'minSpend' };
+    const rule = candidates.length > 0 ? ruleForLine(candidates, line) : null;
+    const basisPoints = rule ? rule.basisPoints : ruleset.baseBasisPoints;
+    let bonusCents = divRound(line.lineTotalCents * basisPoints, 10_000n);
+    let name = rule ? rule.name : 'base';
+    if (room !== null && bonusCents > 0n) {
+      if (bonusCents > room) {
+        bonusCents = room;
+        name = 'cap';
+      }
+      room -= bonusCents;
+    }
     pointsCents += bonusCents;
-    return { ...line, bonusCents };
+    return { ...line, bonusCents, rule: name };
   });
   return { ...totals, lines, pointsCents };
+}
+
+/** What the caps still allow on this receipt, or null when it has none. */
+function capRoom(ruleset: CompiledRuleset, earnedTodayCents: bigint): bigint | null {
+  let room: bigint | null = ruleset.maxPerReceiptCents;
+  if (ruleset.maxPerCardPerDayCents !== null) {
+    const left = maxBig(ruleset.maxPerCardPerDayCents - earnedTodayCents, 0n);
+    room = room === null ? left : minBig(room, left);
+  }
+  return room;
 }
 
 export function lineToWire(line: ComputedLine) {
@@ -88,5 +131,6 @@ export function lineToWire(line: ComputedLine) {
     discount: centsNumber(line.discountCents),
     lineTotal: centsNumber(line.lineTotalCents),
     bonusPoints: centsNumber(line.bonusCents),
+    rule: line.rule,
   };
 }

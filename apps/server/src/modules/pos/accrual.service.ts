@@ -15,7 +15,7 @@ import type { PosIdentity } from '../pos-keys/pos-keys.repository';
 import { answerWrite } from './failures';
 import { type PosOutcome, successStatus, writeContext } from './idempotency';
 
-interface AccrualInput extends AccrualRequest {
+interface AccrualInput extends Omit<AccrualRequest, 'posId'> {
   operationId: string;
 }
 
@@ -63,6 +63,7 @@ export async function accrue(
             status: successStatus.accrual,
           },
           rowId: randomUUID(),
+          posId: pos.id,
           cardNumber: input.cardNumber,
           receipt: input.receipt,
           answer: (decided) => accrualAnswer(input.operationId, input.receipt.receiptId, decided),
@@ -87,8 +88,9 @@ export async function accrue(
 /** POST /pos/api/v1/accruals/preview: the same decision, nothing written. */
 export async function previewAccrual(
   db: Db,
-  input: AccrualRequest & { operationId?: string },
+  pos: PosIdentity,
+  input: Omit<AccrualRequest, 'posId'> & { operationId?: string },
 ): Promise<AccrualPreviewResponse> {
-  const decided = await previewAccrualOn(db, input);
+  const decided = await previewAccrualOn(db, { ...input, posId: pos.id });
   return accrualAnswer(input.operationId ?? null, input.receipt.receiptId, decided);
 }

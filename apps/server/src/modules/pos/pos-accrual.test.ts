@@ -86,6 +86,7 @@ describe('POST /pos/api/v1/accruals', () => {
             discount: 0,
             lineTotal: 3.98,
             bonusPoints: 0.4,
+            rule: 'base',
           },
           {
             sku: 'BREAD',
@@ -95,6 +96,7 @@ describe('POST /pos/api/v1/accruals', () => {
             discount: 0.5,
             lineTotal: 3,
             bonusPoints: 0.3,
+            rule: 'base',
           },
           {
             sku: 'TOBACCO',
@@ -104,6 +106,7 @@ describe('POST /pos/api/v1/accruals', () => {
             discount: 0,
             lineTotal: 12,
             bonusPoints: 0,
+            rule: 'excluded',
           },
           {
             sku: 'CHEESE',
@@ -113,6 +116,7 @@ describe('POST /pos/api/v1/accruals', () => {
             discount: 0.2,
             lineTotal: 6.51,
             bonusPoints: 0.65,
+            rule: 'base',
           },
         ],
       },
@@ -150,6 +154,7 @@ describe('POST /pos/api/v1/accruals', () => {
       discount: 0.2,
       lineTotal: 6.51,
       bonusPoints: 0.65,
+      rule: 'base',
     });
     expect(typeof body.items[0].id).toBe('string');
     // The POS operationId finds it too.

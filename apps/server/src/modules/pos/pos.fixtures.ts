@@ -1,4 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
+import type { RulesetAdvanced } from '@loyalty/contracts';
 import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { bearer, createTestContext, type TestContext } from '../../../test/helper';
@@ -56,13 +57,21 @@ export async function createPosKey(
 
 export async function createRuleset(
   db: Db,
-  values: { version: number; percent: number; activeFrom?: Date | null; excluded?: string[] },
+  values: {
+    version: number;
+    percent: number;
+    activeFrom?: Date | null;
+    excluded?: string[];
+    /** The config beyond percent (minSpend, caps, rules), stored as the API stores it. */
+    earningRules?: Partial<RulesetAdvanced> | null;
+  },
 ): Promise<string> {
   const row = await db
     .insertInto('rulesets')
     .values({
       version: values.version,
       percent: values.percent,
+      earning_rules: values.earningRules ? JSON.stringify(values.earningRules) : null,
       active_from: values.activeFrom === undefined ? new Date(Date.now() - 60_000) : values.activeFrom,
       created_by: 'test',
     })

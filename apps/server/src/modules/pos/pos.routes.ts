@@ -102,7 +102,7 @@ export const posRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Secrets
         response: { 200: accrualPreviewResponse, ...errors },
       },
     },
-    async (request) => previewAccrual(app.db, request.body),
+    async (request) => previewAccrual(app.db, request.pos!, request.body),
   );
 
   app.post(

@@ -55,6 +55,13 @@ export async function findItemsOfReceipts(db: Db, accrualIds: readonly string[])
       'discount',
       'line_total',
       'bonus_points',
+      // Lines booked before rules v2 (migration 018) have no rule: v1 had only the base and exclusions, so
+      // the exclusions of the ruleset version the accrual used name them (one removed since reads as base).
+      sql<string>`coalesce(receipt_items.rule, case when exists (
+        select 1 from operations o
+        join rulesets r on r.version = o.ruleset_version
+        join excluded_skus e on e.ruleset_id = r.id and e.sku = receipt_items.sku
+        where o.id = receipt_items.accrual_id) then 'excluded' else 'base' end)`.as('rule'),
     ])
     .where('accrual_id', 'in', [...accrualIds])
     .orderBy('accrual_id')

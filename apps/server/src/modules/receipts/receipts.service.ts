@@ -58,6 +58,7 @@ function toReceiptDetail(receipt: ReceiptRow, items: ItemRow[]): ReceiptDetail {
       discount: amountNumber(item.discount),
       lineTotal: amountNumber(item.line_total),
       bonusPoints: amountNumber(item.bonus_points),
+      rule: item.rule,
     })),
   };
 }

@@ -57,6 +57,7 @@ describe('GET /api/v1/receipts/operation/{id}', () => {
               discount: 1,
               lineTotal: 5,
               bonusPoints: 0.5,
+              rule: 'base',
             },
             {
               id: expect.any(String),
@@ -67,6 +68,7 @@ describe('GET /api/v1/receipts/operation/{id}', () => {
               discount: 0,
               lineTotal: 5,
               bonusPoints: 0.5,
+              rule: 'base',
             },
           ],
         });

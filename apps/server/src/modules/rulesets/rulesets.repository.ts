@@ -1,4 +1,4 @@
-import type { ExcludedSku, Ruleset, RulesetStatus } from '@loyalty/contracts';
+import type { ExcludedSku, Ruleset, RulesetAdvanced, RulesetStatus } from '@loyalty/contracts';
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { Executor } from '../../db/executor';
@@ -7,6 +7,7 @@ import { fetchListPage, type ListOrder } from '../../lib/list-page';
 import { listSource } from '../../lib/list-stream';
 import { amountNumber, amountText } from '../../lib/money';
 import { likeContains, toIso } from '../../lib/paging';
+import type { StoredEarningRules } from '../ledger/earning-rules';
 
 /**
  * Whether the ruleset aliased `alias` may be in force: its activeFrom has passed and it is not retired.
@@ -33,6 +34,7 @@ function rulesetQuery(db: Executor) {
       'rulesets.id',
       'rulesets.version',
       'rulesets.percent',
+      'rulesets.earning_rules',
       'rulesets.active_from',
       'rulesets.created_by',
       'rulesets.created_at',
@@ -46,11 +48,18 @@ function rulesetQuery(db: Executor) {
 type RulesetRow = Awaited<ReturnType<ReturnType<typeof rulesetQuery>['executeTakeFirstOrThrow']>>;
 
 function toRuleset(row: RulesetRow): Ruleset {
+  const advanced = row.earning_rules as StoredEarningRules;
   return {
     id: row.id,
     version: Number(row.version),
     status: row.status,
-    config: { percent: amountNumber(row.percent) },
+    config: {
+      percent: amountNumber(row.percent),
+      minSpend: advanced?.minSpend ?? null,
+      maxPointsPerReceipt: advanced?.maxPointsPerReceipt ?? null,
+      maxPointsPerCardPerDay: advanced?.maxPointsPerCardPerDay ?? null,
+      rules: advanced?.rules ?? [],
+    },
     activeFrom: toIso(row.active_from),
     createdBy: row.created_by,
     createdAt: toIso(row.created_at) as string,
@@ -72,13 +81,20 @@ export async function rulesetVersionExists(db: Executor, version: number): Promi
 
 export async function insertRuleset(
   trx: Tx,
-  values: { version: number; percent: number; activeFrom: string | null; createdBy: string },
+  values: {
+    version: number;
+    percent: number;
+    earningRules: RulesetAdvanced | null;
+    activeFrom: string | null;
+    createdBy: string;
+  },
 ): Promise<Ruleset> {
   const { id } = await trx
     .insertInto('rulesets')
     .values({
       version: values.version,
       percent: amountText(values.percent),
+      earning_rules: values.earningRules === null ? null : JSON.stringify(values.earningRules),
       active_from: values.activeFrom,
       created_by: values.createdBy,
     })
@@ -176,4 +192,16 @@ export function toExcludedSku(row: {
     category: row.category,
     createdAt: toIso(row.created_at) as string,
   };
+}
+
+/** Which of these POS key ids do not exist (a rule's stores must be known POS keys). */
+export async function unknownPosIds(db: Executor, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const known = await db
+    .selectFrom('pos_keys')
+    .select('id')
+    .where('id', 'in', [...ids])
+    .execute();
+  const found = new Set(known.map((k) => k.id));
+  return ids.filter((id) => !found.has(id));
 }

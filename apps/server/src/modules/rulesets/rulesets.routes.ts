@@ -1,7 +1,15 @@
-import { createRulesetRequest, idParam, ruleset, rulesetListQuery } from '@loyalty/contracts';
+import {
+  backtestRequest,
+  backtestResponse,
+  createRulesetRequest,
+  idParam,
+  ruleset,
+  rulesetListQuery,
+} from '@loyalty/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { listResponses, sendCsv } from '../../lib/csv';
 import { ADMINS, ANY_ROLE, MANAGERS } from '../../plugins/auth';
+import { backtestRuleset } from './backtest.service';
 import { excludedSkusRoutes } from './excluded-skus.routes';
 import { createRuleset, exportRulesets, listRulesetsPage, retireRuleset } from './rulesets.service';
 
@@ -53,6 +61,21 @@ export const rulesetsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => retireRuleset(app.db, request.user!, request.params.id),
+  );
+
+  app.post(
+    '/api/v1/rulesets/:id/backtest',
+    {
+      preHandler: app.requireRole(...MANAGERS),
+      schema: {
+        tags: ['Rulesets'],
+        summary: "Recompute the stored receipts of [from, to) with this ruleset's rules; writes nothing",
+        params: idParam,
+        body: backtestRequest,
+        response: { 200: backtestResponse },
+      },
+    },
+    async (request) => backtestRuleset(app.db, request.params.id, request.body),
   );
 
   await app.register(excludedSkusRoutes);

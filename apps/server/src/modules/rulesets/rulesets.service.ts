@@ -1,4 +1,4 @@
-import type { Paged, Ruleset } from '@loyalty/contracts';
+import type { Paged, Ruleset, RulesetAdvanced } from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
 import { isUniqueViolation } from '../../db/sql-errors';
 import { inTransaction } from '../../db/transaction';
@@ -16,6 +16,7 @@ import {
   type RulesetFilter,
   rulesetsExportSource,
   rulesetVersionExists,
+  unknownPosIds,
 } from './rulesets.repository';
 
 export async function listRulesetsPage(db: Db, filter: RulesetFilter): Promise<Paged<Ruleset>> {
@@ -36,8 +37,31 @@ export async function getRuleset(db: Db, id: string): Promise<Ruleset> {
 
 interface NewRuleset {
   version: number | null;
-  config: { percent: number };
+  config: RulesetAdvanced & { percent: number };
   activeFrom: string | null;
+}
+
+/** The config beyond percent as stored, or null when the ruleset has none of it (a rules v1 ruleset). */
+function earningRulesOf({ percent: _percent, ...advanced }: NewRuleset['config']): RulesetAdvanced | null {
+  const none =
+    advanced.minSpend === null &&
+    advanced.maxPointsPerReceipt === null &&
+    advanced.maxPointsPerCardPerDay === null &&
+    advanced.rules.length === 0;
+  return none ? null : advanced;
+}
+
+/** A rule's stores are POS keys: an id that names none is a 400 on that rule's field. */
+async function checkRuleStores(db: Db, rules: RulesetAdvanced['rules']): Promise<void> {
+  const ids = [...new Set(rules.flatMap((r) => r.posIds ?? []))];
+  const unknown = new Set(await unknownPosIds(db, ids));
+  if (unknown.size === 0) return;
+  const details = rules.flatMap((rule, index) =>
+    (rule.posIds ?? []).some((id) => unknown.has(id))
+      ? [{ field: `config.rules.${index}.posIds`, message: 'Unknown POS key' }]
+      : [],
+  );
+  throw new AppError('VALIDATION_ERROR', `${details[0]!.field}: Unknown POS key`, details);
 }
 
 /**
@@ -46,6 +70,8 @@ interface NewRuleset {
  */
 export async function createRuleset(db: Db, actor: AuthUser, input: NewRuleset): Promise<Ruleset> {
   const auto = input.version === null;
+  await checkRuleStores(db, input.config.rules);
+  const earningRules = earningRulesOf(input.config);
   for (let attempt = 1; ; attempt++) {
     try {
       return await inTransaction(db, async (trx) => {
@@ -57,12 +83,13 @@ export async function createRuleset(db: Db, actor: AuthUser, input: NewRuleset):
         const ruleset = await insertRuleset(trx, {
           version,
           percent: input.config.percent,
+          earningRules,
           activeFrom: input.activeFrom,
           createdBy: actor.username,
         });
         await insertAudit(trx, {
           username: actor.username,
-          message: `Created ruleset version ${version} (${ruleset.config.percent}%, ${ruleset.status})`,
+          message: `Created ruleset version ${version} (${ruleset.config.percent}%${rulesNote(input.config.rules.length)}, ${ruleset.status})`,
           targetType: 'ruleset',
           targetId: ruleset.id,
           source: null,
@@ -77,6 +104,8 @@ export async function createRuleset(db: Db, actor: AuthUser, input: NewRuleset):
     }
   }
 }
+
+const rulesNote = (count: number) => (count === 0 ? '' : count === 1 ? ', 1 rule' : `, ${count} rules`);
 
 function versionTaken(version: number) {
   return new AppError('RULESET_VERSION_TAKEN', `A ruleset with version ${version} already exists`);

@@ -1,4 +1,10 @@
-import { DEFAULT_CURRENCY, type SettingKey, type Settings, type TextSettingKey } from '@loyalty/contracts';
+import {
+  DEFAULT_CURRENCY,
+  DEFAULT_TIME_ZONE,
+  type SettingKey,
+  type Settings,
+  type TextSettingKey,
+} from '@loyalty/contracts';
 import { sql } from 'kysely';
 import type { Executor } from '../../db/executor';
 import type { Tx } from '../../db/transaction';
@@ -17,7 +23,10 @@ export async function getSettings(db: Executor): Promise<Settings> {
     holds: { ttl_minutes: value('holds.ttl_minutes') },
     cards: { limit_per_account: value('cards.limit_per_account') },
     points: { expiry_days: value('points.expiry_days'), pending_days: value('points.pending_days') },
-    programme: { currency: text('programme.currency') ?? DEFAULT_CURRENCY },
+    programme: {
+      currency: text('programme.currency') ?? DEFAULT_CURRENCY,
+      timezone: text('programme.timezone') ?? DEFAULT_TIME_ZONE,
+    },
   };
 }
 
@@ -44,4 +53,11 @@ export async function putTextSetting(trx: Tx, key: TextSettingKey, textValue: st
     .values({ key, value: null, text_value: textValue, updated_at: sql`now()` })
     .onConflict((oc) => oc.column('key').doUpdateSet({ text_value: textValue, updated_at: sql`now()` }))
     .execute();
+}
+
+/** Whether PostgreSQL can compute in the zone (its zone data and Node's may differ on rare names). */
+export async function timeZoneKnownToDatabase(db: Executor, zone: string): Promise<boolean> {
+  const result = await sql<{ known: boolean }>`
+    select exists (select 1 from pg_timezone_names where name = ${zone}) as known`.execute(db);
+  return result.rows[0]?.known ?? false;
 }

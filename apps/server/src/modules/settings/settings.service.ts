@@ -1,9 +1,16 @@
 import type { SettingKey, Settings, TextSettingKey, UpdateSettingsRequest } from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
 import { inTransaction } from '../../db/transaction';
+import { AppError } from '../../lib/app-error';
 import type { AuthUser } from '../../plugins/auth';
 import { insertAudit } from '../audit/audit.repository';
-import { getSettings, lockSettings, putSetting, putTextSetting } from './settings.repository';
+import {
+  getSettings,
+  lockSettings,
+  putSetting,
+  putTextSetting,
+  timeZoneKnownToDatabase,
+} from './settings.repository';
 
 export function readSettings(db: Db): Promise<Settings> {
   return getSettings(db);
@@ -27,6 +34,16 @@ export async function updateSettings(
   const textChanges: Array<[TextSettingKey, string]> = [];
   if (input.programme?.currency !== undefined)
     textChanges.push(['programme.currency', input.programme.currency]);
+  if (input.programme?.timezone !== undefined) {
+    // The contract checked the name against Intl; the accrual's day boundary is PostgreSQL's, so it must know it too.
+    if (!(await timeZoneKnownToDatabase(db, input.programme.timezone))) {
+      const message = 'Time zone must be an IANA name such as Europe/Berlin';
+      throw new AppError('VALIDATION_ERROR', `programme.timezone: ${message}`, [
+        { field: 'programme.timezone', message },
+      ]);
+    }
+    textChanges.push(['programme.timezone', input.programme.timezone]);
+  }
   if (changes.length === 0 && textChanges.length === 0) return getSettings(db);
 
   return inTransaction(db, async (trx) => {

@@ -18,7 +18,7 @@ describe('settings API', () => {
         holds: { ttl_minutes: null },
         cards: { limit_per_account: null },
         points: { expiry_days: null, pending_days: null },
-        programme: { currency: 'EUR' },
+        programme: { currency: 'EUR', timezone: 'UTC' },
       });
     }
   });
@@ -30,7 +30,7 @@ describe('settings API', () => {
       holds: { ttl_minutes: 60 },
       cards: { limit_per_account: 3 },
       points: { expiry_days: null, pending_days: null },
-      programme: { currency: 'EUR' },
+      programme: { currency: 'EUR', timezone: 'UTC' },
     });
     expect((await read()).json()).toEqual(res.json());
     expect(await getSetting(ctx.database.db, 'holds.ttl_minutes')).toBe(60);
@@ -42,14 +42,14 @@ describe('settings API', () => {
       holds: { ttl_minutes: 0 },
       cards: { limit_per_account: 3 },
       points: { expiry_days: null, pending_days: null },
-      programme: { currency: 'EUR' },
+      programme: { currency: 'EUR', timezone: 'UTC' },
     });
     expect((await save({ cards: {} })).json().cards.limit_per_account).toBe(3);
     expect((await save({ cards: { limit_per_account: null } })).json()).toEqual({
       holds: { ttl_minutes: 0 },
       cards: { limit_per_account: null },
       points: { expiry_days: null, pending_days: null },
-      programme: { currency: 'EUR' },
+      programme: { currency: 'EUR', timezone: 'UTC' },
     });
     await save({ holds: { ttl_minutes: 15 } });
   });
@@ -142,19 +142,22 @@ describe('settings API', () => {
   it('programme.currency defaults to EUR; an ADMIN sets an ISO 4217 code, audited', async () => {
     const res = await save({ programme: { currency: ' usd ' } });
     expect(res.statusCode).toBe(200);
-    expect(res.json().programme).toEqual({ currency: 'USD' });
-    expect((await read()).json().programme).toEqual({ currency: 'USD' });
+    expect(res.json().programme).toEqual({ currency: 'USD', timezone: 'UTC' });
+    expect((await read()).json().programme).toEqual({ currency: 'USD', timezone: 'UTC' });
     const audit = await app.inject({
       url: '/api/v1/audit?targetType=settings&size=1',
       headers: bearer(ctx.tokens.ADMIN),
     });
     expect(audit.json().content[0]).toMatchObject({
       message: 'Updated settings: programme.currency = USD',
-      source: { programme: { currency: 'EUR' } },
-      dest: { programme: { currency: 'USD' } },
+      source: { programme: { currency: 'EUR', timezone: 'UTC' } },
+      dest: { programme: { currency: 'USD', timezone: 'UTC' } },
     });
     // The numbers are untouched by a currency change, and the other way round.
-    expect((await save({ holds: { ttl_minutes: 20 } })).json().programme).toEqual({ currency: 'USD' });
+    expect((await save({ holds: { ttl_minutes: 20 } })).json().programme).toEqual({
+      currency: 'USD',
+      timezone: 'UTC',
+    });
     expect((await save({ programme: { currency: 'EUR' } })).json().holds).toEqual({ ttl_minutes: 20 });
   });
 
@@ -177,4 +180,27 @@ describe('settings API', () => {
     }
     expect((await read()).json().programme.currency).not.toBe('GBP');
   });
+
+  it('programme.timezone defaults to UTC; an ADMIN sets an IANA zone, audited; only the zone changes', async () => {
+    const res = await save({ programme: { timezone: 'Europe/Berlin' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().programme).toMatchObject({ timezone: 'Europe/Berlin' });
+    const audit = await app.inject({
+      url: '/api/v1/audit?targetType=settings&size=1',
+      headers: bearer(ctx.tokens.ADMIN),
+    });
+    expect(audit.json().content[0].message).toBe('Updated settings: programme.timezone = Europe/Berlin');
+    expect((await save({ programme: { timezone: 'UTC' } })).json().programme.timezone).toBe('UTC');
+  });
+
+  it.each([['Mars/Olympus'], ['Europe/Berlin; drop table'], [''], [null], [1]])(
+    'refuses time zone %j with a 400 naming the field, and changes nothing',
+    async (timezone) => {
+      const before = (await read()).json();
+      const res = await save({ programme: { timezone } });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().details[0].field).toContain('programme.timezone');
+      expect((await read()).json()).toEqual(before);
+    },
+  );
 });

@@ -1,0 +1,84 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/executor';
+import type { StoredEarningRules } from '../ledger/earning-rules';
+
+export interface BacktestRuleset {
+  version: number;
+  percent: string;
+  earning_rules: StoredEarningRules;
+  /** Every SKU the ruleset excludes. */
+  excluded: string[];
+  time_zone: string | null;
+}
+
+/** The candidate ruleset as the accrual would read it, with all its exclusions, and the programme's zone. */
+export async function readBacktestRuleset(db: Executor, id: string): Promise<BacktestRuleset | undefined> {
+  const result = await sql<BacktestRuleset>`
+    select r.version, r.percent, r.earning_rules,
+      array(select e.sku from excluded_skus e where e.ruleset_id = r.id) as excluded,
+      (select s.text_value from settings s where s.key = 'programme.timezone') as time_zone
+    from rulesets r where r.id = ${id}::uuid`.execute(db);
+  return result.rows[0];
+}
+
+/** One stored receipt line with its receipt's keys; a batch holds whole receipts, in (time, id) order. */
+export interface BacktestLine {
+  accrual_id: string;
+  /** created_at in microseconds since the epoch: the keyset's key without a Date's loss of microseconds. */
+  at_us: number;
+  pos_id: string;
+  card_number: string;
+  sku: string;
+  category: string | null;
+  quantity: string;
+  price: string;
+  discount: string;
+  bonus_points: string;
+}
+
+export interface BacktestCursor {
+  atUs: number;
+  accrualId: string;
+}
+
+/**
+ * The lines of the next `receipts` receipts of [from, to) after `after`, ordered by the receipts' time, id
+ * and line number (receipts_created_at_idx, migration 019). Keyset batches, not a cursor: flat memory, and
+ * no connection held for the whole walk (PGlite has one).
+ */
+export async function readBacktestBatch(
+  db: Executor,
+  range: { from: string; to: string },
+  after: BacktestCursor | null,
+  receipts: number,
+): Promise<BacktestLine[]> {
+  const afterSql = after
+    ? sql`and (r.created_at, r.accrual_id) >
+        (timestamptz 'epoch' + ${after.atUs}::bigint * interval '1 microsecond', ${after.accrualId}::uuid)`
+    : sql``;
+  const result = await sql<BacktestLine>`
+    with b as (
+      select r.accrual_id, r.created_at, r.pos_id, r.card_number
+      from receipts r
+      where r.created_at >= ${range.from}::timestamptz and r.created_at < ${range.to}::timestamptz ${afterSql}
+      order by r.created_at, r.accrual_id
+      limit ${receipts}
+    )
+    select b.accrual_id, (extract(epoch from b.created_at) * 1000000)::bigint as at_us, b.pos_id,
+      b.card_number, i.sku, i.category, i.quantity, i.price, i.discount, i.bonus_points
+    from b join receipt_items i on i.accrual_id = b.accrual_id
+    order by b.created_at, b.accrual_id, i.line_no`.execute(db);
+  return result.rows;
+}
+
+/** How many accounts the receipts of [from, to) belong to (their accruals' accounts). */
+export async function countBacktestAccounts(
+  db: Executor,
+  range: { from: string; to: string },
+): Promise<number> {
+  const result = await sql<{ accounts: number }>`
+    select count(distinct o.account_id)::int as accounts
+    from receipts r join operations o on o.id = r.accrual_id
+    where r.created_at >= ${range.from}::timestamptz and r.created_at < ${range.to}::timestamptz`.execute(db);
+  return result.rows[0]?.accounts ?? 0;
+}

@@ -1,0 +1,172 @@
+import type { EarningRule } from '@loyalty/contracts';
+import fc from 'fast-check';
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { bearer } from '../../../test/helper';
+import { arbitraryConfig, arbitraryItems } from '../ledger/earning-rules.fixtures';
+import type { ReceiptLineInput } from '../ledger/receipt-math';
+import { createCard, createPosKey, createRuleset, opId, posTestFile, till } from '../pos/pos.fixtures';
+import { backtestRuleset } from './backtest.service';
+
+/**
+ * POST /api/v1/rulesets/{id}/backtest recomputes stored receipts with the accrual's own computation: for the
+ * same receipts it must say what the preview says, receipt by receipt, and write nothing.
+ */
+const { ctx, db, pos, posId } = await posTestFile({ ruleset: { percent: 5, excluded: ['E'] } });
+const { app } = ctx;
+const otherKey = await createPosKey(ctx);
+const tills = [
+  { till: pos, id: posId },
+  { till: till(ctx, otherKey.apiKey), id: otherKey.id },
+];
+
+const backtest = (id: string, body: object, token = ctx.tokens.MANAGER) =>
+  app.inject({
+    method: 'POST',
+    url: `/api/v1/rulesets/${id}/backtest`,
+    headers: bearer(token),
+    payload: body,
+  });
+const dbNow = async () => (await sql<{ at: Date }>`select clock_timestamp() as at`.execute(db)).rows[0]!.at;
+
+// The dataset: receipts on cards of their own (so no day cap carries between them), from both tills.
+const from = new Date((await dbNow()).getTime() - 1000).toISOString();
+const receipts: Array<{ items: ReceiptLineInput[]; till: number; points: number }> = [];
+const samples = fc.sample(arbitraryItems, { numRuns: 12, seed: 42 });
+for (const [index, items] of samples.entries()) {
+  const card = await createCard(db);
+  const res = await tills[index % 2]!.till.accrue({
+    operationId: opId('bt'),
+    cardNumber: card.number,
+    receipt: { receiptId: `BT-${index}`, items },
+  });
+  expect(res.statusCode).toBe(201);
+  receipts.push({ items, till: index % 2, points: res.json().points });
+}
+const to = new Date((await dbNow()).getTime() + 1000).toISOString();
+const range = { from, to };
+const nowMinute = (() => {
+  const d = new Date();
+  return d.getUTCHours() * 60 + d.getUTCMinutes();
+})();
+const cents = (n: number) => Math.round(n * 100);
+let version = 10;
+
+/** Hours near the present minute could fall either side between the receipts and their previews. */
+const awayFromNow = (rule: EarningRule) => {
+  if (!rule.hours) return rule;
+  const minute = (t: string) => Number(t.slice(0, 2)) * 60 + Number(t.slice(3));
+  const near = (t: string) => Math.abs(minute(t) - nowMinute) <= 5;
+  return near(rule.hours.from) || near(rule.hours.to) ? { ...rule, hours: undefined } : rule;
+};
+
+describe('ruleset backtest', () => {
+  it('equals the sum of the preview answers for the same receipts (property)', async () => {
+    const previewCard = await createCard(db); // never accrues: its day total stays 0, as each receipt's card had
+    await fc.assert(
+      fc.asyncProperty(
+        arbitraryConfig([posId, otherKey.id]),
+        fc.uniqueArray(fc.constantFrom('A', 'B', 'C', 'D', 'E'), { maxLength: 2 }),
+        async (config, excluded) => {
+          const id = await createRuleset(db, {
+            version: ++version,
+            percent: config.percent,
+            excluded,
+            earningRules: {
+              minSpend: config.minSpend,
+              maxPointsPerReceipt: config.maxReceipt,
+              maxPointsPerCardPerDay: config.maxDay,
+              rules: config.rules.map(awayFromNow),
+            },
+          });
+          let previewCents = 0;
+          const byCategory = new Map<string | null, number>();
+          for (const r of receipts) {
+            const res = await tills[r.till]!.till.preview({
+              cardNumber: previewCard.number,
+              receipt: { receiptId: 'P', items: r.items },
+            });
+            expect(res.statusCode).toBe(200);
+            previewCents += cents(res.json().points);
+            for (const line of res.json().receipt.items)
+              byCategory.set(line.category, (byCategory.get(line.category) ?? 0) + cents(line.bonusPoints));
+          }
+          const res = await backtest(id, range);
+          expect(res.statusCode).toBe(200);
+          const body = res.json();
+          expect(cents(body.candidatePoints)).toBe(previewCents);
+          expect(body.receipts).toBe(receipts.length);
+          expect(body.accounts).toBe(receipts.length);
+          expect(cents(body.currentPoints)).toBe(receipts.reduce((s, r) => s + cents(r.points), 0));
+          expect(cents(body.delta)).toBe(cents(body.candidatePoints) - cents(body.currentPoints));
+          expect(
+            new Map(
+              body.byCategory.map((c: { category: string | null; candidatePoints: number }) => [
+                c.category,
+                cents(c.candidatePoints),
+              ]),
+            ),
+          ).toEqual(byCategory);
+        },
+      ),
+      { numRuns: 8 },
+    );
+  }, 120_000);
+
+  it('counts receipts per category, writes nothing, and answers an empty range with zeros', async () => {
+    const id = await createRuleset(db, { version: ++version, percent: 1 });
+    const count = async () =>
+      (
+        await sql<{
+          n: number;
+        }>`select (select count(*) from operations) + (select count(*) from receipt_items)
+        + (select count(*) from audit_log) as n`.execute(db)
+      ).rows[0]!.n;
+    const before = await count();
+    const body = (await backtest(id, range)).json();
+    expect(await count()).toBe(before);
+    const expected = new Map<string | null, number>();
+    for (const r of receipts) {
+      for (const category of new Set(r.items.map((i) => i.category)))
+        expected.set(category, (expected.get(category) ?? 0) + 1);
+    }
+    expect(
+      new Map(
+        body.byCategory.map((c: { category: string | null; receipts: number }) => [c.category, c.receipts]),
+      ),
+    ).toEqual(expected);
+
+    const empty = await backtest(id, { from: '2001-01-01T00:00:00Z', to: '2001-02-01T00:00:00Z' });
+    expect(empty.json()).toEqual({
+      receipts: 0,
+      accounts: 0,
+      currentPoints: 0,
+      candidatePoints: 0,
+      delta: 0,
+      byCategory: [],
+    });
+  });
+
+  it('walks receipts in batches without losing or repeating one at a batch edge', async () => {
+    const id = await createRuleset(db, {
+      version: ++version,
+      percent: 3,
+      earningRules: { maxPointsPerReceipt: 2, rules: [{ name: 'B', percent: 7, skus: ['B'] }] },
+    });
+    const whole = await backtestRuleset(db, id, range);
+    for (const batch of [1, 2, 5]) expect(await backtestRuleset(db, id, range, batch)).toEqual(whole);
+    expect(whole.receipts).toBe(receipts.length);
+  });
+
+  it('MANAGER and ADMIN only; 404 for an unknown ruleset; 400 for a range that is empty or backwards', async () => {
+    const id = await createRuleset(db, { version: ++version, percent: 1 });
+    expect((await backtest(id, range, ctx.tokens.VIEWER)).statusCode).toBe(403);
+    expect((await backtest(id, range, ctx.tokens.ADMIN)).statusCode).toBe(200);
+    const missing = await backtest('00000000-0000-4000-8000-000000000001', range);
+    expect(missing.json().code).toBe('RULESET_NOT_FOUND');
+    const backwards = await backtest(id, { from: to, to: from });
+    expect(backwards.statusCode).toBe(400);
+    expect(backwards.json().details[0].field).toBe('to');
+    expect((await backtest(id, { from, to: 'yesterday' })).statusCode).toBe(400);
+  });
+});
