@@ -98,6 +98,7 @@ const screens: Screen[] = [
   // The client page of the sweep's own account: ':account' and ':client' are filled in.
   { path: '/clients/:account', title: ':client' },
   { path: '/operations', title: 'Operations History' },
+  { path: '/reports', title: 'Finance' },
   {
     path: '/imports',
     title: 'Import',

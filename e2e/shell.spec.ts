@@ -23,6 +23,7 @@ const groups = [
       ['Cards', '/cards'],
       ['Client Lookup', '/clients'],
       ['Operations', '/operations'],
+      ['Finance', '/reports'],
       ['Import', '/imports'],
     ],
   },

@@ -67,6 +67,11 @@ const pages: Record<string, LazyPage> = {
     () => import('@/features/operations/operations-page'),
     (m) => m.OperationsPage,
   ),
+  // Finance (issue 9): the points-flow report, with its chart's own lazy chunk.
+  reports: lazyPage(
+    () => import('@/features/finance/finance-page'),
+    (m) => m.FinancePage,
+  ),
   'pos-keys': lazyPage(
     () => import('@/features/pos-keys/pos-keys-page'),
     (m) => m.PosKeysPage,

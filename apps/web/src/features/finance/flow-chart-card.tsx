@@ -1,0 +1,38 @@
+import type { PointsFlowReport } from '@loyalty/contracts';
+import { ChartColumnIcon } from 'lucide-react';
+import { lazy, Suspense } from 'react';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
+import { useIsMobile } from '@/lib/use-mobile';
+
+// Recharts is the console's heaviest dependency: its own chunk, fetched only when this card renders a chart.
+const FlowChart = lazy(() => import('./flow-chart'));
+
+const chartSkeleton = <Skeleton className="h-[280px] w-full" />;
+
+/** Earned against redeemed against expired, per period; "No points moved" when the range is empty. */
+export function FlowChartCard({ report, empty }: { report: PointsFlowReport | undefined; empty: boolean }) {
+  const compact = useIsMobile();
+  return (
+    <Card className="gap-4">
+      <CardHeader>
+        <CardTitle>Earned, Redeemed and Expired</CardTitle>
+        <CardDescription>Points per period, by UTC day or month.</CardDescription>
+      </CardHeader>
+      <CardContent className="px-2 sm:px-6">
+        {!report ? (
+          chartSkeleton
+        ) : empty ? (
+          <div className="flex h-[280px] flex-col items-center justify-center gap-2 rounded-lg border border-dashed text-center text-sm text-muted-foreground">
+            <ChartColumnIcon className="size-6" aria-hidden="true" />
+            <p>No points moved in this range.</p>
+          </div>
+        ) : (
+          <Suspense fallback={chartSkeleton}>
+            <FlowChart rows={report.rows} compact={compact} />
+          </Suspense>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
