@@ -98,7 +98,19 @@ const screens: Screen[] = [
   // The client page of the sweep's own account: ':account' and ':client' are filled in.
   { path: '/clients/:account', title: ':client' },
   { path: '/operations', title: 'Operations History' },
-  { path: '/reports', title: 'Finance' },
+  {
+    path: '/reports',
+    title: 'Finance',
+    // A credit today, so the chart is drawn; the report loaded: table and chart are scanned, not skeletons.
+    prepare: async (page, own) => {
+      const credit = { accountId: own.accountId, points: 5, reason: 'axe sweep' };
+      const accrued = await own.api.post('/api/v1/admin/operations/manual-accrual', { data: credit });
+      expect(accrued.status()).toBe(201);
+      await page.reload();
+      await expect(page.locator('main tbody tr')).toHaveCount(30);
+      await expect(page.getByRole('img', { name: /Points flow chart/ })).toBeVisible();
+    },
+  },
   {
     path: '/imports',
     title: 'Import',
