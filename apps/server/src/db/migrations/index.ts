@@ -13,6 +13,7 @@ import * as m014 from './014-events';
 import * as m017 from './017-points-flow';
 import * as m018 from './018-earning-rules';
 import * as m019 from './019-receipts-time-index';
+import * as m020 from './020-webhook-claims-index';
 
 /**
  * Every migration, in order. Forward-only: a shipped migration is never edited; add the next one.
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '017-points-flow': m017,
   '018-earning-rules': m018,
   '019-receipts-time-index': m019,
+  '020-webhook-claims-index': m020,
 };

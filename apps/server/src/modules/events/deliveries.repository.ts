@@ -161,9 +161,11 @@ export async function claimDeliveries(
       limit ${options.limit * 4}
       for update skip locked
     ),
+    -- Attempts in flight, from webhook_deliveries_claimed_idx (020): never the whole pending backlog.
     busy as (
       select endpoint_id, count(*) as n from webhook_deliveries
-      where status = 'pending' and claimed_until > now()
+      where status = 'pending' and claimed_until is not null and claimed_until > now()
+        and endpoint_id in (select endpoint_id from candidates)
       group by endpoint_id
     ),
     chosen as (

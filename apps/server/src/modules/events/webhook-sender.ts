@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { checkTarget, guardedLookup } from './ssrf-guard';
 
 const SECRET_PREFIX = 'whsec_';
@@ -34,6 +34,26 @@ export interface SendResult {
 }
 
 /**
+ * Connections are kept open between attempts (issue 12's bar: one endpoint may cost a POS accrual at most
+ * 10%): a fresh TCP (and TLS) connection per event was most of a delivery's cost. One pool per scheme and
+ * per WEBHOOK_ALLOW_PRIVATE value, so a socket opened under one policy is never reused under the other; the
+ * SSRF guard still judges the address of every socket it opens, and a reused socket goes to the address that
+ * was judged. An idle socket closes after 2 s, before the usual 5 s of a receiver's keep-alive, so an attempt
+ * rarely picks a socket the receiver is closing.
+ */
+const agents = new Map<string, HttpAgent>();
+function agentFor(protocol: string, allowPrivate: boolean): HttpAgent {
+  const key = `${protocol}${allowPrivate}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    const options = { keepAlive: true, timeout: 2000, maxFreeSockets: 16 };
+    agent = protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
+/**
  * One attempt: POST the body with the Standard Webhooks headers. A 2xx within the time limit is success;
  * redirects are not followed (a 3xx is a failure like any other status), and the target is checked by the
  * SSRF guard on the address the socket connects to.
@@ -51,7 +71,7 @@ export function sendWebhook(url: string, message: Message, options: SendOptions)
     const request = target.protocol === 'https:' ? httpsRequest : httpRequest;
     const req = request(target, {
       method: 'POST',
-      agent: false,
+      agent: agentFor(target.protocol, options.allowPrivate),
       lookup: guardedLookup(options.allowPrivate),
       headers: {
         'content-type': 'application/json',
