@@ -34,6 +34,7 @@ import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './pl
 import { holdSweeperPlugin } from './plugins/hold-sweeper';
 import { registerStrictJsonParser, validatorCompiler } from './plugins/input';
 import { metricsPlugin } from './plugins/metrics';
+import { posKeyCachePlugin } from './plugins/pos-key-cache';
 import { registerSwagger } from './plugins/swagger';
 import { webhookDeliveriesPlugin } from './plugins/webhook-deliveries';
 
@@ -86,6 +87,7 @@ export async function buildApp({ config, database, secrets, logger }: AppDeps) {
   await app.register(databasePlugin, { db: database.db, kind: database.kind });
   await app.register(metricsPlugin, { token: config.METRICS_TOKEN, poolStats: database.poolStats });
   await app.register(holdSweeperPlugin, { intervalMs: config.HOLD_SWEEP_INTERVAL_MS });
+  await app.register(posKeyCachePlugin, { ttlMs: config.POS_KEY_CACHE_MS, databaseUrl: config.DATABASE_URL });
   await app.register(webhookDeliveriesPlugin, { config, secrets });
   await app.register(authPlugin, {
     tokens: createTokenService(secrets.jwtSecret, config.SESSION_TTL_SECONDS),

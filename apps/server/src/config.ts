@@ -33,6 +33,8 @@ const envSchema = z.object({
   LOGIN_SLOWDOWN_BASE_MS: z.coerce.number().int().min(0).default(500),
   /** …up to this. The username is slowed, never blocked, so nobody can lock another user out. */
   LOGIN_SLOWDOWN_MAX_MS: z.coerce.number().int().min(0).default(5000),
+  /** How long a server remembers a POS key it found active (a deactivation reaches every server at once); 0 = ask every time. */
+  POS_KEY_CACHE_MS: z.coerce.number().int().min(0).default(5000),
   /** How often the hold sweeper voids expired holds; 0 turns it off (tests drive it by hand). */
   HOLD_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).default(30_000),
   /** Largest CSV body an import accepts (PROGRAMME-API.md §4); above it the answer is 413. */

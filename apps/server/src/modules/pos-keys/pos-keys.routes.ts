@@ -73,7 +73,12 @@ export const posKeysRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Sec
         response: { 200: posKey },
       },
     },
-    async (request) => setPosKeyStatus(app.db, request.user!, request.params.id, request.body.status),
+    async (request) => {
+      const key = await setPosKeyStatus(app.db, request.user!, request.params.id, request.body.status);
+      // This server's key cache at once; the others hear the change's NOTIFY (pos-key-cache.ts).
+      app.posKeyCache.forget(request.params.id);
+      return key;
+    },
   );
 
   app.get(
