@@ -10,7 +10,11 @@ const SETTINGS = '/api/v1/settings';
 const form = (page: Page) => page.getByRole('form', { name: 'Point Holds Configuration' });
 const ttl = (page: Page) => page.getByLabel('Holds TTL (minutes)');
 const cards = (page: Page) => page.getByLabel('Cards per Account');
-const save = (page: Page) => page.getByRole('button', { name: 'Save Settings' });
+// Each settings card has its own 'Save Settings'.
+const save = (page: Page) => form(page).getByRole('button', { name: 'Save Settings' });
+const expiryForm = (page: Page) => page.getByRole('form', { name: 'Points Expiry' });
+const expiryDays = (page: Page) => page.getByLabel('Expiry (days)');
+const pendingDays = (page: Page) => page.getByLabel('Pending period (days)');
 const summary = (page: Page) =>
   page.locator('[data-slot="card"]').filter({ has: page.getByRole('heading', { name: 'Card Management' }) });
 
@@ -154,7 +158,15 @@ for (const role of ['VIEWER', 'MANAGER'] as const) {
     const stored = await getSettings(api);
     await signIn(page, await createUser(role));
     await page.goto('/settings');
-    await expect(page.getByText('Only administrators can change these settings.')).toBeVisible();
+    for (const title of ['Point Holds Configuration', 'Points Expiry']) {
+      const card = page
+        .locator('[data-slot="card"]')
+        .filter({ has: page.getByRole('heading', { name: title }) });
+      await expect(card.getByText('Only administrators can change these settings.')).toBeVisible();
+      await expect(card.getByRole('button', { name: 'Save Settings' })).toHaveCount(0);
+    }
+    await expect(expiryDays(page)).toHaveAttribute('readonly', '');
+    await expect(pendingDays(page)).toHaveAttribute('readonly', '');
     await expect(ttl(page)).toHaveAttribute('readonly', '');
     await expect(cards(page)).toHaveAttribute('readonly', '');
     await expect(page.getByLabel('Currency')).toHaveAttribute('readonly', '');
@@ -216,4 +228,41 @@ test('works at 390 px wide', async ({ page }) => {
   expect(overflow).toBeLessThanOrEqual(0);
   const box = await save(page).boundingBox();
   expect(box && box.x + box.width).toBeLessThanOrEqual(390);
+});
+
+test('Points Expiry: placeholders, a round trip of both values, and the summary in words', async ({
+  page,
+  api,
+}) => {
+  // Settings are global: a long expiry and no pending period leave other tests' points spendable.
+  await saveSettings(api, { points: { expiry_days: null, pending_days: null } });
+  try {
+    await page.goto('/settings');
+    await expect(page.getByRole('heading', { name: 'Points Expiry' })).toBeVisible();
+    await expect(expiryDays(page)).toHaveValue('');
+    await expect(expiryDays(page)).toHaveAttribute('placeholder', '365');
+    await expect(pendingDays(page)).toHaveAttribute('placeholder', '14');
+    await expect(summary(page)).toContainText('Points ExpiryNever');
+    await expect(summary(page)).toContainText('Pending PeriodImmediately');
+
+    await expiryDays(page).fill('-1');
+    await expiryForm(page).getByRole('button', { name: 'Save Settings' }).click();
+    await expect(page.getByText('Expiry (days) must be 0 or more')).toBeVisible();
+
+    await expiryDays(page).fill('3650');
+    await pendingDays(page).fill('0');
+    const sent = page.waitForRequest((r) => isSave(r.url(), r.method()));
+    await expiryForm(page).getByRole('button', { name: 'Save Settings' }).click();
+    expect((await sent).postDataJSON()).toEqual({ points: { expiry_days: 3650, pending_days: 0 } });
+    await expect(toast(page, 'Settings saved successfully')).toBeVisible();
+    await expect(summary(page)).toContainText('Points Expiry3,650 days');
+    await expect(summary(page)).toContainText('Pending PeriodImmediately');
+
+    await page.reload();
+    await expect(expiryDays(page)).toHaveValue('3650');
+    await expect(pendingDays(page)).toHaveValue('0');
+    expect((await getSettings(api)).points).toEqual({ expiry_days: 3650, pending_days: 0 });
+  } finally {
+    await saveSettings(api, { points: { expiry_days: null, pending_days: null } });
+  }
 });

@@ -27,7 +27,7 @@ export const programmeScreenshotStates: ScreenshotState[] = [
     name: 'errors',
     prepare: async (page) => {
       await page.getByLabel('Holds TTL (minutes)').fill('-5');
-      await page.getByRole('button', { name: 'Save Settings' }).click();
+      await page.getByRole('button', { name: 'Save Settings' }).first().click();
       await page.getByText('Holds TTL must be 0 or more').waitFor();
     },
   },

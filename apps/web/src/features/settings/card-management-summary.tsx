@@ -1,5 +1,5 @@
 import type { Settings } from '@loyalty/contracts';
-import { ClockIcon, CreditCardIcon } from 'lucide-react';
+import { CalendarClockIcon, ClockIcon, CreditCardIcon, HourglassIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -18,6 +18,14 @@ export function cardsLimitText(limit: number | null | undefined): string {
   return limit === null || limit === undefined
     ? 'No limit set'
     : plural(limit, 'card per account', 'cards per account');
+}
+
+export function expiryText(days: number | null | undefined): string {
+  return days === null || days === undefined ? 'Never' : plural(days, 'day', 'days');
+}
+
+export function pendingText(days: number | null | undefined): string {
+  return !days ? 'Immediately' : plural(days, 'day', 'days');
 }
 
 function Row({
@@ -82,6 +90,18 @@ export function CardManagementSummary({
               icon={<CreditCardIcon className="size-4" />}
               label="Cards Limit"
               value={cardsLimitText(settings?.cards.limit_per_account)}
+              loading={loading}
+            />
+            <Row
+              icon={<CalendarClockIcon className="size-4" />}
+              label="Points Expiry"
+              value={expiryText(settings?.points?.expiry_days)}
+              loading={loading}
+            />
+            <Row
+              icon={<HourglassIcon className="size-4" />}
+              label="Pending Period"
+              value={pendingText(settings?.points?.pending_days)}
               loading={loading}
             />
           </>

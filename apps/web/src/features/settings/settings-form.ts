@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { optionalNumberFromInput } from '@/lib/form';
 import { saveSettings, settingsKeys } from '@/lib/settings-api';
 
-const { holds, cards } = updateSettingsRequest.shape;
+const { holds, cards, points } = updateSettingsRequest.shape;
 
 /**
  * The 'Point Holds Configuration' inputs as typed, checked by the contract's own fields (their messages
@@ -34,6 +34,31 @@ export function toPointHoldsValues(settings: Settings | undefined) {
   return {
     ttlMinutes: text(settings?.holds.ttl_minutes),
     cardsLimit: text(settings?.cards.limit_per_account),
+  };
+}
+
+/**
+ * The 'Points Expiry' inputs (issue 9), checked by the contract's fields; as above, only the values typed
+ * are sent and an empty input keeps the stored one.
+ */
+export const pointsExpirySchema = z
+  .object({
+    expiryDays: optionalNumberFromInput(points.unwrap().shape.expiry_days, undefined),
+    pendingDays: optionalNumberFromInput(points.unwrap().shape.pending_days, undefined),
+  })
+  .transform(({ expiryDays, pendingDays }): UpdateSettingsRequest => {
+    const sent: { expiry_days?: number; pending_days?: number } = {};
+    if (expiryDays !== undefined && expiryDays !== null) sent.expiry_days = expiryDays;
+    if (pendingDays !== undefined && pendingDays !== null) sent.pending_days = pendingDays;
+    return Object.keys(sent).length > 0 ? { points: sent } : {};
+  });
+
+export function toPointsExpiryValues(settings: Settings | undefined) {
+  const text = (value: number | null | undefined) =>
+    value === null || value === undefined ? '' : String(value);
+  return {
+    expiryDays: text(settings?.points?.expiry_days),
+    pendingDays: text(settings?.points?.pending_days),
   };
 }
 

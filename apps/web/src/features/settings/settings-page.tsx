@@ -4,6 +4,7 @@ import { getCurrentUser } from '@/lib/current-user';
 import { settingsQuery } from '@/lib/settings-api';
 import { CardManagementSummary } from './card-management-summary';
 import { PointHoldsForm } from './point-holds-form';
+import { PointsExpiryForm } from './points-expiry-form';
 import { ProgrammeForm } from './programme-form';
 
 /** Spec section 2 "Settings": everyone reads them, only an ADMIN changes them. */
@@ -15,11 +16,12 @@ export function SettingsPage() {
     <>
       <PageHeader
         title="Settings"
-        description="Point holds, card limits and the currency of the whole programme."
+        description="Point holds, points expiry, card limits and the currency of the whole programme."
       />
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div className="grid gap-6">
           <PointHoldsForm settings={query.data} loading={query.isPending} canEdit={canEdit} />
+          <PointsExpiryForm settings={query.data} loading={query.isPending} canEdit={canEdit} />
           <ProgrammeForm settings={query.data} loading={query.isPending} canEdit={canEdit} />
         </div>
         <CardManagementSummary
