@@ -15,10 +15,12 @@
  * databases, BENCH_PORT (3103) and BENCH_DB_SUFFIX (none) for a second checkout benching beside this one.
  * Diagnostics: BENCH_NO_TRIGGERS=1 (other modules' triggers off), BENCH_UNNAMED=1 (no prepared statements),
  * BENCH_WEBHOOK=1 (accrual without, with one active webhook endpoint, without again; delivery lag),
+ * BENCH_EXPLAIN=1 (after the phases, the plan of every statement of one accrual, hold and capture),
  * BENCH_PROFILE=<dir> (--cpu-prof of the server).
  */
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import autocannon from 'autocannon';
@@ -31,6 +33,7 @@ import { migrateToLatest } from '../apps/server/src/db/migrate';
 import { ledgerIsSound, verifyLedger } from '../apps/server/src/modules/ledger/verify-ledger';
 import { createKeyCrypto } from '../apps/server/src/modules/pos-keys/key-crypto';
 import { meterDatabase, processCpuMs, selfCpuMs } from './pos-cpu';
+import { explainHotPath } from './pos-explain';
 import { addEndpoint, deliveryLag, disableEndpoint, startBenchReceiver } from './pos-webhook';
 
 // Several checkouts may bench on one machine: each picks its own port and database names.
@@ -362,6 +365,10 @@ async function main() {
     const tpsBefore = before.tps;
     const tpsAfter = after.tps;
 
+    const explained =
+      process.env.BENCH_EXPLAIN === '1'
+        ? await explainHotPath(dbUrl(DB_NAME), keys[0]!, cardNumber(1), secretHex)
+        : undefined;
     const report = await verifyLedger(handle.db);
     const hot = await sql<{ balance: string; held_balance: string; captured: number; open: number }>`
       select a.balance, a.held_balance,
@@ -439,6 +446,11 @@ async function main() {
     console.log(
       `targets: accrual ≥ 50% of pgbench with p99 ≤ 50 ms: ${accrualOk ? 'met' : 'MISSED'}; hot card ≥ 300 pairs/s: ${hotOk ? 'met' : 'MISSED'}`,
     );
+    if (explained) {
+      const file = `/tmp/bench-explain${DB_SUFFIX}.md`;
+      writeFileSync(file, explained.full);
+      console.log(`\nEXPLAIN of the hot path (full plans in ${file}):${explained.summary}`);
+    }
     if (!ledgerIsSound(report)) process.exitCode = 1;
   } finally {
     server?.kill('SIGTERM');
