@@ -335,7 +335,7 @@ test('a VIEWER sees no mutation actions', async ({ page, api, signIn, createUser
   await expect(page.getByRole('button', { name: 'Create Account' })).toHaveCount(0);
 
   await page.getByRole('button', { name: `Actions for ${account.clientId}` }).click();
-  await expect(page.getByRole('menuitem')).toHaveText(['View Cards', 'View Operations']);
+  await expect(page.getByRole('menuitem')).toHaveText(['View Cards', 'View Operations', 'View Lots']);
   await page.getByRole('menuitem', { name: 'View Cards' }).click();
   const dialog = page.getByRole('dialog', { name: 'Cards' });
   await expect(dialog.getByRole('table').getByRole('row')).toHaveCount(2);

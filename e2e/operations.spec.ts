@@ -241,6 +241,7 @@ test('type and status filters and the search by operation id narrow the list', a
     'redemption',
     'hold',
     'adjustment',
+    'expiry',
   ]);
   await page.keyboard.press('Escape');
   await statusFilter(page).click();

@@ -4,6 +4,7 @@ import {
   CircleHelpIcon,
   LockIcon,
   SlidersHorizontalIcon,
+  TimerOffIcon,
 } from 'lucide-react';
 import type { ComponentType, SVGProps } from 'react';
 
@@ -12,6 +13,8 @@ const types: Record<string, { label: string; Icon: ComponentType<SVGProps<SVGSVG
   redemption: { label: 'Redemption', Icon: ArrowDownCircleIcon, tone: 'text-red-600 dark:text-red-400' },
   hold: { label: 'Hold', Icon: LockIcon, tone: 'text-amber-600 dark:text-amber-400' },
   adjustment: { label: 'Adjustment', Icon: SlidersHorizontalIcon, tone: 'text-sky-600 dark:text-sky-400' },
+  // Issue 9: points that lapsed, a debit like a redemption.
+  expiry: { label: 'Expiry', Icon: TimerOffIcon, tone: 'text-red-600 dark:text-red-400' },
 };
 
 /** An operation type with its icon (spec: "type with icon"); unknown types keep their raw name. */

@@ -3,6 +3,7 @@ import {
   CreditCardIcon,
   FileDownIcon,
   HistoryIcon,
+  LayersIcon,
   PlusCircleIcon,
   Trash2Icon,
   WalletCardsIcon,
@@ -10,7 +11,7 @@ import {
 import { RowActionsMenu } from '@/components/data-table';
 import { DropdownMenuItem, DropdownMenuSeparator } from '@/components/ui/dropdown-menu';
 
-export type AccountAction = 'cards' | 'issue' | 'points' | 'operations' | 'export' | 'erase';
+export type AccountAction = 'cards' | 'issue' | 'points' | 'operations' | 'lots' | 'export' | 'erase';
 
 /**
  * Spec section 2 "Accounts" row menu; Issue Card and Add Points need MANAGER or ADMIN, a member's Export
@@ -48,6 +49,10 @@ export function AccountRowActions({
       <DropdownMenuItem onSelect={() => onAction('operations', account)}>
         <HistoryIcon />
         View Operations
+      </DropdownMenuItem>
+      <DropdownMenuItem onSelect={() => onAction('lots', account)}>
+        <LayersIcon />
+        View Lots
       </DropdownMenuItem>
       {isAdmin && (
         <>

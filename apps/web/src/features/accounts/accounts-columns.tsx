@@ -45,6 +45,11 @@ export function accountColumns(
               Held: {formatPoints(row.original.heldBalance)}
             </span>
           )}
+          {row.original.pendingBalance > 0 && (
+            <span className="text-xs text-muted-foreground tabular-nums">
+              Pending: {formatPoints(row.original.pendingBalance)}
+            </span>
+          )}
         </div>
       ),
     },

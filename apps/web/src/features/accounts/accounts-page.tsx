@@ -8,6 +8,7 @@ import { Button } from '@/components/ui/button';
 import { buildUrl } from '@/lib/api-client';
 import { getCurrentUser } from '@/lib/current-user';
 import { AccountCardsDialog } from './account-cards-dialog';
+import { AccountLotsDialog } from './account-lots-dialog';
 import { AccountOperationsDialog } from './account-operations-dialog';
 import type { AccountAction } from './account-row-actions';
 import { accountsListQuery } from './accounts-api';
@@ -69,6 +70,7 @@ export function AccountsPage() {
       <IssueCardDialog account={target('issue')} onClose={close} />
       <AddPointsDialog account={target('points')} onClose={close} />
       <AccountOperationsDialog account={target('operations')} onClose={close} />
+      <AccountLotsDialog account={target('lots')} onClose={close} />
       <EraseMemberDialog account={target('erase')} onClose={close} />
     </>
   );

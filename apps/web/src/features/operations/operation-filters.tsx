@@ -2,9 +2,9 @@ import type { OperationStatus, OperationType } from '@loyalty/contracts';
 import { FilterSelect, type SelectOption } from '@/components/ui/option-select';
 import { cn } from '@/lib/utils';
 
-// Spec section 2 names the filter choices in these words and this order.
+// Spec section 2 names the filter choices in these words and this order; issue 9 adds expiry.
 const choices = <T extends string>(values: readonly T[]) => values.map((value) => ({ value, label: value }));
-const typeOptions = choices<OperationType>(['accrual', 'redemption', 'hold', 'adjustment']);
+const typeOptions = choices<OperationType>(['accrual', 'redemption', 'hold', 'adjustment', 'expiry']);
 const statusOptions = choices<OperationStatus>(['completed', 'pending', 'failed']);
 
 /** Operation types and statuses are shown in the spec's lower-case words, capitalised. */

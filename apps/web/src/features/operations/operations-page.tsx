@@ -24,7 +24,10 @@ export function OperationsPage() {
 
   return (
     <>
-      <PageHeader title="Operations History" description="Every accrual, redemption, hold and adjustment." />
+      <PageHeader
+        title="Operations History"
+        description="Every accrual, redemption, hold, adjustment and expiry."
+      />
       <DataTable
         label="Operations"
         exportList={{ name: 'operations', url: buildUrl('/api/v1/operations', table.params) }}

@@ -1,0 +1,130 @@
+import type { Account, Lot, LotStatus } from '@loyalty/contracts';
+import { useQuery } from '@tanstack/react-query';
+import type { ColumnDef } from '@tanstack/react-table';
+import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
+import { Badge } from '@/components/ui/badge';
+import { FilterSelect } from '@/components/ui/option-select';
+import { Skeleton } from '@/components/ui/skeleton';
+import { formatDate, formatDateTime } from '@/lib/format';
+import { formatPoints } from '@/lib/points';
+import { AccountTableDialog } from './account-table-dialog';
+import { accountLotsQuery, expiryForecastQuery } from './lots-api';
+
+const PAGE_SIZES = [10, 20, 50, 100];
+
+const statusVariant = { open: 'success', spent: 'secondary', expired: 'destructive' } as const;
+const statusOptions = (['open', 'spent', 'expired'] as const).map((value) => ({ value, label: value }));
+
+const columns: ColumnDef<Lot>[] = [
+  { accessorKey: 'earnedAt', header: 'Earned', cell: ({ row }) => formatDateTime(row.original.earnedAt) },
+  {
+    accessorKey: 'availableAt',
+    header: 'Available from',
+    cell: ({ row }) => formatDateTime(row.original.availableAt),
+  },
+  {
+    accessorKey: 'expiresAt',
+    header: 'Expires',
+    cell: ({ row }) => formatDate(row.original.expiresAt, 'Never'),
+  },
+  {
+    accessorKey: 'points',
+    header: 'Points',
+    meta: { className: 'text-right' },
+    cell: ({ row }) => <span className="tabular-nums">{formatPoints(row.original.points)}</span>,
+  },
+  {
+    accessorKey: 'remaining',
+    header: 'Remaining',
+    meta: { className: 'text-right' },
+    cell: ({ row }) => <span className="tabular-nums">{formatPoints(row.original.remaining)}</span>,
+  },
+  {
+    accessorKey: 'status',
+    header: 'Status',
+    cell: ({ row }) => (
+      <Badge variant={statusVariant[row.original.status]} className="capitalize">
+        {row.original.status}
+      </Badge>
+    ),
+  },
+];
+
+/** What expires within 30, 60 and 90 days: cumulative, as the server counts it. */
+function Forecast({ accountId }: { accountId: string }) {
+  const query = useQuery(expiryForecastQuery(accountId));
+  const items = [
+    ['30 days', query.data?.in30Days],
+    ['60 days', query.data?.in60Days],
+    ['90 days', query.data?.in90Days],
+  ] as const;
+  return (
+    <section aria-label="Expiry forecast" className="grid gap-2">
+      <h3 className="text-sm font-medium">Expiring within</h3>
+      <dl className="grid grid-cols-3 gap-2">
+        {items.map(([label, value]) => (
+          <div key={label} className="grid gap-0.5 rounded-lg border p-2.5">
+            <dt className="text-xs text-muted-foreground">{label}</dt>
+            <dd className="font-semibold tabular-nums">
+              {query.isPending ? (
+                <Skeleton className="h-5 w-16" />
+              ) : query.isError ? (
+                '—'
+              ) : (
+                formatPoints(value ?? 0)
+              )}
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+function AccountLotsPanel({ account }: { account: Account }) {
+  const table = useServerTable<{ status: LotStatus | undefined }>({
+    pageSize: 10,
+    initialFilters: { status: undefined },
+  });
+  const query = useQuery(
+    accountLotsQuery({
+      accountId: account.id,
+      page: table.params.page,
+      size: table.params.size,
+      status: table.filters.status,
+    }),
+  );
+  return (
+    <div className="grid min-w-0 gap-4">
+      <Forecast accountId={account.id} />
+      <DataTable
+        label={`Lots of ${account.clientId}`}
+        columns={columns}
+        controls={table}
+        getRowId={(lot) => lot.id}
+        {...fromQuery(query)}
+        pageSizeOptions={PAGE_SIZES}
+        filters={
+          <FilterSelect
+            label="Filter by status"
+            allLabel="All statuses"
+            options={statusOptions}
+            value={table.filters.status}
+            onChange={(status) => table.setFilter('status', status)}
+            className="w-36"
+            itemClassName="capitalize"
+          />
+        }
+      />
+    </div>
+  );
+}
+
+/** Issue 9: an account's lots (earned, available from, expires, points, remaining, status) and its forecast. */
+export function AccountLotsDialog({ account, onClose }: { account: Account | null; onClose: () => void }) {
+  return (
+    <AccountTableDialog account={account} onClose={onClose} title="Lots" description="Points lots of">
+      {(shown) => <AccountLotsPanel account={shown} />}
+    </AccountTableDialog>
+  );
+}

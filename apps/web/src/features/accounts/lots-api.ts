@@ -1,0 +1,34 @@
+import type { ExpiryForecast, Lot, LotStatus, Paged } from '@loyalty/contracts';
+import { queryOptions } from '@tanstack/react-query';
+import { apiClient } from '@/lib/api-client';
+
+export interface LotsParams {
+  accountId: string;
+  page: number;
+  size: number;
+  status?: LotStatus;
+}
+
+const lotsPath = (accountId: string) => `/api/v1/accounts/${encodeURIComponent(accountId)}`;
+
+/** One account's lots, newest first (PROGRAMME-API §1 "Reads"). */
+export function accountLotsQuery({ accountId, ...query }: LotsParams) {
+  return queryOptions({
+    queryKey: ['lots', accountId, query] as const,
+    queryFn: ({ signal }) => apiClient.get<Paged<Lot>>(`${lotsPath(accountId)}/lots`, { query, signal }),
+    // The old page stays while the next loads; another account's never does (the key starts with it).
+    placeholderData: (previous, previousQuery) =>
+      previousQuery?.queryKey[1] === accountId ? previous : undefined,
+    meta: { errorContext: 'Load account lots' },
+  });
+}
+
+/** Points of the account that expire within 30, 60 and 90 days (cumulative). */
+export function expiryForecastQuery(accountId: string) {
+  return queryOptions({
+    queryKey: ['lots', accountId, 'forecast'] as const,
+    queryFn: ({ signal }) =>
+      apiClient.get<ExpiryForecast>(`${lotsPath(accountId)}/expiry-forecast`, { signal }),
+    meta: { errorContext: 'Load expiry forecast' },
+  });
+}
