@@ -16,7 +16,8 @@
  * Diagnostics: BENCH_NO_TRIGGERS=1 (other modules' triggers off), BENCH_UNNAMED=1 (no prepared statements),
  * BENCH_WEBHOOK=1 (accrual without, with one active webhook endpoint, without again; delivery lag),
  * BENCH_EXPLAIN=1 (after the phases, the plan of every statement of one accrual, hold and capture),
- * BENCH_PROFILE=<dir> (--cpu-prof of the server).
+ * BENCH_PROFILE=<dir> (--cpu-prof of the server), BENCH_RULES=<n> (accrual under a ruleset of 1 earning rule,
+ * then of n rules, then of 1 again: what the rules cost an accrual, issue 10).
  */
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -122,6 +123,7 @@ async function seed(db: Db, secretHex: string) {
     .insertInto('excluded_skus')
     .values({ ruleset_id: ruleset.id, sku: 'SKU-9', description: null, category: null })
     .execute();
+  if (RULES > 0) await putRulesInForce(db, 2, 1);
   // N accounts with one card each and a starting balance of 1000, written as an accrual so the ledger holds.
   await sql`
     with a as (
@@ -160,6 +162,39 @@ interface PhaseResult {
   errors: number;
   /** CPU ms per request: the Node server, its PostgreSQL backends, the load generator. */
   cpu: { server: number; database: number; client: number };
+}
+
+const RULES = Number(process.env.BENCH_RULES ?? 0);
+
+/**
+ * A ruleset of `count` earning rules put in force (the next version): each rule has conditions a line must
+ * be checked against (categories, SKUs, days, hours), so every line of every receipt meets all of them.
+ * Any day and any hour, so the rules match as often as they would in a busy shop.
+ */
+async function putRulesInForce(db: Db, version: number, count: number) {
+  const rules = Array.from({ length: count }, (_, i) => ({
+    name: `Rule ${i + 1}`,
+    percent: 5 + i,
+    categories: i % 2 ? ['grocery'] : ['drinks', 'bakery'],
+    skus: Array.from({ length: 5 }, (_, j) => `SKU-${(i + j) % 12}`),
+    daysOfWeek: [1, 2, 3, 4, 5, 6, 7],
+    hours: { from: '00:00', to: '23:59' },
+  }));
+  const ruleset = await db
+    .insertInto('rulesets')
+    .values({
+      version,
+      percent: 5,
+      earning_rules: JSON.stringify({ rules, maxPointsPerReceipt: 1_000_000 }),
+      active_from: new Date(Date.now() - 60_000),
+      created_by: 'bench',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('excluded_skus')
+    .values({ ruleset_id: ruleset.id, sku: 'SKU-9', description: null, category: null })
+    .execute();
 }
 
 let seq = 0;
@@ -346,6 +381,12 @@ async function main() {
       await disableEndpoint(handle.db, endpoint);
       await receiver.close();
       phases.push(await run('accrual, no endpoint again', keys, [accrual]));
+    } else if (RULES > 0) {
+      // The phase above ran under version 2 (1 rule); then n rules, then 1 rule again (A/B/A on a shared machine).
+      await putRulesInForce(handle.db, 3, RULES);
+      phases.push(await run(`accrual, ${RULES}-rule ruleset`, keys, [accrual]));
+      await putRulesInForce(handle.db, 4, 1);
+      phases.push(await run('accrual, 1-rule ruleset again', keys, [accrual]));
     } else {
       phases.push(await run('hold+capture, many cards', keys, holdThenCapture(pickCard)));
       phases.push(
@@ -381,6 +422,7 @@ async function main() {
       await sql<{ v: string }>`select current_setting('server_version') as v`.execute(handle.db)
     ).rows[0]!.v;
 
+    const ms = (v: number) => v.toFixed(2);
     const empty = {
       name: '-',
       requests: 0,
@@ -400,22 +442,29 @@ async function main() {
       `| ${hotPairs.name} | ${hotPairs.perSecond.toFixed(0)} | ${(hotPairs.perSecond / 2).toFixed(0)} pairs | ${hotPairs.p50} | ${hotPairs.p99} | ${hotPairs.non2xx} | ${((hotPairs.perSecond / tps) * 100).toFixed(0)}% |`,
       `| pgbench -b tpcb-like -s 10 -c ${CONNECTIONS} -j 2 -T ${SECONDS} (mean of before ${tpsBefore.toFixed(0)} and after ${tpsAfter.toFixed(0)}) | | ${tps.toFixed(0)} tps | | | | 100% |`,
     ];
-    if (webhook) {
+    if (webhook || RULES > 0) {
       const line = (p: PhaseResult) =>
         `| ${p.name} | ${p.perSecond.toFixed(0)} | ${p.p50} | ${p.p99} | ${p.non2xx} | ${((p.perSecond / tps) * 100).toFixed(0)}% |`;
       console.log(
         `\n| phase | req/s | p50 ms | p99 ms | non-2xx | vs pgbench |\n|---|---:|---:|---:|---:|---:|\n${phases.map(line).join('\n')}`,
       );
-      console.log(
-        `webhook: ${webhook.events} events, ${webhook.delivered} delivered, ${webhook.failed} failed; lag p50 ${webhook.p50} ms, p99 ${webhook.p99} ms`,
-      );
-      console.log(`pgbench: before ${tpsBefore.toFixed(0)}, after ${tpsAfter.toFixed(0)} tps\n`);
+      if (RULES > 0) {
+        const [one, many, again] = phases as [PhaseResult, PhaseResult, PhaseResult];
+        const anchor = (one.perSecond + again.perSecond) / 2;
+        console.log(
+          `${RULES} rules vs 1 rule (mean of the 1-rule phases before and after): ${((many.perSecond / anchor - 1) * 100).toFixed(1)}% throughput; server CPU per accrual ${ms(many.cpu.server)} vs ${ms((one.cpu.server + again.cpu.server) / 2)} ms`,
+        );
+      }
+      if (webhook)
+        console.log(
+          `webhook: ${webhook.events} events, ${webhook.delivered} delivered, ${webhook.failed} failed; lag p50 ${webhook.p50} ms, p99 ${webhook.p99} ms`,
+        );
+      if (webhook) console.log(`pgbench: before ${tpsBefore.toFixed(0)}, after ${tpsAfter.toFixed(0)} tps\n`);
     } else console.log(`\n${rows.join('\n')}\n`);
     console.log(`load average (1 min): ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after`);
     console.log(
       `machine: ${cpus().length} cores (${cpus()[0]?.model}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, PostgreSQL ${version}`,
     );
-    const ms = (v: number) => v.toFixed(2);
     console.log(
       '\nCPU ms per request (server = Node process, database = its PostgreSQL backends, client = load generator):',
     );

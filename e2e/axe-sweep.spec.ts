@@ -60,7 +60,24 @@ const screens: Screen[] = [
         '/audit "View Details" dialog',
       ),
   },
-  { path: '/rulesets', title: 'Rulesets' },
+  {
+    path: '/rulesets',
+    title: 'Rulesets',
+    extra: async (page, sweep) => {
+      // A ruleset's details with a backtest's answer in it (numbers, chart, table), then the create form's
+      // advanced rules with one rule added.
+      await page.locator('main tbody tr').first().getByRole('button', { name: /^\d+$/ }).click();
+      const details = page.getByRole('dialog');
+      await details.getByRole('button', { name: 'Run Backtest' }).click();
+      await expect(details.getByRole('button', { name: 'Run Backtest' })).toBeEnabled();
+      await expect(details.locator('[aria-busy="true"]')).toHaveCount(0);
+      await sweep.scan('/rulesets details dialog with a backtest', 'dialog');
+      await sweep.close();
+      await page.getByRole('button', { name: 'Advanced rules' }).click();
+      await page.getByRole('button', { name: 'Add rule' }).click();
+      await sweep.scan('/rulesets advanced rules with a rule');
+    },
+  },
   { path: '/sku-exclusions', title: 'SKU Exclusions' },
   {
     path: '/accounts',

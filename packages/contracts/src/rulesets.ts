@@ -93,7 +93,6 @@ export const rulesetAdvanced = z.object({
   rules: z
     .array(earningRule)
     .max(RULES_MAX, `At most ${RULES_MAX} rules`)
-    .default([])
     .superRefine((rules, ctx) => {
       const seen = new Set<string>();
       rules.forEach((rule, index) => {
@@ -101,7 +100,8 @@ export const rulesetAdvanced = z.object({
           ctx.addIssue({ code: 'custom', message: 'Rule names must be unique', path: [index, 'name'] });
         seen.add(rule.name);
       });
-    }),
+    })
+    .default([]),
 });
 export type RulesetAdvanced = z.infer<typeof rulesetAdvanced>;
 

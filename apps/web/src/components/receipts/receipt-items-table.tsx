@@ -1,8 +1,9 @@
 import type { ReceiptDetail } from '@loyalty/contracts';
+import { Badge } from '@/components/ui/badge';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { formatNumber } from '@/lib/format';
 import { formatMoney } from '@/lib/money';
-import { excludedLineIds } from './receipt-math';
+import { ruleLabel } from './receipt-math';
 
 // Goods sold by weight have 3-decimal quantities; amounts and points have at most 2.
 const quantityFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 });
@@ -11,7 +12,6 @@ const heads = ['SKU', 'Category', 'Qty', 'Price', 'Discount', 'Line Total', 'Bon
 
 /** The receipt's lines; the table scrolls sideways inside the dialog on narrow screens. */
 export function ReceiptItemsTable({ items, currency }: { items: ReceiptDetail['items']; currency: string }) {
-  const excluded = excludedLineIds(items);
   const money = (value: number) => formatMoney(value, currency);
   return (
     <div className="rounded-md border">
@@ -45,9 +45,7 @@ export function ReceiptItemsTable({ items, currency }: { items: ReceiptDetail['i
                 <TableCell className="text-right tabular-nums">{money(item.lineTotal)}</TableCell>
                 <TableCell className="text-right tabular-nums">
                   {formatNumber(item.bonusPoints)}
-                  {excluded.has(item.id) && (
-                    <span className="block text-xs font-normal text-muted-foreground">Excluded SKU</span>
-                  )}
+                  <LineRule rule={item.rule} />
                 </TableCell>
               </TableRow>
             ))
@@ -56,4 +54,21 @@ export function ReceiptItemsTable({ items, currency }: { items: ReceiptDetail['i
       </Table>
     </div>
   );
+}
+
+/** Why the line earned what it did (PROGRAMME-API §3): a rule's name as a badge, or what held it back. */
+function LineRule({ rule }: { rule: string }) {
+  const label = ruleLabel(rule);
+  if (label === null) return null;
+  if (label.named)
+    return (
+      <Badge
+        variant="outline"
+        className="ml-2 max-w-40 truncate align-middle font-normal"
+        title={`Rule: ${rule}`}
+      >
+        {label.text}
+      </Badge>
+    );
+  return <span className="block text-xs font-normal text-muted-foreground">{label.text}</span>;
 }

@@ -26,20 +26,15 @@ export function receiptTotals({ receipt, items }: ReceiptDetail): ReceiptTotals 
 }
 
 /**
- * Lines that earned nothing though their amount would have earned at the receipt's rate: the SKU was
- * excluded from accrual. The rate is read off the lines that did earn (points ÷ line total), so a 0 %
- * ruleset or a line too small to reach 0.01 points is not mistaken for an exclusion. With no earning
- * line the rate is unknown and no line is marked.
+ * How the Bonus Points column names a line's rule: nothing for the base percent (most lines), the rule's
+ * name for one of the ruleset's rules, and plain words for what held a line back.
  */
-export function excludedLineIds(items: ReceiptDetail['items']): Set<string> {
-  const rates = items
-    .filter((i) => i.bonusPoints > 0 && i.lineTotal > 0)
-    .map((i) => i.bonusPoints / i.lineTotal);
-  if (rates.length === 0) return new Set();
-  const rate = Math.min(...rates);
-  return new Set(
-    items.filter((i) => i.bonusPoints === 0 && i.lineTotal * rate >= 0.01).map((item) => item.id),
-  );
+export function ruleLabel(rule: string): { text: string; named: boolean } | null {
+  if (rule === 'base') return null;
+  if (rule === 'excluded') return { text: 'Excluded SKU', named: false };
+  if (rule === 'minSpend') return { text: 'Below minimum spend', named: false };
+  if (rule === 'cap') return { text: 'Capped', named: false };
+  return { text: rule, named: true };
 }
 
 /**

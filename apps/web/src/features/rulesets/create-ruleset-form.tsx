@@ -5,7 +5,9 @@ import { FormField } from '@/components/forms/form-field';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
-import { setServerFieldErrors, useZodForm } from '@/lib/form';
+import { isApiError } from '@/lib/api-client';
+import { type FieldAliases, setServerFieldErrors, useZodForm } from '@/lib/form';
+import { AdvancedRulesSection } from './advanced-rules-section';
 import { emptyRuleset, rulesetFormSchema } from './ruleset-form-schema';
 import { createRuleset, rulesetsKeys } from './rulesets-api';
 
@@ -23,8 +25,8 @@ export function CreateRulesetForm() {
       form.reset(emptyRuleset);
       void queryClient.invalidateQueries({ queryKey: rulesetsKeys.all });
     },
-    // The server names the percent 'config.percent'; the input is 'percent'.
-    onError: (error) => setServerFieldErrors(form, error, { 'config.percent': 'percent' }),
+    // The server names the config's fields 'config.percent', 'config.rules.0.posIds'…; the inputs drop 'config.'.
+    onError: (error) => setServerFieldErrors(form, error, configAliases(error)),
   });
 
   const onSubmit = form.handleSubmit((body) => {
@@ -94,8 +96,19 @@ export function CreateRulesetForm() {
           <Button type="submit" className="md:mt-[1.375rem]" disabled={mutation.isPending}>
             {mutation.isPending ? 'Creating...' : 'Create Ruleset'}
           </Button>
+          <AdvancedRulesSection form={form} />
         </form>
       </CardContent>
     </Card>
   );
+}
+
+function configAliases(error: unknown): FieldAliases<typeof emptyRuleset> {
+  if (!isApiError(error)) return {};
+  const aliases: Record<string, string> = {};
+  for (const { field } of error.details ?? []) {
+    const path = field.replace(/^body\./, '');
+    if (path.startsWith('config.')) aliases[path] = path.slice('config.'.length);
+  }
+  return aliases as FieldAliases<typeof emptyRuleset>;
 }

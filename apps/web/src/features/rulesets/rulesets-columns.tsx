@@ -4,8 +4,11 @@ import { Badge } from '@/components/ui/badge';
 import { formatDateTime, formatNumber } from '@/lib/format';
 import { RulesetStatusBadge } from './ruleset-status-badge';
 
-/** Column ids are the server's sort fields (version, activeFrom, percent). */
-export const rulesetColumns: ColumnDef<Ruleset>[] = [
+/**
+ * Column ids are the server's sort fields (version, activeFrom, percent). The version opens the ruleset's
+ * details (all its rules, and its backtest): a button, so the keyboard reaches it too.
+ */
+export const rulesetColumns = (onOpen: (ruleset: Ruleset) => void): ColumnDef<Ruleset>[] => [
   {
     accessorKey: 'version',
     header: 'Version',
@@ -14,7 +17,19 @@ export const rulesetColumns: ColumnDef<Ruleset>[] = [
     meta: { width: 150 },
     cell: ({ row }) => (
       <span className="flex items-center gap-2">
-        <span className="font-medium tabular-nums">{row.original.version}</span>
+        <button
+          type="button"
+          className="font-medium tabular-nums text-brand underline-offset-4 hover:underline focus-visible:underline"
+          onClick={() => onOpen(row.original)}
+          title="Open its details"
+        >
+          {row.original.version}
+        </button>
+        {row.original.config.rules.length > 0 && (
+          <Badge variant="secondary" title="Rules beyond the Accrual Percentage">
+            {row.original.config.rules.length} {row.original.config.rules.length === 1 ? 'rule' : 'rules'}
+          </Badge>
+        )}
         {row.original.inForce && (
           <Badge
             variant="outline"

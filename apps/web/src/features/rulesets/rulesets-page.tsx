@@ -7,6 +7,7 @@ import { buildUrl } from '@/lib/api-client';
 import { getCurrentUser } from '@/lib/current-user';
 import { CreateRulesetForm } from './create-ruleset-form';
 import { RetireRulesetDialog } from './retire-ruleset-dialog';
+import { RulesetDetailsDialog } from './ruleset-details-dialog';
 import { rulesetActionsColumn } from './ruleset-row-actions';
 import { RulesetStatusFilter } from './ruleset-status-filter';
 import { type RulesetFilters, rulesetsListQuery } from './rulesets-api';
@@ -21,10 +22,11 @@ export function RulesetsPage() {
   const query = useQuery(rulesetsListQuery(table.params));
   const { canManage: canCreate, isAdmin } = getCurrentUser();
   const [retiring, setRetiring] = useState<Ruleset | null>(null);
-  const columns = useMemo(
-    () => (isAdmin ? [...rulesetColumns, rulesetActionsColumn(setRetiring)] : rulesetColumns),
-    [isAdmin],
-  );
+  const [open, setOpen] = useState<Ruleset | null>(null);
+  const columns = useMemo(() => {
+    const base = rulesetColumns(setOpen);
+    return isAdmin ? [...base, rulesetActionsColumn(setRetiring)] : base;
+  }, [isAdmin]);
 
   return (
     <>
@@ -46,6 +48,7 @@ export function RulesetsPage() {
         }
       />
       <RetireRulesetDialog ruleset={retiring} onClose={() => setRetiring(null)} />
+      <RulesetDetailsDialog ruleset={open} onClose={() => setOpen(null)} />
     </>
   );
 }
