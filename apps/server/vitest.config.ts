@@ -5,9 +5,13 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // Migrates one template per run; each file's database is a copy of it (test/helper.ts).
     globalSetup: ['test/global-setup.ts'],
-    // Each file builds its own app on its own database; two workers match the two cores here.
+    // Two workers match the two cores here. Each worker runs its files one after another in one process
+    // (no per-file isolation): the app's modules load once per worker instead of once per file, and the worker's
+    // PGlite is reset to the template for the next file instead of booted again (test/pglite-pool.ts). Every
+    // file still builds its own app and gets a database in the template's state; files share no rows.
     pool: 'forks',
     maxWorkers: 2,
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

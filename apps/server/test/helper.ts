@@ -7,6 +7,7 @@ import { type DatabaseHandle, openDatabase } from '../src/db/connection';
 import { migrateToLatest } from '../src/db/migrate';
 import { verifyLedger } from '../src/modules/ledger/verify-ledger';
 import { createUser } from '../src/modules/users/users.service';
+import { checkoutPGlite } from './pglite-pool';
 import {
   serverUrl,
   TEST_DATABASE_PREFIX,
@@ -26,7 +27,7 @@ function templateTar(): Blob | undefined {
 }
 
 /**
- * Test database: a fresh in-memory PGlite per test file, or, when TEST_DATABASE_URL / DATABASE_URL
+ * Test database: an in-memory PGlite in the template's state (this worker's engine, reset: pglite-pool.ts), or, when TEST_DATABASE_URL / DATABASE_URL
  * points at a PostgreSQL server, a fresh database created on it and dropped afterwards. Both start as a
  * copy of the run's migrated template when the global setup made one, and migrate themselves otherwise
  * (e.g. under a vitest config without the global setup).
@@ -38,8 +39,9 @@ export async function openTestDatabase(
   const base = serverUrl();
   if (!base) {
     const loadDataDir = skip ? undefined : templateTar();
-    const handle = await openDatabase({ loadDataDir });
-    if (!loadDataDir) await migrateToLatest(handle.db, { skip });
+    if (loadDataDir) return checkoutPGlite(loadDataDir);
+    const handle = await openDatabase({});
+    await migrateToLatest(handle.db, { skip });
     return handle;
   }
   const template = skip ? undefined : inject('templateDatabase');

@@ -17,13 +17,21 @@ import {
  * time: a transaction holds it from BEGIN to COMMIT and every other query waits its turn. Code inside a
  * transaction must therefore use the transaction object, never the outer `db` (it would wait forever).
  */
+export interface PGliteDialectOptions {
+  /** Leave the engine open when Kysely is destroyed (the test pool hands one engine to file after file). */
+  keepOpen?: boolean;
+}
+
 export class PGliteDialect implements Dialect {
-  constructor(private readonly pglite: PGlite) {}
+  constructor(
+    private readonly pglite: PGlite,
+    private readonly options: PGliteDialectOptions = {},
+  ) {}
   createAdapter() {
     return new PostgresAdapter();
   }
   createDriver(): Driver {
-    return new PGliteDriver(this.pglite);
+    return new PGliteDriver(this.pglite, this.options.keepOpen ?? false);
   }
   createIntrospector(db: Kysely<unknown>) {
     return new PostgresIntrospector(db);
@@ -37,7 +45,10 @@ class PGliteDriver implements Driver {
   private queue: Promise<void> = Promise.resolve();
   private readonly connection: PGliteConnection;
 
-  constructor(private readonly pglite: PGlite) {
+  constructor(
+    private readonly pglite: PGlite,
+    private readonly keepOpen: boolean,
+  ) {
     this.connection = new PGliteConnection(pglite);
   }
 
@@ -78,7 +89,7 @@ class PGliteDriver implements Driver {
 
   async destroy() {
     await this.queue;
-    if (!this.pglite.closed) await this.pglite.close();
+    if (!this.keepOpen && !this.pglite.closed) await this.pglite.close();
   }
 }
 
