@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import { createCardholder } from './support/loyalty-api';
-import { createPosKey, ensureRulesetInForce } from './support/pos-api-helpers';
+import { createPosKey, ensureRulesetInForce, posAccrual } from './support/pos-api-helpers';
 
 /**
  * Issue 16: axe on every screen in both themes, and again with each of the screen's dialogs, menus and
@@ -37,6 +37,8 @@ interface Own {
   clientId: string;
   cardNumber: string;
   posKeyName: string;
+  /** The sweep's till, active, under a ruleset in force. */
+  posApiKey: string;
   username: string;
   /** The admin's API, for a screen whose rows its prepare makes. */
   api: APIRequestContext;
@@ -118,11 +120,13 @@ const screens: Screen[] = [
   {
     path: '/reports',
     title: 'Finance',
-    // A credit today, so the chart is drawn; the report loaded: table and chart are scanned, not skeletons.
+    // Points earned today, so the chart is drawn; the report loaded: table and chart are scanned, not skeletons.
     prepare: async (page, own) => {
-      const credit = { accountId: own.accountId, points: 5, reason: 'axe sweep' };
-      const accrued = await own.api.post('/api/v1/admin/operations/manual-accrual', { data: credit });
-      expect(accrued.status()).toBe(201);
+      await posAccrual(own.api, own.posApiKey, {
+        operationId: `axe-${own.posApiKey.slice(0, 12)}`,
+        cardNumber: own.cardNumber,
+        receipt: { receiptId: `axe-${own.cardNumber}`, items: [{ sku: 'AXE', quantity: 1, price: 100 }] },
+      });
       await page.reload();
       await expect(page.locator('main tbody tr')).toHaveCount(30);
       await expect(page.getByRole('img', { name: /Points flow chart/ })).toBeVisible();
@@ -287,6 +291,7 @@ for (const theme of themes) {
         clientId: account.clientId,
         cardNumber: card.number,
         posKeyName: posKey.name,
+        posApiKey: posKey.apiKey,
         username: user.username,
         api,
       });

@@ -28,9 +28,8 @@ export function FinancePage() {
 
   const query = useQuery({ ...pointsFlowQuery(shown), enabled: user.canManage });
   const report = query.data;
-  const empty =
-    !!report &&
-    report.rows.every((r) => !r.earned && !r.redeemed && !r.returned && !r.expired && !r.adjusted);
+  // The chart draws earned, redeemed and expired: with none of them (only adjustments, or nothing) it says so.
+  const empty = !!report && report.rows.every((r) => !r.earned && !r.redeemed && !r.expired);
 
   const choosePreset = (next: RangePreset) => {
     setPreset(next);

@@ -10,7 +10,7 @@ const FlowChart = lazy(() => import('./flow-chart'));
 
 const chartSkeleton = <Skeleton className="h-[280px] w-full" />;
 
-/** Earned against redeemed against expired, per period; "No points moved" when the range is empty. */
+/** Earned against redeemed against expired, per period; says so when the range has none of them. */
 export function FlowChartCard({ report, empty }: { report: PointsFlowReport | undefined; empty: boolean }) {
   const compact = useIsMobile();
   return (
@@ -25,7 +25,7 @@ export function FlowChartCard({ report, empty }: { report: PointsFlowReport | un
         ) : empty ? (
           <div className="flex h-[280px] flex-col items-center justify-center gap-2 rounded-lg border border-dashed text-center text-sm text-muted-foreground">
             <ChartColumnIcon className="size-6" aria-hidden="true" />
-            <p>No points moved in this range.</p>
+            <p>No points earned, redeemed or expired in this range.</p>
           </div>
         ) : (
           <Suspense fallback={chartSkeleton}>

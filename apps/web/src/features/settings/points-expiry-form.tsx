@@ -13,7 +13,7 @@ const fields = [
     name: 'expiryDays',
     label: 'Expiry (days)',
     placeholder: '365',
-    hint: 'How long earned points stay spendable once available. Empty: they never expire.',
+    hint: 'How long earned points stay spendable once available. Not set: they never expire.',
   },
   {
     name: 'pendingDays',
