@@ -7,7 +7,8 @@
  * (the floor for moving those bytes into PostgreSQL). verifyLedger proves the balances afterwards.
  *
  * Environment: BENCH_ROWS (100000), BENCH_PG_URL (postgres://postgres@127.0.0.1:5432/postgres),
- * BENCH_PORT (4106), BENCH_EXPLAIN=1 (auto_explain of statements over 300 ms into the PostgreSQL log).
+ * BENCH_PORT (4106), BENCH_DB_PREFIX (imports_bench: the scratch database is PREFIX_<pid>), BENCH_EXPLAIN=1
+ * (auto_explain of statements over 300 ms into the PostgreSQL log).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -22,7 +23,7 @@ import { ledgerIsSound, verifyLedger } from '../apps/server/src/modules/ledger/v
 const rows = Number(process.env.BENCH_ROWS ?? 100_000);
 const base = new URL(process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
 const port = Number(process.env.BENCH_PORT ?? 4106);
-const name = `imports_bench_${process.pid}`;
+const name = `${process.env.BENCH_DB_PREFIX ?? 'imports_bench'}_${process.pid}`;
 const dbUrl = new URL(base);
 dbUrl.pathname = `/${name}`;
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -133,6 +134,7 @@ async function main() {
     const first = await post();
     const peak = rssOf(server.pid!).hwm;
     const again = await post();
+    const peakAgain = rssOf(server.pid!).hwm;
     const copyAfter = timedCopy(file);
     const report = await verifyLedger(handle.db);
     const size = statSync(file).size;
@@ -141,7 +143,7 @@ async function main() {
         `member import, ${rows} rows (${mb(size)}), PostgreSQL at ${base.host}; ${cpus().length} cores, load ${loadBefore.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`,
         `  first import: ${first.status} ${first.seconds.toFixed(1)} s, ${Math.round(rows / first.seconds)} rows/s — ${JSON.stringify({ ...first.body, errors: first.body.errors?.length })}`,
         `  server RSS: ${mb(rssBefore)} before, peak ${mb(peak)} (VmHWM, start-up included)`,
-        `  same file again: ${again.status} ${again.seconds.toFixed(1)} s — created ${again.body.created}, unchanged ${again.body.unchanged}`,
+        `  same file again: ${again.status} ${again.seconds.toFixed(1)} s — created ${again.body.created}, unchanged ${again.body.unchanged}; RSS peak after it ${mb(peakAgain)}`,
         `  anchor, psql \\copy of the same file: ${copyBefore.toFixed(2)} s before, ${copyAfter.toFixed(2)} s after`,
         `  verify-ledger: ${ledgerIsSound(report) ? 'sound' : 'DIFFERENCES'} (${report.accountsChecked} accounts)`,
       ].join('\n'),

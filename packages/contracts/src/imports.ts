@@ -57,8 +57,10 @@ export const importReport = z.object({
   rows: z.number().int().describe('data rows in the file'),
   created: z.number().int(),
   unchanged: z.number().int(),
-  failed: z.number().int(),
-  errors: z.array(importError),
+  failed: z.number().int().describe('error rows, all of them'),
+  errors: z
+    .array(importError)
+    .describe('the first 1,000 error rows by line (`failed` counts them all): enough to fix a file by'),
   /** The import's audit entry target (`targetType=import`); absent for a dry run. */
   importId: z.uuid().optional(),
 });

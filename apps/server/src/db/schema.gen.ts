@@ -121,6 +121,19 @@ export interface IdempotencyKeys {
   user_id: string;
 }
 
+export interface ImportRows {
+  card_number: string | null;
+  client_id: string | null;
+  created_at: Generated<Timestamp>;
+  error: string | null;
+  expires_at: Timestamp | null;
+  import_id: string;
+  line: number;
+  message: string | null;
+  points: Numeric | null;
+  reason: string | null;
+}
+
 export interface LoginAttempts {
   address: string;
   attempted_at: Generated<Timestamp>;
@@ -284,6 +297,7 @@ export interface DB {
   events: Events;
   excluded_skus: ExcludedSkus;
   idempotency_keys: IdempotencyKeys;
+  import_rows: ImportRows;
   login_attempts: LoginAttempts;
   operation_counts: OperationCounts;
   operation_search_counts: OperationSearchCounts;

@@ -14,6 +14,7 @@ import * as m017 from './017-points-flow';
 import * as m018 from './018-earning-rules';
 import * as m019 from './019-receipts-time-index';
 import * as m020 from './020-webhook-claims-index';
+import * as m022 from './022-import-rows';
 
 /**
  * Every migration, in order. Forward-only: a shipped migration is never edited; add the next one.
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '018-earning-rules': m018,
   '019-receipts-time-index': m019,
   '020-webhook-claims-index': m020,
+  '022-import-rows': m022,
 };

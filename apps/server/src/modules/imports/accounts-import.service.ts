@@ -1,10 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import { accountImportRow, type ImportError, type ImportReport, importColumns } from '@loyalty/contracts';
+import { accountImportRow, type ImportReport, importColumns } from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
 import type { AuthUser } from '../../plugins/auth';
 import { postStagedCredits } from '../ledger/staged-credits';
-import { readCsv } from './csv-reader';
-import { type ImportOptions, type ReadFile, runImport, validationError } from './import-run';
+import type { CsvRecord } from './csv-reader';
+import type { ImportRow } from './import-rows.repository';
+import { type ImportOptions, invalidRow, runImport } from './import-run';
+import { withSpooledFile } from './import-spool';
 import {
   ACCOUNTS_STAGE,
   accountsOutcome,
@@ -13,68 +14,35 @@ import {
   issueCards,
   planForBulk,
   refreshTableStatistics,
+  refuseRepeatsInFile,
   refuseTakenCards,
-  type StagedAccountRows,
   stageAccounts,
 } from './imports.repository';
 import { appendMemberEvents } from './member-events';
 
-/**
- * Reads the members file: each row checked against the contract's row schema; a client ID (in any case)
- * or a card number already on an earlier line of the file is an error row, since one file cannot create
- * one account twice. What is left becomes the staging table's columns.
- */
-async function readAccountsFile(
-  body: NodeJS.ReadableStream,
-  maxBytes: number,
-): Promise<{ file: ReadFile; rows: StagedAccountRows }> {
-  const rows: StagedAccountRows = {
-    line: [],
-    clientId: [],
-    cardNumber: [],
-    points: [],
-    expiresAt: [],
-    reason: [],
+/** A line of a members file checked against the contract's row schema. */
+function memberRow({ line, cells }: CsvRecord): ImportRow {
+  const parsed = accountImportRow.safeParse(cells);
+  if (!parsed.success) return invalidRow(line, parsed.error);
+  const row = parsed.data;
+  return {
+    line,
+    clientId: row.clientId,
+    cardNumber: row.cardNumber ?? null,
+    points: row.points ?? null,
+    expiresAt: row.expiresAt ?? null,
+    reason: row.reason ?? null,
+    error: null,
+    message: null,
   };
-  const errors: ImportError[] = [];
-  const clientLines = new Map<string, number>();
-  const cardLines = new Map<string, number>();
-  let count = 0;
-  const read = await readCsv(body, { columns: importColumns.accounts, maxBytes }, ({ line, cells }) => {
-    count++;
-    const parsed = accountImportRow.safeParse(cells);
-    if (!parsed.success) {
-      errors.push(validationError(line, parsed.error));
-      return;
-    }
-    const row = parsed.data;
-    const clientKey = row.clientId.toLowerCase();
-    const sameClient = clientLines.get(clientKey);
-    if (sameClient !== undefined) {
-      errors.push({ line, code: 'ACCOUNT_EXISTS', message: `clientId is also on line ${sameClient}` });
-      return;
-    }
-    const sameCard = row.cardNumber === undefined ? undefined : cardLines.get(row.cardNumber);
-    if (sameCard !== undefined) {
-      errors.push({ line, code: 'CARD_EXISTS', message: `cardNumber is also on line ${sameCard}` });
-      return;
-    }
-    clientLines.set(clientKey, line);
-    if (row.cardNumber !== undefined) cardLines.set(row.cardNumber, line);
-    rows.line.push(line);
-    rows.clientId.push(row.clientId);
-    rows.cardNumber.push(row.cardNumber ?? null);
-    rows.points.push(row.points ?? null);
-    rows.expiresAt.push(row.expiresAt ?? null);
-    rows.reason.push(row.reason ?? null);
-  });
-  return { file: { rows: count, errors, body: read }, rows };
 }
 
 /**
  * POST /api/v1/imports/accounts: new client IDs become accounts with their card and an opening balance
  * (an adjustment through the ledger, `expiresAt` kept in its meta for the lots to come); the same row
- * imported again is unchanged; a client ID or card number that exists otherwise is an error row.
+ * imported again is unchanged; a client ID or card number that exists otherwise, or that an earlier line
+ * of the file already has, is an error row. The rows go to the spool as they stream in; the checks and the
+ * merge are set-based in the import's transaction.
  */
 export async function importAccounts(
   db: Db,
@@ -82,30 +50,31 @@ export async function importAccounts(
   body: NodeJS.ReadableStream,
   options: ImportOptions & { maxBytes: number },
 ): Promise<ImportReport> {
-  const { file, rows } = await readAccountsFile(body, options.maxBytes);
-  const importId = randomUUID();
-  return runImport(db, {
-    kind: 'accounts',
-    importId,
-    actor,
-    file,
-    options,
-    async merge(trx) {
-      await planForBulk(trx);
-      await stageAccounts(trx, rows);
-      await refuseTakenCards(trx);
-      await insertNewAccounts(trx);
-      await issueCards(trx);
-      await classifyExisting(trx);
-      await refreshTableStatistics(trx);
-      await appendMemberEvents(trx);
-      await postStagedCredits(trx, {
-        stage: ACCOUNTS_STAGE,
-        meta: { source: 'import-opening', importId },
-        createdBy: actor.username,
-        existingAccounts: false,
-      });
-      return accountsOutcome(trx);
-    },
-  });
+  const read = { columns: importColumns.accounts, maxBytes: options.maxBytes };
+  return withSpooledFile(db, body, read, memberRow, (file) =>
+    runImport(db, {
+      kind: 'accounts',
+      actor,
+      file,
+      options,
+      async merge(trx) {
+        await planForBulk(trx);
+        await stageAccounts(trx, file.importId);
+        await refuseRepeatsInFile(trx);
+        await refuseTakenCards(trx);
+        await insertNewAccounts(trx);
+        await issueCards(trx);
+        await classifyExisting(trx);
+        await refreshTableStatistics(trx);
+        await appendMemberEvents(trx);
+        await postStagedCredits(trx, {
+          stage: ACCOUNTS_STAGE,
+          meta: { source: 'import-opening', importId: file.importId },
+          createdBy: actor.username,
+          existingAccounts: false,
+        });
+        return accountsOutcome(trx);
+      },
+    }),
+  );
 }

@@ -106,11 +106,12 @@ export function headerProblem(names: readonly string[], columns: CsvColumns): st
  * Reads a CSV body as a stream of records under a header of `columns` (RFC 4180 quoting, a UTF-8 BOM
  * allowed, blank lines skipped). Bad quoting, a row with another number of cells or a wrong header is a
  * 400 INVALID_CSV naming the line. `onRecord` sees each record in order; a missing column reads as ''.
+ * When it answers a promise, reading waits for it (backpressure down to the request's socket).
  */
 export async function readCsv(
   body: NodeJS.ReadableStream,
   options: { columns: CsvColumns; maxBytes: number },
-  onRecord: (record: CsvRecord) => void,
+  onRecord: (record: CsvRecord) => Promise<void> | undefined,
 ): Promise<CsvBody> {
   const guard = new BodyGuard(options.maxBytes);
   // The line the last record ended on, tracked as the parser goes: an unclosed quote is only noticed at
@@ -136,7 +137,8 @@ export async function readCsv(
       }
       const cells: Record<string, string> = {};
       for (const [i, name] of names.entries()) cells[name] = record[i] ?? '';
-      onRecord({ line: info.lines, cells });
+      const written = onRecord({ line: info.lines, cells });
+      if (written) await written;
     }
     if (!names) throw invalidCsv(1, 'the file is empty; it needs a header row');
   };

@@ -10,19 +10,13 @@ import type { Db } from '../../db/connection';
 import { inTransaction, type Tx } from '../../db/transaction';
 import type { AuthUser } from '../../plugins/auth';
 import { insertAudit } from '../audit/audit.repository';
-import type { CsvBody } from './csv-reader';
+import type { ImportRow } from './import-rows.repository';
+import type { SpooledFile } from './import-spool';
 import type { StageOutcome } from './imports.repository';
 
 export interface ImportOptions {
   dryRun: boolean;
   skipInvalid: boolean;
-}
-
-/** What reading the file found: its rows, the errors of rows that never reach the database, the body. */
-export interface ReadFile {
-  rows: number;
-  errors: ImportError[];
-  body: CsvBody;
 }
 
 /** Thrown out of the transaction to roll it back with the answer: a dry run, or a refused file. */
@@ -32,17 +26,27 @@ class NothingWritten extends Error {
   }
 }
 
-export function validationError(line: number, error: z.ZodError): ImportError {
+/** A line the contract's row schema refused: spooled with its error, so the report reads one place. */
+export function invalidRow(line: number, error: z.ZodError): ImportRow {
   const issue = error.issues[0]!;
   const field = issue.path.join('.');
-  return { line, code: 'VALIDATION_ERROR', message: field ? `${field}: ${issue.message}` : issue.message };
+  return {
+    line,
+    clientId: null,
+    cardNumber: null,
+    points: null,
+    expiresAt: null,
+    reason: null,
+    error: 'VALIDATION_ERROR',
+    message: field ? `${field}: ${issue.message}` : issue.message,
+  };
 }
 
-function stageErrors(outcome: StageOutcome): ImportError[] {
-  return outcome.errors.map(({ line, code }) => ({
+function reportedErrors(outcome: StageOutcome): ImportError[] {
+  return outcome.errors.map(({ line, code, message }) => ({
     line,
     code,
-    message: isErrorCode(code) ? errorCatalogue[code].message : code,
+    message: message ?? (isErrorCode(code) ? errorCatalogue[code].message : code),
   }));
 }
 
@@ -50,9 +54,8 @@ const KIND_LABEL: Record<ImportKind, string> = { accounts: 'members', accruals: 
 
 export interface ImportRun {
   kind: ImportKind;
-  importId: string;
   actor: AuthUser;
-  file: ReadFile;
+  file: SpooledFile;
   options: ImportOptions;
   /** Stages and merges the rows; answers what the merge did. Runs again if the transaction is retried. */
   merge(trx: Tx): Promise<StageOutcome>;
@@ -73,24 +76,23 @@ export async function runImport(db: Db, run: ImportRun): Promise<ImportReport> {
       const earlier = await run.replay?.(trx);
       if (earlier) return earlier;
       const outcome = await run.merge(trx);
-      const errors = [...run.file.errors, ...stageErrors(outcome)].sort((a, b) => a.line - b.line);
       const report: ImportReport = {
         dryRun: run.options.dryRun,
         rows: run.file.rows,
         created: outcome.created,
         unchanged: outcome.unchanged,
-        failed: errors.length,
-        errors,
+        failed: outcome.failed,
+        errors: reportedErrors(outcome),
       };
       if (run.options.dryRun) throw new NothingWritten(report);
-      if (errors.length > 0 && !run.options.skipInvalid)
+      if (report.failed > 0 && !run.options.skipInvalid)
         throw new NothingWritten({ ...report, created: 0, unchanged: 0 });
-      const written = { ...report, importId: run.importId };
+      const written = { ...report, importId: run.file.importId };
       await insertAudit(trx, {
         username: run.actor.username,
         message: `Imported ${KIND_LABEL[run.kind]} from CSV: ${report.created} created, ${report.unchanged} unchanged, ${report.failed} failed`,
         targetType: 'import',
-        targetId: run.importId,
+        targetId: run.file.importId,
         source: null,
         dest: {
           kind: run.kind,

@@ -10,8 +10,11 @@ import type { Tx } from '../../db/transaction';
 export const ACCOUNTS_STAGE = 'import_accounts_stage';
 export const ACCRUALS_STAGE = 'import_accruals_stage';
 
-/** Rows per insert into the staging table (arrays bound as parameters, unnested by PostgreSQL). */
-const BATCH = 5000;
+/**
+ * Errors a report lists, the first by line; `failed` counts them all. Enough to fix a file by, and what the
+ * server holds of a report whatever the file's size.
+ */
+export const REPORTED_ERRORS = 1000;
 
 /**
  * Plans the merge's joins as hash joins for the rest of the transaction. Its statements join thousands of
@@ -35,57 +38,79 @@ export async function refreshTableStatistics(trx: Tx): Promise<void> {
 }
 
 /**
- * Loads columns of values into a staging table, a batch of rows per insert (arrays bound as parameters,
- * unnested by PostgreSQL), then analyses it: a temporary table has no statistics until then, and without
- * them the merge's joins are planned for a handful of rows.
+ * Fills the transaction's staging table from the import's spooled rows (`import_rows`; read again when
+ * the transaction is retried), then analyses it: a temporary table has no statistics until then, and
+ * without them the merge's joins are planned for a handful of rows.
  */
-async function loadStage(
-  trx: Tx,
-  table: string,
-  columns: readonly (readonly [name: string, type: string, values: readonly unknown[]])[],
-): Promise<void> {
-  const names = sql.join(columns.map(([name]) => sql.ref(name)));
-  const count = columns[0]![2].length;
-  for (let i = 0; i < count; i += BATCH) {
-    const arrays = sql.join(
-      columns.map(([, type, values]) => sql`${values.slice(i, i + BATCH)}::${sql.raw(type)}[]`),
-    );
-    await sql`insert into ${sql.table(table)} (${names}) select * from unnest(${arrays})`.execute(trx);
-  }
+async function loadStage(trx: Tx, table: string, importId: string): Promise<void> {
+  await sql`
+    insert into ${sql.table(table)} (line, client_id, card_number, points, expires_at, reason, error, message)
+    select line, client_id, card_number, points, expires_at, reason, error, message
+    from import_rows where import_id = ${importId}::uuid`.execute(trx);
   await sql`analyze ${sql.table(table)}`.execute(trx);
 }
 
-export interface StagedAccountRows {
-  line: number[];
-  clientId: string[];
-  cardNumber: (string | null)[];
-  points: (string | null)[];
-  expiresAt: (string | null)[];
-  reason: (string | null)[];
-}
-
-export async function stageAccounts(trx: Tx, rows: StagedAccountRows): Promise<void> {
+export async function stageAccounts(trx: Tx, importId: string): Promise<void> {
   await sql`
     create temporary table import_accounts_stage (
       line integer primary key,
-      client_id text not null,
+      client_id text,
       card_number text,
       points numeric(14, 2),
       expires_at timestamptz,
       reason text,
       account_id uuid,
+      first_in_file boolean not null default false,
       created boolean not null default false,
       post boolean not null default false,
-      error text
+      error text,
+      message text
     ) on commit drop`.execute(trx);
-  await loadStage(trx, ACCOUNTS_STAGE, [
-    ['line', 'integer', rows.line],
-    ['client_id', 'text', rows.clientId],
-    ['card_number', 'text', rows.cardNumber],
-    ['points', 'numeric', rows.points],
-    ['expires_at', 'timestamptz', rows.expiresAt],
-    ['reason', 'text', rows.reason],
-  ]);
+  await loadStage(trx, ACCOUNTS_STAGE, importId);
+}
+
+/**
+ * One file cannot create one account twice: a row whose client ID (in any case) or card number is on an
+ * earlier accepted row of the file is an error row naming that line. Accepted means "no earlier accepted
+ * row shares either", which depends on the rows before, so it is decided in rounds: rows with no earlier
+ * open row sharing a key are accepted, rows sharing one with an accepted row are refused (client ID first),
+ * until every valid row is decided. Each round decides at least the first open row; a file without
+ * repeats takes one round and the check that nothing is left open.
+ */
+export async function refuseRepeatsInFile(trx: Tx): Promise<void> {
+  for (;;) {
+    const open = await sql<{ open: boolean }>`
+      select exists (select 1 from import_accounts_stage where error is null and not first_in_file) as open`.execute(
+      trx,
+    );
+    if (!open.rows[0]!.open) return;
+    // Window functions, not a per-row subquery: "no earlier open row" as a subquery with an OR was
+    // planned per row (5,000 rows: 15 s); the first line of each key is one sort.
+    await sql`
+      update import_accounts_stage s set first_in_file = true
+      from (
+        select line,
+          min(line) over (partition by lower(client_id)) as first_client,
+          case when card_number is null then line
+            else min(line) over (partition by card_number) end as first_card
+        from import_accounts_stage where error is null
+      ) w
+      where s.line = w.line and not s.first_in_file and w.first_client = w.line and w.first_card = w.line`.execute(
+      trx,
+    );
+    await sql`
+      update import_accounts_stage s
+      set error = 'ACCOUNT_EXISTS', message = 'clientId is also on line ' || a.line
+      from import_accounts_stage a
+      where a.first_in_file and lower(a.client_id) = lower(s.client_id) and a.line < s.line
+        and s.error is null and not s.first_in_file`.execute(trx);
+    await sql`
+      update import_accounts_stage s
+      set error = 'CARD_EXISTS', message = 'cardNumber is also on line ' || a.line
+      from import_accounts_stage a
+      where a.first_in_file and a.card_number = s.card_number and a.line < s.line
+        and s.error is null and not s.first_in_file`.execute(trx);
+  }
 }
 
 /** A card number issued to an account of another client cannot be imported for this one. */
@@ -168,7 +193,20 @@ export async function classifyExisting(trx: Tx): Promise<void> {
 export interface StageOutcome {
   created: number;
   unchanged: number;
-  errors: { line: number; code: string }[];
+  /** Every error row. */
+  failed: number;
+  /** The first REPORTED_ERRORS of them by line; `message` null: the code's catalogue message. */
+  errors: { line: number; code: string; message: string | null }[];
+}
+
+/** The error rows of a staging table: all counted, the first REPORTED_ERRORS listed. */
+async function stageErrors(trx: Tx, table: string): Promise<Pick<StageOutcome, 'failed' | 'errors'>> {
+  const failed = await sql<{ failed: number }>`
+    select count(*)::int as failed from ${sql.table(table)} where error is not null`.execute(trx);
+  const errors = await sql<{ line: number; code: string; message: string | null }>`
+    select line, error as code, message from ${sql.table(table)} where error is not null
+    order by line limit ${REPORTED_ERRORS}`.execute(trx);
+  return { failed: failed.rows[0]!.failed, errors: errors.rows };
 }
 
 export async function accountsOutcome(trx: Tx): Promise<StageOutcome> {
@@ -176,53 +214,43 @@ export async function accountsOutcome(trx: Tx): Promise<StageOutcome> {
     select count(*) filter (where created and error is null)::int as created,
       count(*) filter (where not created and error is null)::int as unchanged
     from import_accounts_stage`.execute(trx);
-  const errors = await sql<{ line: number; code: string }>`
-    select line, error as code from import_accounts_stage where error is not null order by line`.execute(trx);
-  return { ...counts.rows[0]!, errors: errors.rows };
+  return { ...counts.rows[0]!, ...(await stageErrors(trx, ACCOUNTS_STAGE)) };
 }
 
-export interface StagedAccrualRows {
-  line: number[];
-  clientId: (string | null)[];
-  cardNumber: (string | null)[];
-  points: string[];
-  reason: (string | null)[];
-}
-
-export async function stageAccruals(trx: Tx, rows: StagedAccrualRows): Promise<void> {
+export async function stageAccruals(trx: Tx, importId: string): Promise<void> {
   await sql`
     create temporary table import_accruals_stage (
       line integer primary key,
       client_id text,
       card_number text,
-      points numeric(14, 2) not null,
+      points numeric(14, 2),
       expires_at timestamptz,
       reason text,
       account_id uuid,
       post boolean not null default false,
-      error text
+      error text,
+      message text
     ) on commit drop`.execute(trx);
-  await loadStage(trx, ACCRUALS_STAGE, [
-    ['line', 'integer', rows.line],
-    ['client_id', 'text', rows.clientId],
-    ['card_number', 'text', rows.cardNumber],
-    ['points', 'numeric', rows.points],
-    ['reason', 'text', rows.reason],
-  ]);
+  await loadStage(trx, ACCRUALS_STAGE, importId);
 }
 
 /** Finds each row's account by client ID (in any case, as client lookup does) or by any of its cards. */
 export async function resolveAccrualAccounts(trx: Tx): Promise<void> {
   await sql`
     update import_accruals_stage s set account_id = a.id
-    from accounts a where s.client_id is not null and lower(a.client_id) = lower(s.client_id)`.execute(trx);
+    from accounts a
+    where s.error is null and s.client_id is not null and lower(a.client_id) = lower(s.client_id)`.execute(
+    trx,
+  );
   await sql`
     update import_accruals_stage s set account_id = c.account_id
-    from cards c where s.card_number is not null and c.number = s.card_number`.execute(trx);
+    from cards c where s.error is null and s.card_number is not null and c.number = s.card_number`.execute(
+    trx,
+  );
   await sql`
     update import_accruals_stage
     set error = case when client_id is not null then 'ACCOUNT_NOT_FOUND' else 'CARD_NOT_FOUND' end
-    where account_id is null`.execute(trx);
+    where error is null and account_id is null`.execute(trx);
   await sql`update import_accruals_stage set post = true where error is null`.execute(trx);
 }
 
@@ -231,9 +259,7 @@ export async function accrualsOutcome(trx: Tx): Promise<StageOutcome> {
     select count(*) filter (where post and error is null)::int as created from import_accruals_stage`.execute(
     trx,
   );
-  const errors = await sql<{ line: number; code: string }>`
-    select line, error as code from import_accruals_stage where error is not null order by line`.execute(trx);
-  return { created: counts.rows[0]!.created, unchanged: 0, errors: errors.rows };
+  return { created: counts.rows[0]!.created, unchanged: 0, ...(await stageErrors(trx, ACCRUALS_STAGE)) };
 }
 
 /** A dry run's look at an Idempotency-Key (accounts/idempotency-keys.repository.ts claims them). */
@@ -247,14 +273,17 @@ export async function findStoredAnswer(
   return found.rows[0];
 }
 
-/** What the merge created: the new accounts and the card numbers issued to them, in file order. */
-export async function createdMembers(trx: Tx): Promise<{ accountIds: string[]; cardNumbers: string[] }> {
-  const rows = await sql<{ account_id: string; card_number: string | null }>`
-    select account_id, card_number from import_accounts_stage where created and error is null order by line`.execute(
-    trx,
-  );
-  return {
-    accountIds: rows.rows.map((r) => r.account_id),
-    cardNumbers: rows.rows.flatMap((r) => (r.card_number ? [r.card_number] : [])),
-  };
+/**
+ * What the merge created, a page at a time in file order after `afterLine`: the new accounts and the card
+ * numbers issued to them.
+ */
+export async function createdMembers(
+  trx: Tx,
+  w: { afterLine: number; limit: number },
+): Promise<{ line: number; accountId: string; cardNumber: string | null }[]> {
+  const rows = await sql<{ line: number; account_id: string; card_number: string | null }>`
+    select line, account_id, card_number from import_accounts_stage
+    where created and error is null and line > ${w.afterLine}
+    order by line limit ${w.limit}`.execute(trx);
+  return rows.rows.map((r) => ({ line: r.line, accountId: r.account_id, cardNumber: r.card_number }));
 }

@@ -7,10 +7,17 @@ import { createdMembers } from './imports.repository';
 /** Events per outbox statement: a file's events are written in a few statements, not one per row. */
 const EVENT_BATCH = 5000;
 
-function inBatches<T>(items: readonly T[]): T[][] {
-  const batches: T[][] = [];
-  for (let i = 0; i < items.length; i += EVENT_BATCH) batches.push(items.slice(i, i + EVENT_BATCH));
-  return batches;
+/** The created members a page at a time, so the server holds one page whatever the file's size. */
+async function forEachCreatedPage(
+  trx: Tx,
+  each: (page: { accountId: string; cardNumber: string | null }[]) => Promise<void>,
+): Promise<void> {
+  for (let afterLine = 0; ; ) {
+    const page = await createdMembers(trx, { afterLine, limit: EVENT_BATCH });
+    if (page.length === 0) return;
+    await each(page);
+    afterLine = page[page.length - 1]!.line;
+  }
 }
 
 /**
@@ -19,19 +26,23 @@ function inBatches<T>(items: readonly T[]): T[][] {
  * points.adjusted from the ledger).
  */
 export async function appendMemberEvents(trx: Tx): Promise<void> {
-  const { accountIds, cardNumbers } = await createdMembers(trx);
-  for (const ids of inBatches(accountIds)) {
-    const accounts = await findAccountsByIds(trx, ids);
+  await forEachCreatedPage(trx, async (page) => {
+    const accounts = await findAccountsByIds(
+      trx,
+      page.map((m) => m.accountId),
+    );
     await insertEvents(
       trx,
       accounts.map((data) => ({ type: 'account.created', data })),
     );
-  }
-  for (const numbers of inBatches(cardNumbers)) {
+  });
+  await forEachCreatedPage(trx, async (page) => {
+    const numbers = page.flatMap((m) => (m.cardNumber ? [m.cardNumber] : []));
+    if (numbers.length === 0) return;
     const cards = await findCardsByNumbers(trx, numbers);
     await insertEvents(
       trx,
       cards.map((data) => ({ type: 'card.issued', data })),
     );
-  }
+  });
 }

@@ -54,9 +54,9 @@ export function ImportReportView({ report, title }: { report: ImportReport; titl
               </TableBody>
             </Table>
           </div>
-          {report.errors.length > shown.length && (
+          {report.failed > shown.length && (
             <p className="text-sm text-muted-foreground">
-              Showing the first {shown.length} of {report.errors.length.toLocaleString('en-US')} errors.
+              Showing the first {shown.length} of {report.failed.toLocaleString('en-US')} errors.
             </p>
           )}
         </div>
