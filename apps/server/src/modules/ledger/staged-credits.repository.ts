@@ -4,7 +4,8 @@ import type { Tx } from '../../db/transaction';
 /**
  * Credits of a file import, posted set-based from the import's staging table (`imports.repository.ts`):
  * every row with `post` becomes one completed `adjustment`, and each account's balance moves by the sum of
- * its rows, in one statement, which answers the adjustments' ids in file order. The table is a temporary one whose name the caller passes.
+ * its rows, a batch of rows per statement, which answers the adjustments' ids in file order. The table is a
+ * temporary one whose name the caller passes.
  */
 
 /** Locks the accounts the rows credit, in id order, so two files (or a file and a till) never deadlock. */
@@ -26,17 +27,25 @@ export async function refuseOverLimit(trx: Tx, stage: string, maxBalance: string
     where s.account_id = over.id and s.post`.execute(trx);
 }
 
+/**
+ * Posts the next `limit` rows with `post` after line `afterLine`, in file order, and answers their
+ * adjustments' ids and the last line posted (none: nothing was left). A file is posted a batch per
+ * statement, so what the server holds of it is one batch of ids, whatever the file's size.
+ */
 export async function insertStagedAdjustments(
   trx: Tx,
-  w: { stage: string; meta: Record<string, unknown>; createdBy: string },
-): Promise<string[]> {
+  w: { stage: string; meta: Record<string, unknown>; createdBy: string; afterLine: number; limit: number },
+): Promise<{ ids: string[]; lastLine: number | undefined }> {
   // The booking card is the account's newest active card, as for a manual accrual (findBookingCard),
-  // found for all accounts at once (a per-row lookup can be planned over the wrong index while a fresh
-  // database has no statistics).
-  const posted = await sql<{ id: string }>`
-    with booking as (
+  // found for all the batch's accounts at once (a per-row lookup can be planned over the wrong index
+  // while a fresh database has no statistics).
+  const posted = await sql<{ id: string; line: number }>`
+    with batch as (
+      select line, account_id, points, reason, expires_at from ${sql.table(w.stage)}
+      where post and line > ${w.afterLine} order by line limit ${w.limit}
+    ), booking as (
       select distinct on (account_id) account_id, id, number from cards
-      where account_id in (select account_id from ${sql.table(w.stage)} where post) and status = 'active'
+      where account_id in (select account_id from batch) and status = 'active'
       order by account_id, created_at desc, id desc
     ), o as (
       insert into operations (type, status, points, account_id, card_id, card_number, meta, created_by)
@@ -44,9 +53,8 @@ export async function insertStagedAdjustments(
         ${JSON.stringify(w.meta)}::jsonb || jsonb_strip_nulls(jsonb_build_object(
           'line', s.line, 'reason', s.reason, 'expiresAt', s.expires_at)),
         ${w.createdBy}
-      from ${sql.table(w.stage)} s
+      from batch s
       left join booking c on c.account_id = s.account_id
-      where s.post
       order by s.line
       returning id, account_id, points, (meta ->> 'line')::integer as line
     ), credit as (
@@ -55,6 +63,6 @@ export async function insertStagedAdjustments(
       update accounts a set balance = a.balance + credit.points
       from credit where a.id = credit.account_id
     )
-    select id from o order by line`.execute(trx);
-  return posted.rows.map((r) => r.id);
+    select id, line from o order by line`.execute(trx);
+  return { ids: posted.rows.map((r) => r.id), lastLine: posted.rows.at(-1)?.line };
 }

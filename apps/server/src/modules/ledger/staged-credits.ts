@@ -3,7 +3,8 @@ import { centsText, MAX_BALANCE_CENTS } from '../../lib/money';
 import { appendOperationEvents } from '../events/emit';
 import { insertStagedAdjustments, lockStagedAccounts, refuseOverLimit } from './staged-credits.repository';
 
-const EVENT_BATCH = 5000;
+/** Rows per posting statement: what the server holds of a file's operations at a time. */
+const POST_BATCH = 5000;
 
 export interface StagedCredits {
   /** The import's temporary staging table: line, account_id, points, reason, expires_at, post, error. */
@@ -22,15 +23,19 @@ export interface StagedCredits {
  * The ledger's bulk form of an admin adjustment (admin-adjustment.ts), for imports: lock the accounts →
  * refuse what would pass the balance limit (BALANCE_LIMIT_EXCEEDED on each of that account's rows, the
  * rule of `adjustmentRefusal` over the file's sum) → write the adjustments and their balance changes in
- * one statement. `expiresAt` rides in the operation's meta until lots exist (PROGRAMME-API.md §1).
+ * batches of rows. `expiresAt` rides in the operation's meta until lots exist (PROGRAMME-API.md §1).
  */
 export async function postStagedCredits(trx: Tx, input: StagedCredits): Promise<void> {
   if (input.existingAccounts) {
     await lockStagedAccounts(trx, input.stage);
     await refuseOverLimit(trx, input.stage, centsText(MAX_BALANCE_CENTS));
   }
-  const posted = await insertStagedAdjustments(trx, input);
-  // points.adjusted for each, as for one admin adjustment, a batch of operations per outbox statement.
-  for (let i = 0; i < posted.length; i += EVENT_BATCH)
-    await appendOperationEvents(trx, 'points.adjusted', posted.slice(i, i + EVENT_BATCH));
+  // A batch of rows per statement, each batch's points.adjusted events (as for one admin adjustment)
+  // in one outbox statement.
+  for (let afterLine = 0; ; ) {
+    const posted = await insertStagedAdjustments(trx, { ...input, afterLine, limit: POST_BATCH });
+    if (posted.lastLine === undefined) return;
+    await appendOperationEvents(trx, 'points.adjusted', posted.ids);
+    afterLine = posted.lastLine;
+  }
 }
