@@ -45,7 +45,40 @@ test('the console replaces the loading state when it starts, with no script refu
   await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
   await expect(page.getByText('Loading Loyalty Admin…')).toHaveCount(0);
   const csp = await page.request.get('/login').then((r) => r.headers()['content-security-policy'] ?? '');
-  // Exactly one inline script is allowed, by hash; never 'unsafe-inline' for scripts.
-  expect(csp).toMatch(/script-src 'self' 'sha256-[A-Za-z0-9+/]+=*'(;|$)/);
+  // Exactly the two inline scripts (theme, first screen's preloads) are allowed, by hash; never
+  // 'unsafe-inline' for scripts.
+  expect(csp).toMatch(/script-src 'self' 'sha256-[A-Za-z0-9+/]+=*' 'sha256-[A-Za-z0-9+/]+=*'(;|$)/);
+  expect(violations).toEqual([]);
+});
+
+/** The chunks index.html asks the browser to fetch at once (apps/web/build/route-preload.ts). */
+const preloaded = (page: Page) =>
+  page
+    .locator('link[rel="modulepreload"]')
+    .evaluateAll((links) =>
+      links.map((link) =>
+        (link as HTMLLinkElement).href.replace(/^.*\/assets\//, '').replace(/-[\w-]{8}\.js$/, ''),
+      ),
+    );
+
+test("the first screen's chunks are requested by index.html itself, before the entry has run", async ({
+  page,
+  signIn,
+}) => {
+  const violations = await watchCspViolations(page);
+  // No console script runs: whatever is preloaded, index.html asked for.
+  await page.route('**/assets/*.js', (route) => route.abort());
+  await page.goto('/login');
+  await expect(page.getByRole('status')).toHaveText('Loading Loyalty Admin…');
+  const login = await preloaded(page);
+  expect(login).toContain('login-page');
+  expect(login).not.toContain('authenticated-shell');
+
+  await signIn(page);
+  await page.goto('/dashboard');
+  await expect(page.getByRole('status')).toHaveText('Loading Loyalty Admin…');
+  const dashboard = await preloaded(page);
+  expect(dashboard).toEqual(expect.arrayContaining(['authenticated-shell', 'dashboard-page']));
+  expect(dashboard).not.toContain('login-page');
   expect(violations).toEqual([]);
 });
