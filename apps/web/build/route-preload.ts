@@ -84,7 +84,10 @@ export function routePreload(): Plugin {
         }
         const loginFiles = indexes(staticClosure(bundle, login.fileName, initial));
         const script = preloadScript(files, loginFiles, indexes(shellFiles), pages);
-        return html.replace('</head>', `  <script>${script}</script>\n  </head>`);
+        // Before the stylesheet: a script placed after a pending stylesheet waits for it to arrive.
+        const at = html.indexOf('<script type="module"');
+        if (at < 0) throw new Error('route-preload: index.html has no module script');
+        return `${html.slice(0, at)}<script>${script}</script>\n    ${html.slice(at)}`;
       },
     },
   };
