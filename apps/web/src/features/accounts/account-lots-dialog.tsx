@@ -16,11 +16,20 @@ const statusVariant = { open: 'success', spent: 'secondary', expired: 'destructi
 const statusOptions = (['open', 'spent', 'expired'] as const).map((value) => ({ value, label: value }));
 
 const columns: ColumnDef<Lot>[] = [
-  { accessorKey: 'earnedAt', header: 'Earned', cell: ({ row }) => formatDateTime(row.original.earnedAt) },
+  // Days fit a phone's columns; the time is in the cell's title.
+  {
+    accessorKey: 'earnedAt',
+    header: 'Earned',
+    cell: ({ row }) => (
+      <span title={formatDateTime(row.original.earnedAt)}>{formatDate(row.original.earnedAt)}</span>
+    ),
+  },
   {
     accessorKey: 'availableAt',
     header: 'Available from',
-    cell: ({ row }) => formatDateTime(row.original.availableAt),
+    cell: ({ row }) => (
+      <span title={formatDateTime(row.original.availableAt)}>{formatDate(row.original.availableAt)}</span>
+    ),
   },
   {
     accessorKey: 'expiresAt',
