@@ -50,11 +50,11 @@ async function main(): Promise<void> {
     );
     await sql`
     with a as (
-      insert into accounts (client_id, balance) select 'bt-' || i, 1000000 from generate_series(1, ${CARDS}) as i
+      insert into accounts (client_id, balance) select 'bt-' || i, 1000000 from generate_series(1, ${CARDS}::int) as i
       returning id, client_id
     )
     insert into cards (number, account_id, status, issued_at)
-    select lpad(substr(a.client_id, 4), 16, '9'), a.id, 'active', now() from a`.execute(db);
+    select '5' || lpad(substr(a.client_id, 4), 15, '0'), a.id, 'active', now() from a`.execute(db);
 
     const started = performance.now();
     for (let done = 0; done < RECEIPTS; done += BATCH) {
@@ -63,8 +63,8 @@ async function main(): Promise<void> {
       with g as (
         select gen_random_uuid() as id, i,
           now() - random() * interval '30 days' as at,
-          lpad((1 + (i % ${CARDS}))::text, 16, '9') as card_number
-        from generate_series(${done + 1}, ${done + n}) as i
+          '5' || lpad((1 + (i % ${CARDS}))::text, 15, '0') as card_number
+        from generate_series(${done + 1}::int, ${done + n}::int) as i
       ),
       o as (
         insert into operations (id, operation_id, type, status, points, account_id, card_id, card_number, pos_id,

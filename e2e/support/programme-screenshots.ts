@@ -41,6 +41,34 @@ export const programmeScreenshotStates: ScreenshotState[] = [
     },
   },
   {
+    route: '/rulesets',
+    name: 'advanced-rules',
+    prepare: async (page) => {
+      await page.getByRole('button', { name: 'Advanced rules' }).click();
+      await page.getByLabel('Minimum Spend').fill('10');
+      await page.getByRole('button', { name: 'Add rule' }).click();
+      await page.getByLabel('Name').fill('Weekend bakery');
+      await page.getByLabel('Percent', { exact: true }).fill('1000.5');
+      await page.getByLabel('Categories').fill('Bakery');
+      await page.getByRole('checkbox', { name: 'Sat' }).check();
+      await page.getByRole('checkbox', { name: 'Sun' }).check();
+      await page.getByLabel('Hours from').fill('18:00');
+      await page.getByLabel('Hours to').fill('09:00');
+      await page.getByRole('button', { name: 'Create Ruleset' }).click();
+      await page.getByText('To must be later than From').waitFor();
+    },
+  },
+  {
+    route: '/rulesets',
+    name: 'details-backtest',
+    prepare: async (page) => {
+      await page.getByRole('button', { name: '1', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Ruleset version 1' });
+      await dialog.getByRole('button', { name: 'Run Backtest' }).click();
+      await dialog.getByRole('img', { name: 'Backtest by category chart' }).waitFor();
+    },
+  },
+  {
     route: '/sku-exclusions',
     name: 'add-sku',
     prepare: (page) => openDialog(page, 'Add SKU', 'Add SKU'),
@@ -89,7 +117,24 @@ export const programmeScreenshotStates: ScreenshotState[] = [
 export const seedProgramme: ScreenshotSeeder = async (api) => {
   await saveSettings(api, { holds: { ttl_minutes: 30 }, cards: { limit_per_account: 3 } });
   await createRuleset(api, { version: 2, percent: 2.25 });
-  const inForce = await createRuleset(api, { version: 1, percent: 5, activeFrom: isoInDays(-30) });
+  // The ruleset in force has earning rules (issue 10): the receipt names the one its dairy line earned by.
+  const created = await api.post('/api/v1/rulesets', {
+    data: {
+      version: 1,
+      activeFrom: isoInDays(-30),
+      config: {
+        percent: 5,
+        maxPointsPerCardPerDay: 500,
+        rules: [
+          { name: 'Dairy double', percent: 10, categories: ['Dairy'] },
+          { name: 'Weekend coffee', percent: 8, skus: ['COFFEE-250'], daysOfWeek: [6, 7] },
+          { name: 'Happy hour', percent: 7, hours: { from: '17:00', to: '18:59' } },
+        ],
+      },
+    },
+  });
+  if (!created.ok()) throw new Error(`seeding a ruleset: ${created.status()} ${await created.text()}`);
+  const inForce = (await created.json()) as { id: string };
   // A receipt line with an excluded SKU shows its 'Excluded SKU' hint.
   await addExcludedSku(api, inForce.id, {
     sku: 'TOB-001',

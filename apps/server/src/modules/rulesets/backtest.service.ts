@@ -7,7 +7,7 @@ import { programmeTime } from '../ledger/programme-clock';
 import { computeReceipt, type ReceiptLineInput } from '../ledger/receipt-math';
 import {
   type BacktestCursor,
-  type BacktestLine,
+  type BacktestReceipt,
   countBacktestAccounts,
   readBacktestBatch,
   readBacktestRuleset,
@@ -15,6 +15,9 @@ import {
 
 /** Receipts per round trip: bounds memory (≈5 lines each) whatever the range. */
 const BATCH_RECEIPTS = 4000;
+
+/** A stored line as the batch carries it: sku, category, then quantity, price, discount, bonus as decimal text. */
+type StoredLine = [string, string | null, string, string, string, string];
 
 interface CategoryTotals {
   receipts: number;
@@ -48,41 +51,42 @@ export async function backtestRuleset(
   let day = '';
   let earnedToday = new Map<string, bigint>();
 
-  const recompute = (lines: BacktestLine[]) => {
-    const first = lines[0]!;
-    const time = programmeTime(new Date(first.at_us / 1000), timeZone);
+  const recompute = (receipt: BacktestReceipt) => {
+    const lines = JSON.parse(receipt.lines ?? '[]') as StoredLine[];
+    if (lines.length === 0) return;
+    const time = programmeTime(new Date(receipt.at_us / 1000), timeZone);
     if (time.day !== day) {
       day = time.day;
       earnedToday = new Map();
     }
-    const items: ReceiptLineInput[] = lines.map((l) => ({
-      sku: l.sku,
-      category: l.category,
-      quantity: Number(l.quantity),
-      price: Number(l.price),
-      discount: Number(l.discount),
+    const items: ReceiptLineInput[] = lines.map(([sku, category, quantity, price, discount]) => ({
+      sku,
+      category,
+      quantity: Number(quantity),
+      price: Number(price),
+      discount: Number(discount),
     }));
-    const before = capsDays ? (earnedToday.get(first.card_number) ?? 0n) : 0n;
+    const before = capsDays ? (earnedToday.get(receipt.card_number) ?? 0n) : 0n;
     const computed = computeReceipt(items, {
       ruleset,
       excluded,
-      purchase: { posId: first.pos_id, dayOfWeek: time.dayOfWeek, minute: time.minute },
+      purchase: { posId: receipt.pos_id, dayOfWeek: time.dayOfWeek, minute: time.minute },
       earnedTodayCents: before,
     });
-    if (capsDays) earnedToday.set(first.card_number, before + computed.pointsCents);
+    if (capsDays) earnedToday.set(receipt.card_number, before + computed.pointsCents);
     receipts++;
     candidateCents += computed.pointsCents;
     const seen = new Set<string | null>();
-    lines.forEach((line, index) => {
-      const current = parseCents(line.bonus_points);
+    lines.forEach(([, category, , , , bonus], index) => {
+      const current = parseCents(bonus);
       currentCents += current;
-      let totals = byCategory.get(line.category);
+      let totals = byCategory.get(category);
       if (!totals) {
         totals = { receipts: 0, currentCents: 0n, candidateCents: 0n };
-        byCategory.set(line.category, totals);
+        byCategory.set(category, totals);
       }
-      if (!seen.has(line.category)) {
-        seen.add(line.category);
+      if (!seen.has(category)) {
+        seen.add(category);
         totals.receipts++;
       }
       totals.currentCents += current;
@@ -94,13 +98,7 @@ export async function backtestRuleset(
   for (;;) {
     const batch = await readBacktestBatch(db, range, after, batchReceipts);
     if (batch.length === 0) break;
-    let start = 0;
-    for (let i = 1; i <= batch.length; i++) {
-      if (i === batch.length || batch[i]!.accrual_id !== batch[start]!.accrual_id) {
-        recompute(batch.slice(start, i));
-        start = i;
-      }
-    }
+    for (const receipt of batch) recompute(receipt);
     const last = batch[batch.length - 1]!;
     after = { atUs: last.at_us, accrualId: last.accrual_id };
   }

@@ -52,7 +52,7 @@ export function AdvancedRulesSection({ form }: { form: Form }) {
         </Button>
       </div>
       <div id="ruleset-advanced" hidden={!shown} className="grid gap-4">
-        <div className="grid gap-4 md:grid-cols-3">
+        <div className="grid items-start gap-4 md:grid-cols-3">
           {amountFields.map(([name, label, hint]) => (
             <FormField
               key={name}

@@ -29,7 +29,7 @@ export function RuleFieldset({
   const id = (field: string) => `rule-${index}-${field}`;
   const label = `Rule ${index + 1}`;
   return (
-    <fieldset className="grid gap-4 rounded-md border p-4 md:grid-cols-2" aria-label={label}>
+    <fieldset className="grid items-start gap-4 rounded-md border p-4 md:grid-cols-2" aria-label={label}>
       <legend className="px-1 text-sm font-medium">{label}</legend>
       <FormField id={id('name')} label="Name" error={e?.name?.message}>
         {(control) => (

@@ -90,7 +90,9 @@ function RuleRow({ rule, storeName }: { rule: EarningRule; storeName: (id: strin
       <TableCell className="font-medium">{rule.name}</TableCell>
       <TableCell className="text-right tabular-nums">{formatNumber(rule.percent)}%</TableCell>
       <TableCell>{list(rule.categories)}</TableCell>
-      <TableCell className="font-mono text-xs">{list(rule.skus)}</TableCell>
+      <TableCell>
+        {rule.skus?.length ? <span className="font-mono text-xs">{rule.skus.join(', ')}</span> : any}
+      </TableCell>
       <TableCell>{list(rule.posIds?.map(storeName))}</TableCell>
       <TableCell>{list(rule.daysOfWeek?.map((d) => WEEKDAYS[d - 1]!))}</TableCell>
       <TableCell className="tabular-nums">
