@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { chooseOption, expect, test, toast } from './support/fixtures';
+import { chooseOption, expect, seenWith, test, toast } from './support/fixtures';
 import {
   blockCard,
   cardsOf,
@@ -199,8 +199,7 @@ test("Block Card: Escape closes without a call; a failure shows 'Failed to block
   await dialog.getByLabel('Block Reason').fill('Fraud');
   await dialog.getByRole('button', { name: 'Block Card' }).click();
   const failed = toast(page, 'Failed to block card');
-  await expect(failed).toBeVisible();
-  await expect(failed).toContainText('Card is already blocked');
+  await expect(seenWith(failed, 'Card is already blocked')).toBeVisible();
   await expect(dialog).toBeVisible();
 });
 
@@ -249,8 +248,7 @@ test('Reissue Card raced by another user: exactly one new card; the loser is tol
   expect((await api.post(`/api/v1/cards/${card.id}/reissue`)).status()).toBe(201);
   await confirm.getByRole('button', { name: 'Reissue Card' }).click();
   const failed = toast(page, 'Failed to reissue card');
-  await expect(failed).toBeVisible();
-  await expect(failed).toContainText(`Card ${card.number} was already reissued`);
+  await expect(seenWith(failed, `Card ${card.number} was already reissued`)).toBeVisible();
   const cards = await cardsOf(api, account.id);
   expect(cards.filter((c) => c.status === 'active')).toHaveLength(1);
 });

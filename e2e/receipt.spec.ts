@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, test, toast, uniqueName } from './support/fixtures';
+import { expect, seenWith, test, toast, uniqueName } from './support/fixtures';
 import { failWith, holdRequests } from './support/loyalty-api';
 import { accrualWithReceipt, ensureRulesetInForce } from './support/pos-api-helpers';
 import { addExcludedSku, listRulesets } from './support/programme-api';
@@ -128,8 +128,7 @@ test("'Failed to load receipt details' with the server's message; the dialog clo
   await page.route('**/api/v1/receipts/operation/*', failWith(404, 'Receipt not found', 'RECEIPT_NOT_FOUND'));
   const dialog = await openReceipt(page, accrual.operationId);
   const failed = toast(page, 'Failed to load receipt details');
-  await expect(failed).toBeVisible();
-  await expect(failed).toContainText('Receipt not found');
+  await expect(seenWith(failed, 'Receipt not found')).toBeVisible();
   await expect(dialog).toHaveCount(0);
 });
 

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { chooseOption, expect, test, toast } from './support/fixtures';
+import { chooseOption, expect, seenWith, test, toast } from './support/fixtures';
 import { createRuleset, isoInDays, listRulesets, lowVersion } from './support/programme-api';
 
 // Spec section 2 "Rulesets", 4 (status derived from activeFrom), 5 "Ruleset", 8 toasts
@@ -97,8 +97,7 @@ test("a duplicate version shows 'Create failed' with the server's message", asyn
   await form(page).getByLabel('Accrual Percentage').fill('4');
   await form(page).getByRole('button', { name: 'Create Ruleset' }).click();
   const failed = toast(page, 'Create failed');
-  await expect(failed).toBeVisible();
-  await expect(failed).toContainText(`A ruleset with version ${existing.version} already exists`);
+  await expect(seenWith(failed, `A ruleset with version ${existing.version} already exists`)).toBeVisible();
   // The form keeps what was typed, so it can be corrected.
   await expect(form(page).getByLabel('Accrual Percentage')).toHaveValue('4');
 });
@@ -198,8 +197,7 @@ test("a load failure shows 'Failed to load rulesets'", async ({ page }) => {
   );
   await page.goto('/rulesets');
   const failed = toast(page, 'Failed to load rulesets');
-  await expect(failed).toBeVisible();
-  await expect(failed).toContainText('Rulesets are unavailable');
+  await expect(seenWith(failed, 'Rulesets are unavailable')).toBeVisible();
   await expect(table(page).getByRole('alert')).toContainText('Failed to load rulesets');
 });
 

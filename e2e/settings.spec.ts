@@ -1,5 +1,5 @@
 import type { Page, Route } from '@playwright/test';
-import { expect, test, toast } from './support/fixtures';
+import { expect, seenWith, test, toast } from './support/fixtures';
 import { getSettings, saveSettings } from './support/programme-api';
 
 // Spec section 2 "Settings", 5 "Settings", 8 toasts ('Settings saved successfully', 'Save failed',
@@ -138,8 +138,7 @@ test("a refused save shows 'Save failed' with the server's message", async ({ pa
   await ttl(page).fill('30');
   await save(page).click();
   const failed = toast(page, 'Save failed');
-  await expect(failed).toBeVisible();
-  await expect(failed).toContainText('Settings are read-only right now');
+  await expect(seenWith(failed, 'Settings are read-only right now')).toBeVisible();
 });
 
 test("a load failure shows 'Failed to load settings' with the server's message", async ({ page }) => {
@@ -148,8 +147,7 @@ test("a load failure shows 'Failed to load settings' with the server's message",
   );
   await page.goto('/settings');
   const failed = toast(page, 'Failed to load settings');
-  await expect(failed).toBeVisible();
-  await expect(failed).toContainText('Settings store unavailable');
+  await expect(seenWith(failed, 'Settings store unavailable')).toBeVisible();
   await expect(summary(page).getByRole('alert')).toContainText('Failed to load settings');
 });
 
