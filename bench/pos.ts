@@ -143,6 +143,12 @@ async function seed(db: Db, secretHex: string) {
   // The hot card can pay for every pair the run can make.
   await sql`update accounts set balance = 100000000 where client_id = 'bench-0'`.execute(db);
   await sql`update operations set points = 100000000 where card_number = ${cardNumber(0)}`.execute(db);
+  // Each starting balance is its accrual's lot (PROGRAMME-API §1), as the ledger writes one for every credit.
+  await sql`
+    insert into lots (account_id, credit_id, earned_at, available_at, points, remaining)
+    select account_id, id, now(), now(), points, points from operations where meta->>'reason' = 'bench seed'`.execute(
+    db,
+  );
   if (process.env.BENCH_NO_TRIGGERS === '1') {
     // Diagnostic only: measures the POS path without the analytics rollup triggers (ledger still exact).
     for (const table of ['operations', 'accounts', 'cards'])

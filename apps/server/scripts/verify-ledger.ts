@@ -5,7 +5,7 @@ import { ledgerIsSound, verifyLedger } from '../src/modules/ledger/verify-ledger
 
 /**
  * `npm run verify-ledger`: recompute every account's balance and held balance from the operations of
- * the configured database (DATABASE_URL or DATA_DIR) and print any difference. Exit code 1 when any.
+ * the configured database, and prove the points lots against their consumptions and the balances (DATABASE_URL or DATA_DIR) and print any difference. Exit code 1 when any.
  */
 const config = loadConfig();
 const handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
@@ -29,7 +29,14 @@ try {
   }
   for (const id of report.holdsCapturedTwice) console.log(`hold ${id}: captured more than once`);
   for (const id of report.overReturnedLines) console.log(`receipt line ${id}: returned more than earned`);
-  console.log(sound ? 'Ledger OK: every balance matches its operations.' : 'Ledger differences found.');
+  for (const id of report.lots.lotsOff) console.log(`lot ${id}: remaining is not points − its consumptions`);
+  for (const id of report.lots.accountsOff)
+    console.log(`account ${id}: Σ remaining of its lots is not its balance`);
+  for (const id of report.lots.debitsOff)
+    console.log(`operation ${id}: its lot consumptions do not sum to its points`);
+  console.log(
+    sound ? 'Ledger OK: every balance matches its operations and its lots.' : 'Ledger differences found.',
+  );
 } finally {
   await handle.close();
 }

@@ -17,6 +17,7 @@ import { eventsRoutes } from './modules/events/events.routes';
 import { webhooksRoutes } from './modules/events/webhooks.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { importsRoutes } from './modules/imports/imports.routes';
+import { lotsRoutes } from './modules/lots/lots.routes';
 import { memberDataRoutes } from './modules/member-data/member-data.routes';
 import { operationsRoutes } from './modules/operations/operations.routes';
 import { posRoutes } from './modules/pos/pos.routes';
@@ -34,6 +35,7 @@ import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './pl
 import { holdSweeperPlugin } from './plugins/hold-sweeper';
 import { registerStrictJsonParser, validatorCompiler } from './plugins/input';
 import { metricsPlugin } from './plugins/metrics';
+import { pointsExpiryPlugin } from './plugins/points-expiry';
 import { posKeyCachePlugin } from './plugins/pos-key-cache';
 import { registerSwagger } from './plugins/swagger';
 import { webhookDeliveriesPlugin } from './plugins/webhook-deliveries';
@@ -88,6 +90,7 @@ export async function buildApp({ config, database, secrets, logger }: AppDeps) {
   await app.register(metricsPlugin, { token: config.METRICS_TOKEN, poolStats: database.poolStats });
   await app.register(holdSweeperPlugin, { intervalMs: config.HOLD_SWEEP_INTERVAL_MS });
   await app.register(posKeyCachePlugin, { ttlMs: config.POS_KEY_CACHE_MS, databaseUrl: config.DATABASE_URL });
+  await app.register(pointsExpiryPlugin, { intervalMs: config.POINTS_EXPIRY_INTERVAL_MS });
   await app.register(webhookDeliveriesPlugin, { config, secrets });
   await app.register(authPlugin, {
     tokens: createTokenService(secrets.jwtSecret, config.SESSION_TTL_SECONDS),
@@ -107,6 +110,7 @@ export async function buildApp({ config, database, secrets, logger }: AppDeps) {
     await secured.register(settingsRoutes);
     await secured.register(rulesetsRoutes);
     await secured.register(accountsRoutes);
+    await secured.register(lotsRoutes);
     await secured.register(cardsRoutes);
     await secured.register(operationsRoutes);
     await secured.register(memberDataRoutes);

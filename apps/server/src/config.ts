@@ -37,6 +37,8 @@ const envSchema = z.object({
   POS_KEY_CACHE_MS: z.coerce.number().int().min(0).default(5000),
   /** How often the hold sweeper voids expired holds; 0 turns it off (tests drive it by hand). */
   HOLD_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).default(30_000),
+  /** How often the points-expiry sweeper expires lots whose time has come (PROGRAMME-API §1); 0 turns it off. */
+  POINTS_EXPIRY_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
   /** Largest CSV body an import accepts (PROGRAMME-API.md §4); above it the answer is 413. */
   IMPORT_MAX_BYTES: z.coerce
     .number()

@@ -126,11 +126,16 @@ export async function createTestContext(
   afterAll(async () => {
     try {
       if (options.verifyLedger !== false) {
-        const { differences, holdsCapturedTwice, overReturnedLines } = await verifyLedger(database.db);
+        const { differences, holdsCapturedTwice, overReturnedLines, lots } = await verifyLedger(database.db);
         expect(
-          { differences, holdsCapturedTwice, overReturnedLines },
+          { differences, holdsCapturedTwice, overReturnedLines, lots },
           'the ledger invariant after this file (a file that seeds raw balances on purpose opts out: createTestContext(env, { verifyLedger: false }))',
-        ).toEqual({ differences: [], holdsCapturedTwice: [], overReturnedLines: [] });
+        ).toEqual({
+          differences: [],
+          holdsCapturedTwice: [],
+          overReturnedLines: [],
+          lots: { lotsOff: [], accountsOff: [], debitsOff: [] },
+        });
       }
     } finally {
       await app.close();

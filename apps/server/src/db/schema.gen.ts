@@ -142,11 +142,29 @@ export interface LoginAttempts {
   username: string;
 }
 
+export interface LotConsumptions {
+  lot_id: string;
+  operation_id: string;
+  points: Numeric;
+}
+
+export interface Lots {
+  account_id: string;
+  available_at: Timestamp;
+  created_at: Generated<Timestamp>;
+  credit_id: string | null;
+  earned_at: Timestamp;
+  expires_at: Timestamp | null;
+  id: Generated<string>;
+  points: Numeric;
+  remaining: Numeric;
+}
+
 export interface OperationCounts {
   n: ColumnType<number, number | bigint, number | bigint>;
   shard: number;
   status: 'active' | 'applied' | 'completed' | 'failed' | 'pending' | 'voided';
-  type: 'accrual' | 'adjustment' | 'hold' | 'redemption';
+  type: 'accrual' | 'adjustment' | 'expiry' | 'hold' | 'redemption';
 }
 
 export interface Operations {
@@ -164,7 +182,7 @@ export interface Operations {
   related_id: string | null;
   ruleset_version: ColumnType<number, number | bigint, number | bigint> | null;
   status: 'active' | 'applied' | 'completed' | 'failed' | 'pending' | 'voided';
-  type: 'accrual' | 'adjustment' | 'hold' | 'redemption';
+  type: 'accrual' | 'adjustment' | 'expiry' | 'hold' | 'redemption';
 }
 
 export interface OperationSearchCounts {
@@ -173,7 +191,7 @@ export interface OperationSearchCounts {
   n: ColumnType<number, number | bigint, number | bigint>;
   shard: number;
   status: 'active' | 'applied' | 'completed' | 'failed' | 'pending' | 'voided';
-  type: 'accrual' | 'adjustment' | 'hold' | 'redemption';
+  type: 'accrual' | 'adjustment' | 'expiry' | 'hold' | 'redemption';
 }
 
 export interface PointsFlowDays {
@@ -225,6 +243,7 @@ export interface Receipts {
   card_number: string;
   created_at: Generated<Timestamp>;
   pos_id: string;
+  purchased_at: Timestamp | null;
   receipt_id: string;
   total_amount: Numeric;
   total_discount: Numeric;
@@ -299,6 +318,8 @@ export interface DB {
   idempotency_keys: IdempotencyKeys;
   import_rows: ImportRows;
   login_attempts: LoginAttempts;
+  lot_consumptions: LotConsumptions;
+  lots: Lots;
   operation_counts: OperationCounts;
   operation_search_counts: OperationSearchCounts;
   operations: Operations;

@@ -10,6 +10,8 @@ import * as m009 from './009-account-accruals-index';
 import * as m010 from './010-derived-subsystem';
 import * as m013 from './013-import-card-numbers';
 import * as m014 from './014-events';
+import * as m015 from './015-points-lots';
+import * as m016 from './016-opening-lots';
 import * as m017 from './017-points-flow';
 import * as m018 from './018-earning-rules';
 import * as m019 from './019-receipts-time-index';
@@ -32,6 +34,8 @@ export const migrations: Record<string, Migration> = {
   '010-derived-subsystem': m010,
   '013-import-card-numbers': m013,
   '014-events': m014,
+  '015-points-lots': m015,
+  '016-opening-lots': m016,
   '017-points-flow': m017,
   '018-earning-rules': m018,
   '019-receipts-time-index': m019,

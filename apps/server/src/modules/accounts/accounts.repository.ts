@@ -8,6 +8,9 @@ import { listSource } from '../../lib/list-stream';
 import { amountNumber, centsNumber, parseCents } from '../../lib/money';
 import { likeContains, toIso } from '../../lib/paging';
 import { lapsedHeld } from '../ledger/expired-holds.repository';
+import { pendingOf } from '../ledger/lots.sql';
+
+const maxCents = (a: bigint, b: bigint) => (a > b ? a : b);
 
 /** The newest active card of the account (cards_account_idx), for the Active Card column. */
 const activeCardNumber = sql<string | null>`(select c.number from cards c
@@ -21,6 +24,7 @@ function accountQuery(db: Executor) {
     'accounts.balance',
     // Lapsed holds no longer count as held, swept or not (issue 15.5).
     sql<string>`accounts.held_balance - ${lapsedHeld(sql.ref('accounts.id'))}`.as('held_balance'),
+    pendingOf(sql.ref('accounts.id')).as('pending_balance'),
     'accounts.created_at',
     activeCardNumber.as('active_card_number'),
   ]);
@@ -35,8 +39,10 @@ function toAccount(row: AccountRow): Account {
     activeCardNumber: row.active_card_number,
     balance: amountNumber(row.balance),
     heldBalance: amountNumber(row.held_balance),
-    pendingBalance: 0,
-    availableBalance: centsNumber(parseCents(row.balance) - parseCents(row.held_balance)),
+    pendingBalance: amountNumber(row.pending_balance),
+    availableBalance: centsNumber(
+      maxCents(parseCents(row.balance) - parseCents(row.held_balance) - parseCents(row.pending_balance), 0n),
+    ),
     createdAt: toIso(row.created_at) as string,
   };
 }

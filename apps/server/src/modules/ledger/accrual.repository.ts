@@ -5,6 +5,7 @@ import type { Tx } from '../../db/transaction';
 import type { StoredRequest } from '../pos/idempotency';
 import type { StoredEarningRules } from './earning-rules';
 import { insertClaim, type PosClaim } from './ledger.repository';
+import { insertCreditLots } from './lots.sql';
 
 export interface AccrualContext {
   card_id: string | null;
@@ -88,6 +89,8 @@ export interface AccrualWrite {
   /** Exact decimal text: what the balance moves by (Σ of the lines' bonus). */
   points: string;
   receipt: { receiptId: string; totalAmount: string; totalDiscount: string };
+  /** An offline till's purchase time (ISO-8601): the lot is earned then. Null: now. */
+  purchasedAt: string | null;
   lines: Array<{
     line_no: number;
     sku: string;
@@ -103,7 +106,7 @@ export interface AccrualWrite {
 
 /**
  * Persist a decided accrual in one statement: the balance credit, the idempotency record with the
- * answer, the `accrual` operation, the receipt and its lines. The account is already locked; the claim
+ * answer, the `accrual` operation, its lot, the receipt and its lines. The account is already locked; the claim
  * comes before the new operation (the lock order of every POS write), and a concurrent duplicate fails on
  * the operationId key.
  */
@@ -120,11 +123,14 @@ export async function insertAccrual(trx: Tx, w: AccrualWrite): Promise<StoredReq
         ${w.accountId}::uuid, ${w.cardId}::uuid, ${w.cardNumber}, ${w.claim.posId}::uuid, ${w.rulesetVersion},
         ${JSON.stringify({ receipt: w.receipt.receiptId })}::jsonb
       from q
+      returning id, account_id, points, coalesce(${w.purchasedAt}::timestamptz, created_at) as earned_at
     ),
+    lot as (${insertCreditLots(sql`o`)}),
     rc as (
-      insert into receipts (accrual_id, receipt_id, pos_id, card_number, total_amount, total_discount)
+      insert into receipts (accrual_id, receipt_id, pos_id, card_number, total_amount, total_discount,
+        purchased_at)
       select ${w.rowId}::uuid, ${w.receipt.receiptId}, ${w.claim.posId}::uuid, ${w.cardNumber},
-        ${w.receipt.totalAmount}::numeric, ${w.receipt.totalDiscount}::numeric
+        ${w.receipt.totalAmount}::numeric, ${w.receipt.totalDiscount}::numeric, ${w.purchasedAt}::timestamptz
       from q
     ),
     i as (

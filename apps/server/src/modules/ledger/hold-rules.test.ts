@@ -19,6 +19,7 @@ const target = (values: Partial<HoldTarget> = {}): HoldTarget => ({
   balance: '100.00',
   held_balance: '30.00',
   lapsed: '0',
+  pending: '0',
   now,
   ttl_minutes: null,
   ...values,
@@ -36,6 +37,12 @@ describe('holdRefusal', () => {
 
   it('lets a hold take exactly what is available', () => {
     expect(holdRefusal(target(), 7000n)).toBeNull();
+  });
+
+  it('does not let a hold take pending points (available = balance − held − pending)', () => {
+    expect(holdRefusal(target({ pending: '25.00' }), 4500n)).toBeNull();
+    expect(codeOf(holdRefusal(target({ pending: '25.00' }), 4501n))).toBe('INSUFFICIENT_FUNDS');
+    expect(codeOf(holdRefusal(target({ pending: '100.00' }), 1n))).toBe('INSUFFICIENT_FUNDS');
   });
 
   it('does not count lapsed holds as held, but asks for them to be voided when their points are needed', () => {
@@ -69,6 +76,7 @@ const hold = (values: Partial<LockedHold> = {}): LockedHold => ({
   balance: '100.00',
   held_balance: '20.00',
   account_lapsed: '0',
+  account_pending: '0',
   ...values,
 });
 

@@ -10,9 +10,19 @@ export function holdExpiry(now: Date, ttlMinutes: number | null): Date {
   return new Date(now.getTime() + (ttlMinutes ?? DEFAULT_HOLD_TTL_MINUTES) * 60_000);
 }
 
-/** What the account can still hold: balance − held, where a lapsed hold no longer counts as held. */
-export function availableFor(target: Pick<HoldTarget, 'balance' | 'held_balance' | 'lapsed'>): Cents {
-  return parseCents(target.balance!) - parseCents(target.held_balance!) + parseCents(target.lapsed);
+/**
+ * What the account can still hold: balance − held − pending (PROGRAMME-API §1), where a lapsed hold no
+ * longer counts as held; never negative.
+ */
+export function availableFor(
+  target: Pick<HoldTarget, 'balance' | 'held_balance' | 'lapsed' | 'pending'>,
+): Cents {
+  const available =
+    parseCents(target.balance!) -
+    parseCents(target.held_balance!) +
+    parseCents(target.lapsed) -
+    parseCents(target.pending);
+  return available > 0n ? available : 0n;
 }
 
 /** Why a new hold of `points` on this card cannot be made: CARD_NOT_FOUND, CARD_BLOCKED, INSUFFICIENT_FUNDS. */

@@ -4,6 +4,7 @@ import type { Tx } from '../../db/transaction';
 import type { StoredRequest } from '../pos/idempotency';
 import { lapsedHeld } from './expired-holds.repository';
 import { insertClaim, type PosClaim } from './ledger.repository';
+import { consumeLots, pendingOf } from './lots.sql';
 
 export interface HoldTarget {
   card_id: string | null;
@@ -13,6 +14,8 @@ export interface HoldTarget {
   held_balance: string | null;
   /** Points of the account's lapsed holds not voided yet: they no longer count as held. */
   lapsed: string;
+  /** Points of the account's lots still in their pending period: not available to hold. */
+  pending: string;
   /** The transaction's now(), to the millisecond: a new hold's expiry counts from it. */
   now: Date;
   /** The `holds.ttl_minutes` setting, null when unset. */
@@ -28,7 +31,8 @@ export async function lockHoldTarget(trx: Tx, cardNumber: string): Promise<HoldT
       where c.number = ${cardNumber}
       for no key update of a
     )
-    select k.*, ${lapsedHeld(sql.ref('k.account_id'))} as lapsed, date_trunc('milliseconds', now()) as now,
+    select k.*, ${lapsedHeld(sql.ref('k.account_id'))} as lapsed, ${pendingOf(sql.ref('k.account_id'))} as pending,
+      date_trunc('milliseconds', now()) as now,
       (select value from settings where key = 'holds.ttl_minutes') as ttl_minutes
     from (select 1) as one
     left join k on true`.execute(trx);
@@ -83,6 +87,8 @@ export interface LockedHold {
   held_balance: string;
   /** Points of the account's lapsed holds not voided yet (read for a release only, else 0). */
   account_lapsed: string;
+  /** Points of the account's pending lots (read for a release only, else 0). */
+  account_pending: string;
 }
 
 /**
@@ -97,7 +103,8 @@ export async function lockHold(
   const result = await sql<LockedHold>`
     select h.id as hold_id, h.status, h.pos_id, h.expires_at <= now() as lapsed, h.meta->>'reason' as reason,
       -h.points as held, h.account_id, h.card_id, h.card_number, c.status as card_status, a.balance,
-      a.held_balance, ${withLapsed ? lapsedHeld(sql.ref('a.id')) : sql`0`} as account_lapsed
+      a.held_balance, ${withLapsed ? lapsedHeld(sql.ref('a.id')) : sql`0`} as account_lapsed,
+      ${withLapsed ? pendingOf(sql.ref('a.id')) : sql`0`} as account_pending
     from operations h
     join accounts a on a.id = h.account_id
     left join cards c on c.id = h.card_id
@@ -121,7 +128,8 @@ export interface SettleWrite {
 
 /**
  * Persist a decided capture: the hold `applied`, the account debited by the captured points and freed of
- * the whole hold (the rest is released), the claim with the answer, and the `redemption`.
+ * the whole hold (the rest is released), the claim with the answer, the `redemption` and the lots it
+ * consumed (soonest expiry first: expired lots a hold kept from the sweeper go first).
  */
 export async function applyCapture(trx: Tx, w: SettleWrite & { captured: string }): Promise<StoredRequest> {
   const h = w.hold;
@@ -139,7 +147,9 @@ export async function applyCapture(trx: Tx, w: SettleWrite & { captured: string 
         ${h.card_id}::uuid, ${h.card_number}, ${w.claim.posId}::uuid, ${h.hold_id}::uuid,
         ${JSON.stringify({ reason: w.reason })}::jsonb
       from q
-    )
+      returning id
+    ),
+    ${consumeLots({ accountId: h.account_id, points: w.captured, operationId: sql`(select id from r)` })}
     select * from q`.execute(trx);
   return result.rows[0]!;
 }

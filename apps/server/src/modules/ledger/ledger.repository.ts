@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Tx } from '../../db/transaction';
+import { insertCreditLots } from './lots.sql';
 
 /**
  * The ledger's SQL: the only statements that write operations together with the balances they justify
@@ -76,7 +77,10 @@ export interface AdminPosting {
   createdBy: string;
 }
 
-/** A completed `adjustment` and the balance change it justifies, in one statement; the new balance. */
+/**
+ * A completed `adjustment` (a credit: the contract allows only positive points), its lot and the balance
+ * change it justifies, in one statement; the new balance.
+ */
 export async function insertAdminAdjustment(
   trx: Tx,
   p: AdminPosting,
@@ -86,8 +90,9 @@ export async function insertAdminAdjustment(
       insert into operations (type, status, points, account_id, card_id, card_number, meta, created_by)
       values ('adjustment', 'completed', ${p.points}::numeric, ${p.accountId}::uuid, ${p.card?.id ?? null}::uuid,
         ${p.card?.number ?? null}, ${JSON.stringify(p.meta)}::jsonb, ${p.createdBy})
-      returning id, points, account_id
-    )
+      returning id, points, account_id, created_at as earned_at
+    ),
+    lot as (${insertCreditLots(sql`o`)})
     update accounts set balance = accounts.balance + o.points
     from o where accounts.id = o.account_id
     returning o.id, accounts.balance`.execute(trx);

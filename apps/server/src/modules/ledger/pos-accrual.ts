@@ -20,7 +20,8 @@ export interface AccrualRequest {
   /** The till's POS key (rules may target stores). */
   posId: string;
   cardNumber: string;
-  receipt: { receiptId: string; items: ReceiptLineInput[] };
+  /** `purchasedAt`: an offline till's purchase time, already validated (not future, ≤ 30 days old). */
+  receipt: { receiptId: string; items: ReceiptLineInput[]; purchasedAt?: string | undefined };
 }
 
 /** What an accrual decided: the receipt with its points, and the balance they take the account to. */
@@ -120,6 +121,7 @@ export async function postAccrual(trx: Tx, a: PosAccrual): Promise<StoredRequest
       totalAmount: centsText(computed.totalAmountCents),
       totalDiscount: centsText(computed.totalDiscountCents),
     },
+    purchasedAt: a.receipt.purchasedAt ?? null,
     lines: computed.lines.map((l) => ({
       line_no: l.lineNo,
       sku: l.sku,

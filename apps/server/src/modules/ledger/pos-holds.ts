@@ -129,7 +129,12 @@ export async function postRelease(
   s: PosSettlement<Extract<Settlement, { kind: 'release' }>, { holdId: string; availableAfter: Cents }>,
 ): Promise<StoredRequest> {
   const hold = await lockToSettle(trx, s);
-  const availableAfter = availableFor({ ...hold, lapsed: hold.account_lapsed }) + parseCents(hold.held);
+  const availableAfter = availableFor({
+    ...hold,
+    held_balance: centsText(parseCents(hold.held_balance) - parseCents(hold.held)),
+    lapsed: hold.account_lapsed,
+    pending: hold.account_pending,
+  });
   const stored = await applyRelease(trx, {
     claim: { ...s.key, response: s.answer({ holdId: hold.hold_id, availableAfter }) },
     hold,

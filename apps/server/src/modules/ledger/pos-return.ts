@@ -5,7 +5,7 @@ import type { StoredRequest } from '../pos/idempotency';
 import { expireHoldsIn } from './expire-holds';
 import { lockAccountForPosting, type PosRequestKey } from './ledger.repository';
 import { planReturn, returnDeduction } from './return-plan';
-import { applyReturn, lockReceiptLines, type ReturnableAccrual } from './returns.repository';
+import { applyReturn, lockReceiptLines, type ReturnableAccrual, readReturnLots } from './returns.repository';
 
 export interface PosReturn {
   key: PosRequestKey;
@@ -28,7 +28,8 @@ export async function postReturn(trx: Tx, r: PosReturn): Promise<StoredRequest> 
   // Lapsed holds no longer count as held (issue 15.5): void them before what is available is read.
   await expireHoldsIn(trx, { accountId: r.original.account_id });
   const account = (await lockAccountForPosting(trx, r.original.account_id))!;
-  const { taken, shortfall } = returnDeduction(plan.pointsCents, account);
+  const lots = await readReturnLots(trx, r.original.account_id, r.original.id);
+  const { taken, shortfall } = returnDeduction(plan.pointsCents, account, lots);
   const stored = await applyReturn(trx, {
     claim: { ...r.key, response: r.answer({ taken, balanceAfter: parseCents(account.balance) - taken }) },
     original: r.original,

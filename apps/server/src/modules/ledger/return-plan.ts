@@ -78,14 +78,17 @@ export function planReturn(
 }
 
 /**
- * How much of the points a return should take back the account can give: never more than is available
- * (balance − held), so holds stay covered; what cannot be taken is the shortfall, recorded in the meta.
+ * How much of the points a return should take back the account can give: what is left of its accrual's
+ * lot while pending, plus what is available (balance − held − pending), so holds stay covered and other
+ * pending lots are not touched (PROGRAMME-API §1: the return's own lot first, then as a capture takes);
+ * what cannot be taken is the shortfall, recorded in the meta. Without lots pending this is balance − held.
  */
 export function returnDeduction(
   pointsCents: Cents,
   account: { balance: string; held_balance: string },
+  lots: { pending: string; own_pending: string } = { pending: '0', own_pending: '0' },
 ): { taken: Cents; shortfall: Cents } {
-  const available = parseCents(account.balance) - parseCents(account.held_balance);
-  const taken = minBig(pointsCents, maxBig(available, 0n));
+  const available = parseCents(account.balance) - parseCents(account.held_balance) - parseCents(lots.pending);
+  const taken = minBig(pointsCents, maxBig(available, 0n) + parseCents(lots.own_pending));
   return { taken, shortfall: pointsCents - taken };
 }

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Tx } from '../../db/transaction';
 import type { StoredRequest } from '../pos/idempotency';
 import { insertClaim, type PosClaim } from './ledger.repository';
+import { consumeLots, pendingOf } from './lots.sql';
 
 export interface ReturnableAccrual {
   id: string;
@@ -40,6 +41,22 @@ export async function lockReceiptLines(trx: Tx, accrualId: string): Promise<Lock
   return result.rows;
 }
 
+export interface ReturnLots {
+  /** Points of the account's lots still pending. */
+  pending: string;
+  /** What is left of the accrual's own lot while it is pending (a return may take it even then), else 0. */
+  own_pending: string;
+}
+
+/** The lots a return decides on (the account is locked). */
+export async function readReturnLots(trx: Tx, accountId: string, accrualId: string): Promise<ReturnLots> {
+  const result = await sql<ReturnLots>`
+    select ${pendingOf(sql`${accountId}::uuid`)} as pending,
+      coalesce((select remaining from lots where credit_id = ${accrualId}::uuid and available_at > now()), 0)
+        as own_pending`.execute(trx);
+  return result.rows[0]!;
+}
+
 export interface ReturnWrite {
   claim: PosClaim;
   original: ReturnableAccrual;
@@ -50,8 +67,8 @@ export interface ReturnWrite {
 }
 
 /**
- * Persist a return: the lines' returned amounts, the debit, the `adjustment` operation and the idempotency
- * record with the answer, in one statement.
+ * Persist a return: the lines' returned amounts, the debit, the `adjustment` operation, the lots it takes
+ * back (its accrual's lot first) and the idempotency record with the answer, in one statement.
  */
 export async function applyReturn(trx: Tx, w: ReturnWrite): Promise<StoredRequest> {
   const result = await sql<StoredRequest>`
@@ -73,7 +90,14 @@ export async function applyReturn(trx: Tx, w: ReturnWrite): Promise<StoredReques
         ${w.claim.posId}::uuid, ${w.original.id}::uuid,
         ${JSON.stringify(w.meta)}::jsonb
       from q
-    )
+      returning id
+    ),
+    ${consumeLots({
+      accountId: w.original.account_id,
+      points: w.taken,
+      operationId: sql`(select id from o)`,
+      returnOf: w.original.id,
+    })}
     select * from q`.execute(trx);
   return result.rows[0]!;
 }

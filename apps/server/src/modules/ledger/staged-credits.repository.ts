@@ -1,11 +1,13 @@
 import { sql } from 'kysely';
 import type { Tx } from '../../db/transaction';
+import { insertCreditLots } from './lots.sql';
 
 /**
  * Credits of a file import, posted set-based from the import's staging table (`imports.repository.ts`):
  * every row with `post` becomes one completed `adjustment`, and each account's balance moves by the sum of
- * its rows, a batch of rows per statement, which answers the adjustments' ids in file order. The table is a
- * temporary one whose name the caller passes.
+ * its rows, a batch of rows per statement (with a lot per credit, dated by the row's `expiresAt` when it
+ * has one), which answers the adjustments' ids in file order. The table is a temporary one whose name the
+ * caller passes.
  */
 
 /** Locks the accounts the rows credit, in id order, so two files (or a file and a till) never deadlock. */
@@ -56,7 +58,10 @@ export async function insertStagedAdjustments(
       from batch s
       left join booking c on c.account_id = s.account_id
       order by s.line
-      returning id, account_id, points, (meta ->> 'line')::integer as line
+      returning id, account_id, points, (meta ->> 'line')::integer as line, created_at as earned_at,
+        (meta ->> 'expiresAt')::timestamptz as expires_at
+    ), lot as (
+      ${insertCreditLots(sql`o`, true)}
     ), credit as (
       select account_id, sum(points) as points from o group by account_id
     ), credited as (

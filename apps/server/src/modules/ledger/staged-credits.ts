@@ -23,7 +23,7 @@ export interface StagedCredits {
  * The ledger's bulk form of an admin adjustment (admin-adjustment.ts), for imports: lock the accounts →
  * refuse what would pass the balance limit (BALANCE_LIMIT_EXCEEDED on each of that account's rows, the
  * rule of `adjustmentRefusal` over the file's sum) → write the adjustments and their balance changes in
- * batches of rows. `expiresAt` rides in the operation's meta until lots exist (PROGRAMME-API.md §1).
+ * batches of rows, each credit with its lot (an opening balance's `expiresAt` dates it; PROGRAMME-API.md §1).
  */
 export async function postStagedCredits(trx: Tx, input: StagedCredits): Promise<void> {
   if (input.existingAccounts) {

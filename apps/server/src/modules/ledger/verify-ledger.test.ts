@@ -23,8 +23,20 @@ describe('verifyLedger', () => {
     await sql`update accounts set balance = 11, held_balance = 2 where id = ${card.accountId}::uuid`.execute(
       db,
     );
+    // The redemption's 1.50 came out of the starting balance's lot.
+    await sql`
+      with l as (update lots set remaining = remaining - 1.5 where account_id = ${card.accountId}::uuid returning id)
+      insert into lot_consumptions (operation_id, lot_id, points)
+      select o.id, l.id, 1.5 from operations o, l where o.account_id = ${card.accountId}::uuid and o.type = 'redemption'`.execute(
+      db,
+    );
     const report = await verifyLedger(db);
-    expect(report).toMatchObject({ differences: [], holdsCapturedTwice: [], overReturnedLines: [] });
+    expect(report).toMatchObject({
+      differences: [],
+      holdsCapturedTwice: [],
+      overReturnedLines: [],
+      lots: { lotsOff: [], accountsOff: [], debitsOff: [] },
+    });
     expect(report.accountsChecked).toBe(1);
     expect(ledgerIsSound(report)).toBe(true);
   });
@@ -55,5 +67,24 @@ describe('verifyLedger', () => {
       ]),
     );
     expect(report.differences).toHaveLength(2);
+  });
+
+  it('proves the lots: remaining against consumptions, Σ remaining against the balance, debits against what they took', async () => {
+    const card = await createCard(db, { balance: 10 });
+    const [lot] = await sql<{ id: string }>`select id from lots where account_id = ${card.accountId}::uuid`
+      .execute(db)
+      .then((r) => r.rows);
+    // A redemption that took nothing from any lot, and a lot that lost points no debit took.
+    const spent = await db
+      .insertInto('operations')
+      .values({ type: 'redemption', status: 'completed', points: -4, account_id: card.accountId })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await sql`update accounts set balance = 6 where id = ${card.accountId}::uuid`.execute(db);
+    await sql`update lots set remaining = 7 where id = ${lot!.id}::uuid`.execute(db);
+    const { lots } = await verifyLedger(db);
+    expect(lots.lotsOff).toContain(lot!.id);
+    expect(lots.accountsOff).toContain(card.accountId);
+    expect(lots.debitsOff).toContain(spent.id);
   });
 });

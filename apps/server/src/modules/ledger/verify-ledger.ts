@@ -16,19 +16,64 @@ export interface LedgerReport {
   holdsCapturedTwice: string[];
   /** Receipt lines that gave back more points than they earned. */
   overReturnedLines: string[];
+  /** The lots' proof (PROGRAMME-API §1 "Reads"). */
+  lots: LotProof;
+}
+
+export interface LotProof {
+  /** Lots whose remaining is not points − Σ their consumptions, or is below zero. */
+  lotsOff: string[];
+  /** Accounts whose Σ remaining of their lots is not their balance. */
+  accountsOff: string[];
+  /** Completed debits (redemptions, returns, expiries) whose consumptions do not sum to their points. */
+  debitsOff: string[];
+}
+
+/**
+ * The lots against their consumptions and the ledger: each lot's remaining = points − what debits took
+ * from it and never below zero; Σ remaining of an account = its balance; every completed debit's
+ * consumptions sum to its points (and nothing else consumed a lot).
+ */
+export async function verifyLots(db: Db): Promise<LotProof> {
+  const lots = await sql<{ id: string }>`
+    select l.id from lots l
+    left join (select lot_id, sum(points) as used from lot_consumptions group by lot_id) c on c.lot_id = l.id
+    where l.remaining <> l.points - coalesce(c.used, 0) or l.remaining < 0
+    order by l.id`.execute(db);
+  const accounts = await sql<{ id: string }>`
+    select a.id from accounts a
+    left join (select account_id, sum(remaining) as remaining from lots group by account_id) l
+      on l.account_id = a.id
+    where a.balance <> coalesce(l.remaining, 0)
+    order by a.id`.execute(db);
+  const debits = await sql<{ id: string }>`
+    select coalesce(o.id, c.operation_id) as id
+    from (
+      select id, -points as points from operations
+      where status = 'completed' and points < 0 and type in ('redemption', 'adjustment', 'expiry')
+    ) o
+    full join (select operation_id, sum(points) as points from lot_consumptions group by operation_id) c
+      on c.operation_id = o.id
+    where o.id is null or c.operation_id is null or o.points <> c.points
+    order by 1`.execute(db);
+  return {
+    lotsOff: lots.rows.map((r) => r.id),
+    accountsOff: accounts.rows.map((r) => r.id),
+    debitsOff: debits.rows.map((r) => r.id),
+  };
 }
 
 /**
  * Proves the cached balances from the ledger: every account's balance must equal the sum of its completed
- * accrual, redemption and adjustment operations, and its held balance the sum of its active holds.
- * Read-only; one pass over operations.
+ * accrual, redemption, adjustment and expiry operations, and its held balance the sum of its active holds;
+ * then the lots (`verifyLots`). Read-only.
  */
 export async function verifyLedger(db: Db): Promise<LedgerReport> {
   const differences = await sql<LedgerDifference & { checked: number }>`
     with ledger as (
       select account_id,
         coalesce(sum(points) filter (
-          where status = 'completed' and type in ('accrual', 'redemption', 'adjustment')), 0) as balance,
+          where status = 'completed' and type in ('accrual', 'redemption', 'adjustment', 'expiry')), 0) as balance,
         coalesce(sum(-points) filter (where status = 'active' and type = 'hold'), 0) as held
       from operations where account_id is not null
       group by account_id
@@ -52,6 +97,7 @@ export async function verifyLedger(db: Db): Promise<LedgerReport> {
     differences: differences.rows,
     holdsCapturedTwice: doubles.rows.map((r) => r.id),
     overReturnedLines: over.rows.map((r) => r.id),
+    lots: await verifyLots(db),
   };
 }
 
@@ -59,6 +105,9 @@ export function ledgerIsSound(report: LedgerReport): boolean {
   return (
     report.differences.length === 0 &&
     report.holdsCapturedTwice.length === 0 &&
-    report.overReturnedLines.length === 0
+    report.overReturnedLines.length === 0 &&
+    report.lots.lotsOff.length === 0 &&
+    report.lots.accountsOff.length === 0 &&
+    report.lots.debitsOff.length === 0
   );
 }

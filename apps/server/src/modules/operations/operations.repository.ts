@@ -2,11 +2,11 @@ import type { Operation, OperationMeta, OperationStatus, OperationType } from '@
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { Executor } from '../../db/executor';
-import type { OperationType as DbOperationType } from '../../db/schema';
 import { listSource } from '../../lib/list-stream';
 import { likePrefix, toIso } from '../../lib/paging';
 import { isUuid } from '../../lib/uuid';
 import { lapsedHeld } from '../ledger/expired-holds.repository';
+import { pendingOf } from '../ledger/lots.sql';
 
 const META_KEYS = ['store', 'transactionId', 'receipt', 'reward', 'reason', 'error'] as const;
 
@@ -80,9 +80,9 @@ export async function findOperationsWithBalances(db: Executor, ids: readonly str
     .leftJoin('accounts as a', 'a.id', 'o.account_id')
     .select([
       sql<string | null>`a.balance::text`.as('account_balance'),
-      sql<string | null>`(a.balance - a.held_balance + ${lapsedHeld(sql.ref('a.id'))})::text`.as(
-        'account_available',
-      ),
+      sql<string | null>`greatest(a.balance - a.held_balance + ${lapsedHeld(sql.ref('a.id'))} - ${pendingOf(
+        sql.ref('a.id'),
+      )}, 0)::text`.as('account_available'),
     ])
     .where('o.id', 'in', ids)
     .execute();
@@ -212,8 +212,7 @@ async function countShortSearch(
     .selectFrom('operation_search_counts')
     .select(sql<number>`coalesce(sum(case when kind = 'b' then -n else n end), 0)::bigint`.as('n'))
     .where('ch', '=', ch);
-  // `expiry` is not in the stored type's CHECK until migration 015: such a filter counts nothing.
-  if (type) query = query.where('type', '=', type as DbOperationType);
+  if (type) query = query.where('type', '=', type);
   if (status) query = query.where('status', '=', status);
   return (await query.executeTakeFirstOrThrow()).n;
 }
@@ -221,8 +220,7 @@ async function countShortSearch(
 /** Exact, from the counter rows the operations triggers keep (db/DERIVED.md). */
 async function countFromCounters(db: Db, type?: OperationType, status?: OperationStatus): Promise<number> {
   let query = db.selectFrom('operation_counts').select(sql<number>`coalesce(sum(n), 0)::bigint`.as('n'));
-  // `expiry` is not in the stored type's CHECK until migration 015: such a filter counts nothing.
-  if (type) query = query.where('type', '=', type as DbOperationType);
+  if (type) query = query.where('type', '=', type);
   if (status) query = query.where('status', '=', status);
   return (await query.executeTakeFirstOrThrow()).n;
 }

@@ -89,7 +89,7 @@ export async function createRuleset(
 export const newCardNumber = () =>
   Array.from({ length: 16 }, (_, i) => (i === 0 ? randomInt(1, 10) : randomInt(10))).join('');
 
-/** An account with one card; a starting balance is written as a completed accrual, so the ledger holds. */
+/** An account with one card; a starting balance is written as a completed accrual with its lot, so the ledger holds. */
 export async function createCard(
   db: Db,
   values: { balance?: number; status?: 'active' | 'blocked' | 'pending' } = {},
@@ -106,7 +106,7 @@ export async function createCard(
     .returning('id')
     .executeTakeFirstOrThrow();
   if (values.balance) {
-    await db
+    const credit = await db
       .insertInto('operations')
       .values({
         type: 'accrual',
@@ -116,6 +116,19 @@ export async function createCard(
         card_id: card.id,
         card_number: number,
         meta: JSON.stringify({ reason: 'starting balance' }),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    // Its lot, as the ledger writes one for every credit: available at once, never expiring.
+    await db
+      .insertInto('lots')
+      .values({
+        account_id: account.id,
+        credit_id: credit.id,
+        earned_at: new Date(),
+        available_at: new Date(),
+        points: values.balance,
+        remaining: values.balance,
       })
       .execute();
   }

@@ -3,6 +3,7 @@ import type { Db } from '../../db/connection';
 import type { Executor } from '../../db/executor';
 import type { CardStatus } from '../../db/schema';
 import { lapsedHeld } from '../ledger/expired-holds.repository';
+import { pendingOf } from '../ledger/lots.sql';
 import type { StoredRequest } from './idempotency';
 
 export async function findRequest(db: Executor, operationId: string): Promise<StoredRequest | undefined> {
@@ -18,12 +19,23 @@ export interface CardBalanceRow {
   balance: string;
   /** Without lapsed holds (ledger/expired-holds.repository.ts). */
   held_balance: string;
+  /** Points of lots still pending. */
+  pending: string;
+  /** The soonest expiry of a lot with points left, and the points of the lots expiring then. */
+  next_expires_at: Date | null;
+  next_expiring: string | null;
 }
 
 export async function findCardBalance(db: Db, cardNumber: string): Promise<CardBalanceRow | undefined> {
   const result = await sql<CardBalanceRow>`
-    select c.number, c.status, a.balance, a.held_balance - ${lapsedHeld(sql.ref('a.id'))} as held_balance
+    select c.number, c.status, a.balance, a.held_balance - ${lapsedHeld(sql.ref('a.id'))} as held_balance,
+      ${pendingOf(sql.ref('a.id'))} as pending, n.expires_at as next_expires_at, n.points as next_expiring
     from cards c join accounts a on a.id = c.account_id
+    left join lateral (
+      select l.expires_at, sum(l.remaining) as points from lots l
+      where l.account_id = a.id and l.remaining > 0 and l.expires_at is not null
+      group by l.expires_at order by l.expires_at limit 1
+    ) n on true
     where c.number = ${cardNumber}`.execute(db);
   return result.rows[0];
 }

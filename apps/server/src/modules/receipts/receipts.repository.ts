@@ -10,13 +10,15 @@ export interface ReceiptRow {
   total_amount: string;
   total_discount: string;
   created_at: Date;
+  /** An offline till's purchase time, else the booking time. */
+  purchased_at: Date;
   pos_name: string | null;
   pos_address: string | null;
 }
 
 /** A receipt with its POS, from an accrual `o`. */
 const receiptColumns = sql`select r.accrual_id, r.receipt_id, r.pos_id, r.card_number, r.total_amount,
-    r.total_discount, r.created_at, p.name as pos_name, p.address as pos_address
+    r.total_discount, r.created_at, coalesce(r.purchased_at, r.created_at) as purchased_at, p.name as pos_name, p.address as pos_address
   from operations o
   join receipts r on r.accrual_id = o.id
   left join pos_keys p on p.id = r.pos_id`;

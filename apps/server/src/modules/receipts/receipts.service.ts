@@ -42,8 +42,7 @@ function toReceiptDetail(receipt: ReceiptRow, items: ItemRow[]): ReceiptDetail {
       totalAmount: amountNumber(receipt.total_amount),
       totalDiscount: amountNumber(receipt.total_discount),
       createdAt: toIso(receipt.created_at) as string,
-      // Until receipts store the till's purchase time (lots, migration 015) the purchase is the booking.
-      purchasedAt: toIso(receipt.created_at) as string,
+      purchasedAt: toIso(receipt.purchased_at) as string,
       cardNumber: receipt.card_number,
     },
     posName: receipt.pos_name,

@@ -1,0 +1,75 @@
+import { type RawBuilder, sql } from 'kysely';
+
+/**
+ * The lot bookkeeping of every ledger write (PROGRAMME-API §1), as SQL fragments the writes' persist
+ * statements embed, so a credit's lot and a debit's consumptions are set-based parts of the one statement
+ * that writes the operation — no round trip per lot. The account is locked before the statement runs, so
+ * the lots it reads are the ones it changes.
+ */
+
+/** An account's points earned but not yet available (lots still in their pending period). */
+export function pendingOf(accountId: RawBuilder<unknown>): RawBuilder<string> {
+  return sql<string>`coalesce((select sum(pl.remaining) from lots pl
+    where pl.account_id = ${accountId} and pl.remaining > 0 and pl.available_at > now()), 0)`;
+}
+
+/**
+ * The periods of a lot earned now, from the `points` settings: `pending` (0 days when unset) and `expiry`
+ * (null when unset: the lot never expires). A one-row relation to cross join.
+ */
+const periods = sql`(select
+    coalesce((select value from settings where key = 'points.pending_days'), 0) * interval '1 day' as pending,
+    (select value from settings where key = 'points.expiry_days') * interval '1 day' as expiry) lp`;
+
+/**
+ * The INSERT of the lots of credits: `source` is a relation with `id` (the credit operation),
+ * `account_id`, `points` and `earned_at`, and optionally `expires_at` (an import's own date, which wins
+ * over the setting). A credit of 0 points (a receipt of excluded SKUs) makes no lot.
+ */
+export function insertCreditLots(source: RawBuilder<unknown>, withOwnExpiry = false): RawBuilder<unknown> {
+  const computed = sql`s.earned_at + lp.pending + lp.expiry`;
+  // An expiry given before the lot is available would mean the points were never spendable: the lot
+  // expires when it becomes available instead.
+  const expires = withOwnExpiry
+    ? sql`case when s.expires_at is null then ${computed} else greatest(s.expires_at, s.earned_at + lp.pending) end`
+    : computed;
+  return sql`insert into lots (account_id, credit_id, earned_at, available_at, expires_at, points, remaining)
+    select s.account_id, s.id, s.earned_at, s.earned_at + lp.pending, ${expires}, s.points, s.points
+    from ${source} s cross join ${periods}
+    where s.points > 0`;
+}
+
+export interface Consumption {
+  accountId: string;
+  /** Positive exact decimal text: the debit's points, all of which are taken from lots. */
+  points: string;
+  /** The debit operation's id, as SQL (a value or a subquery on the statement's operation step). */
+  operationId: RawBuilder<unknown>;
+  /** A return: the accrual whose lot is taken back first, even while pending. */
+  returnOf?: string;
+}
+
+/**
+ * CTE steps (`lc_pick`, `lc_take`, `lc_used`, `lc_log`) that take `points` from the account's lots and
+ * record what each gave. The order is a capture's — available lots before pending ones, soonest expiry
+ * first (never-expiring last), then oldest — with a return's own lot in front. Each lot gives
+ * min(remaining, what is still needed after the lots before it): a running sum, one pass.
+ */
+export function consumeLots(c: Consumption): RawBuilder<unknown> {
+  const first = c.returnOf ? sql`(l.credit_id is not distinct from ${c.returnOf}::uuid) desc,` : sql``;
+  return sql`lc_pick as (
+      select l.id, least(l.remaining, ${c.points}::numeric - (sum(l.remaining) over w - l.remaining)) as take
+      from lots l
+      where l.account_id = ${c.accountId}::uuid and l.remaining > 0
+      window w as (order by ${first} (l.available_at > now()), l.expires_at, l.earned_at, l.id
+        rows between unbounded preceding and current row)
+    ),
+    lc_take as (select id, take from lc_pick where take > 0),
+    lc_used as (
+      update lots set remaining = lots.remaining - lc_take.take from lc_take where lots.id = lc_take.id
+    ),
+    lc_log as (
+      insert into lot_consumptions (operation_id, lot_id, points)
+      select ${c.operationId}, lc_take.id, lc_take.take from lc_take
+    )`;
+}

@@ -1,0 +1,74 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/connection';
+import { inTransaction } from '../../db/transaction';
+import { type Cents, centsNumber, parseCents } from '../../lib/money';
+import { appendOperationEvents } from '../events/emit';
+import { expireDueLots, lockDueAccounts } from './points-expiry.repository';
+
+const BATCH = 500;
+const MAX_BATCHES_PER_RUN = 200;
+
+export interface ExpiryRun {
+  /** Accounts that had points expire. */
+  accounts: number;
+  points: number;
+}
+
+/**
+ * Expires what is due (PROGRAMME-API §1), in batches of accounts, each its own transaction: lock the
+ * accounts (SKIP LOCKED: any number of servers may run this at once, each takes its own accounts) → one
+ * statement expires their due lots and writes an `expiry` per account → `points.expired` events. Stops
+ * when a batch finds nothing left to lock or expires nothing (what a hold keeps waits for the next run).
+ */
+export async function expirePoints(db: Db, batchSize = BATCH): Promise<ExpiryRun> {
+  let accounts = 0;
+  let points: Cents = 0n;
+  for (let batch = 0; batch < MAX_BATCHES_PER_RUN; batch++) {
+    const expired = await inTransaction(db, async (trx) => {
+      const locked = await lockDueAccounts(trx, batchSize);
+      if (locked.length === 0) return [];
+      const ops = await expireDueLots(trx, locked);
+      await appendOperationEvents(
+        trx,
+        'points.expired',
+        ops.map((o) => o.id),
+      );
+      return ops;
+    });
+    accounts += expired.length;
+    for (const op of expired) points += parseCents(op.points);
+    if (expired.length === 0) break;
+  }
+  return { accounts, points: centsNumber(points) };
+}
+
+export interface PointsExpirySweeper {
+  stop(): Promise<void>;
+}
+
+/** Runs `expirePoints` every `intervalMs` (never two runs at once in this process). */
+export function startPointsExpirySweeper(
+  db: Db,
+  intervalMs: number,
+  log: FastifyBaseLogger,
+): PointsExpirySweeper {
+  let running: Promise<void> | null = null;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = expirePoints(db)
+      .then((run) => {
+        if (run.accounts > 0) log.info(run, 'points expired');
+      })
+      .catch((error) => log.error({ err: error }, 'points expiry failed'))
+      .finally(() => {
+        running = null;
+      });
+  }, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

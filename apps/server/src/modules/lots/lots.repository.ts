@@ -1,0 +1,81 @@
+import type { Lot, LotStatus } from '@loyalty/contracts';
+import { sql } from 'kysely';
+import type { Executor } from '../../db/executor';
+import { amountNumber } from '../../lib/money';
+import { toIso } from '../../lib/paging';
+
+/**
+ * Reads of points lots (the ledger writes them). A lot with points left is `open`; one with nothing left
+ * is `expired` when an expiry took some of it, else `spent`.
+ */
+const statusOf = sql<LotStatus>`case
+    when l.remaining > 0 then 'open'
+    when exists (select 1 from lot_consumptions lc join operations e on e.id = lc.operation_id
+      where lc.lot_id = l.id and e.type = 'expiry') then 'expired'
+    else 'spent' end`;
+
+interface LotRow {
+  id: string;
+  account_id: string;
+  credit_id: string | null;
+  earned_at: Date;
+  available_at: Date;
+  expires_at: Date | null;
+  points: string;
+  remaining: string;
+  status: LotStatus;
+  total: number;
+}
+
+/** An account's lots, newest first, optionally of one status; with the total of the filter. */
+export async function listLots(
+  db: Executor,
+  filter: { accountId: string; status?: LotStatus; page: number; size: number },
+): Promise<{ rows: Lot[]; total: number }> {
+  const result = await sql<LotRow>`
+    select s.*, count(*) over () as total from (
+      select l.id, l.account_id, l.credit_id, l.earned_at, l.available_at, l.expires_at, l.points, l.remaining,
+        ${statusOf} as status
+      from lots l where l.account_id = ${filter.accountId}::uuid
+    ) s
+    ${filter.status ? sql`where s.status = ${filter.status}` : sql``}
+    order by s.earned_at desc, s.id desc
+    limit ${filter.size} offset ${filter.page * filter.size}`.execute(db);
+  const rows = result.rows;
+  return {
+    total: rows.length > 0 ? Number(rows[0]!.total) : await countLots(db, filter),
+    rows: rows.map((r) => ({
+      id: r.id,
+      accountId: r.account_id,
+      creditOperationId: r.credit_id,
+      earnedAt: toIso(r.earned_at) as string,
+      availableAt: toIso(r.available_at) as string,
+      expiresAt: toIso(r.expires_at),
+      points: amountNumber(r.points),
+      remaining: amountNumber(r.remaining),
+      status: r.status,
+    })),
+  };
+}
+
+async function countLots(db: Executor, filter: { accountId: string; status?: LotStatus }): Promise<number> {
+  const result = await sql<{ n: number }>`
+    select count(*)::int as n from (
+      select ${statusOf} as status from lots l where l.account_id = ${filter.accountId}::uuid
+    ) s ${filter.status ? sql`where s.status = ${filter.status}` : sql``}`.execute(db);
+  return result.rows[0]!.n;
+}
+
+/** Points left in lots expiring within 30, 60 and 90 days from now (overdue ones included). */
+export async function expiryForecast(
+  db: Executor,
+  accountId: string,
+): Promise<{ in30: string; in60: string; in90: string }> {
+  const result = await sql<{ in30: string; in60: string; in90: string }>`
+    select
+      coalesce(sum(remaining) filter (where expires_at <= now() + interval '30 days'), 0) as in30,
+      coalesce(sum(remaining) filter (where expires_at <= now() + interval '60 days'), 0) as in60,
+      coalesce(sum(remaining) filter (where expires_at <= now() + interval '90 days'), 0) as in90
+    from lots where account_id = ${accountId}::uuid and remaining > 0 and expires_at is not null`.execute(db);
+  return result.rows[0]!;
+}
