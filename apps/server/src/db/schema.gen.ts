@@ -160,6 +160,10 @@ export interface Lots {
   remaining: Numeric;
 }
 
+export interface LotsEpoch {
+  started_at: Timestamp;
+}
+
 export interface OperationCounts {
   n: ColumnType<number, number | bigint, number | bigint>;
   shard: number;
@@ -320,6 +324,7 @@ export interface DB {
   login_attempts: LoginAttempts;
   lot_consumptions: LotConsumptions;
   lots: Lots;
+  lots_epoch: LotsEpoch;
   operation_counts: OperationCounts;
   operation_search_counts: OperationSearchCounts;
   operations: Operations;

@@ -25,7 +25,10 @@ export interface LotProof {
   lotsOff: string[];
   /** Accounts whose Σ remaining of their lots is not their balance. */
   accountsOff: string[];
-  /** Completed debits (redemptions, returns, expiries) whose consumptions do not sum to their points. */
+  /**
+   * Completed debits (redemptions, returns, expiries) whose consumptions do not sum to their points (those
+   * since lots exist: migration 016's `lots_epoch`), and consumptions of anything else.
+   */
   debitsOff: string[];
 }
 
@@ -51,6 +54,7 @@ export async function verifyLots(db: Db): Promise<LotProof> {
     from (
       select id, -points as points from operations
       where status = 'completed' and points < 0 and type in ('redemption', 'adjustment', 'expiry')
+        and created_at >= coalesce((select min(started_at) from lots_epoch), '-infinity')
     ) o
     full join (select operation_id, sum(points) as points from lot_consumptions group by operation_id) c
       on c.operation_id = o.id
@@ -87,7 +91,7 @@ export async function verifyLedger(db: Db): Promise<LedgerReport> {
   const counted = await sql<{ n: number }>`select count(*)::int as n from accounts`.execute(db);
   const doubles = await sql<{ id: string }>`
     select related_id as id from operations
-    where type = 'redemption' and status = 'completed'
+    where type = 'redemption' and status = 'completed' and related_id is not null
     group by related_id having count(*) > 1`.execute(db);
   const over = await sql<{ id: string }>`
     select id from receipt_items

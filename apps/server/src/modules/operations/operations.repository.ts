@@ -8,7 +8,7 @@ import { isUuid } from '../../lib/uuid';
 import { lapsedHeld } from '../ledger/expired-holds.repository';
 import { pendingOf } from '../ledger/lots.sql';
 
-const META_KEYS = ['store', 'transactionId', 'receipt', 'reward', 'reason', 'error'] as const;
+const META_KEYS = ['store', 'transactionId', 'receipt', 'reward', 'reason', 'error', 'lots'] as const;
 
 /** Only the Details keys leave the server; a structured value is shown as its JSON text. */
 function pickMeta(meta: unknown): OperationMeta {

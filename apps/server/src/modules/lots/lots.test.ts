@@ -1,0 +1,179 @@
+import { sql } from 'kysely';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bearer } from '../../../test/helper';
+import { createCard, opId, posTestFile } from '../pos/pos.fixtures';
+
+const { ctx, db, pos } = await posTestFile({ ruleset: { percent: 10 } });
+const admin = () => bearer(ctx.tokens.ADMIN);
+const DAY = 86_400_000;
+
+const settings = (points: { expiry_days?: number | null; pending_days?: number | null }) =>
+  ctx.app.inject({ method: 'POST', url: '/api/v1/settings', headers: admin(), payload: { points } });
+const accrue = (cardNumber: string, price: number, purchasedAt?: string) =>
+  pos.accrue({
+    operationId: opId('acc'),
+    cardNumber,
+    receipt: {
+      receiptId: opId('R'),
+      items: [{ sku: 'A', quantity: 1, price }],
+      ...(purchasedAt ? { purchasedAt } : {}),
+    },
+  });
+const lotsOf = (accountId: string, query = '') =>
+  ctx.app.inject({ url: `/api/v1/accounts/${accountId}/lots${query}`, headers: bearer(ctx.tokens.VIEWER) });
+/** Moves an account's lots back in time, as if `days` went by. */
+const age = (accountId: string, days: number) =>
+  sql`update lots set earned_at = earned_at - make_interval(days => ${days}),
+      available_at = available_at - make_interval(days => ${days}), expires_at = expires_at - make_interval(days => ${days})
+    where account_id = ${accountId}::uuid`.execute(db);
+const expireNow = () =>
+  ctx.app.inject({ method: 'POST', url: '/api/v1/admin/points/expire', headers: admin() });
+
+beforeAll(async () => {
+  await settings({ expiry_days: null, pending_days: null });
+});
+
+describe('offline tills: receipt.purchasedAt', () => {
+  it('dates the lot from the purchase and is returned in the receipt detail', async () => {
+    await settings({ expiry_days: 10, pending_days: 2 });
+    const card = await createCard(db);
+    const purchasedAt = new Date(Date.now() - 5 * DAY).toISOString();
+    const res = await accrue(card.number, 100, purchasedAt);
+    expect(res.statusCode, res.body).toBe(201);
+    const { content } = (await lotsOf(card.accountId)).json();
+    expect(content).toHaveLength(1);
+    expect(content[0]).toMatchObject({
+      earnedAt: purchasedAt,
+      availableAt: new Date(Date.parse(purchasedAt) + 2 * DAY).toISOString(),
+      expiresAt: new Date(Date.parse(purchasedAt) + 12 * DAY).toISOString(),
+      points: 10,
+      remaining: 10,
+      status: 'open',
+    });
+    const receipt = await ctx.app.inject({
+      url: `/api/v1/receipts/operation/${content[0].creditOperationId}`,
+      headers: admin(),
+    });
+    expect(receipt.json().receipt.purchasedAt).toBe(purchasedAt);
+    await settings({ expiry_days: null, pending_days: null });
+  });
+
+  it.each([
+    ['in the future', () => new Date(Date.now() + 3_600_000).toISOString(), 'must not be in the future'],
+    ['older than 30 days', () => new Date(Date.now() - 31 * DAY).toISOString(), 'at most 30 days old'],
+    ['without a zone', () => '2026-11-01T10:00:00', 'ISO-8601'],
+  ])(
+    'refuses a purchasedAt %s: 400 VALIDATION_ERROR naming the field, nothing written',
+    async (_, at, message) => {
+      const card = await createCard(db);
+      const res = await accrue(card.number, 100, at());
+      expect(res.statusCode).toBe(400);
+      expect(res.json().code).toBe('VALIDATION_ERROR');
+      expect(res.json().details).toEqual([expect.objectContaining({ field: 'receipt.purchasedAt' })]);
+      expect(JSON.stringify(res.json().details)).toContain(message);
+      expect((await lotsOf(card.accountId)).json().totalElements).toBe(0);
+    },
+  );
+});
+
+describe('pending points', () => {
+  it('count in the balance and pendingBalance, not in what a hold can take, until available', async () => {
+    await settings({ pending_days: 3 });
+    const card = await createCard(db, { balance: 5 });
+    expect((await accrue(card.number, 200)).statusCode).toBe(201);
+    const read = (await pos.card(card.number)).json();
+    expect(read).toMatchObject({ balance: 25, pendingBalance: 20, availableBalance: 5 });
+    const account = await ctx.app.inject({ url: `/api/v1/accounts/${card.accountId}`, headers: admin() });
+    expect(account.json()).toMatchObject({ balance: 25, pendingBalance: 20, availableBalance: 5 });
+    const over = await pos.hold({ operationId: opId('h'), cardNumber: card.number, points: 6 });
+    expect(over.statusCode).toBe(409);
+    expect(over.json().code).toBe('INSUFFICIENT_FUNDS');
+    await age(card.accountId, 3);
+    expect((await pos.card(card.number)).json()).toMatchObject({ pendingBalance: 0, availableBalance: 25 });
+    expect((await pos.hold({ operationId: opId('h'), cardNumber: card.number, points: 6 })).statusCode).toBe(
+      201,
+    );
+    await settings({ pending_days: null });
+  });
+});
+
+describe('expiry', () => {
+  it('expires due lots once per account, never what an active hold needs; forecast, nextExpiry, lots and event', async () => {
+    await settings({ expiry_days: 45 });
+    const card = await createCard(db);
+    expect((await accrue(card.number, 100)).statusCode).toBe(201); // 10 points
+    await age(card.accountId, 20);
+    expect((await accrue(card.number, 50)).statusCode).toBe(201); // 5 points, 20 days younger
+    const forecast = await ctx.app.inject({
+      url: `/api/v1/accounts/${card.accountId}/expiry-forecast`,
+      headers: bearer(ctx.tokens.VIEWER),
+    });
+    expect(forecast.json()).toEqual({ in30Days: 10, in60Days: 15, in90Days: 15 });
+    expect((await pos.card(card.number)).json().nextExpiry).toMatchObject({ points: 10 });
+
+    // A hold of 12 needs all but 3 of the 15 points.
+    const hold = (await pos.hold({ operationId: opId('h'), cardNumber: card.number, points: 12 })).json();
+    await age(card.accountId, 31);
+    const run = await expireNow();
+    expect(run.statusCode, run.body).toBe(200);
+    expect(run.json()).toEqual({ accounts: 1, points: 3 });
+    expect((await pos.card(card.number)).json()).toMatchObject({ balance: 12, heldBalance: 12 });
+    expect((await expireNow()).json()).toEqual({ accounts: 0, points: 0 });
+
+    const ops = await ctx.app.inject({
+      url: `/api/v1/operations?type=expiry&accountId=${card.accountId}`,
+      headers: admin(),
+    });
+    expect(ops.json().totalElements).toBe(1);
+    expect(ops.json().content[0]).toMatchObject({ type: 'expiry', status: 'completed', points: '-3.00' });
+    // All 3 came from the lot that expires first.
+    expect(ops.json().content[0].meta.lots).toBe(1);
+    const events = await ctx.app.inject({
+      url: '/api/v1/events?type=points.expired&limit=500',
+      headers: admin(),
+    });
+    const event = events
+      .json()
+      .events.find((e: { data: { id: string } }) => e.data.id === ops.json().content[0].id);
+    expect(event.data).toMatchObject({ type: 'expiry', points: '-3.00', balance: 12 });
+
+    // The capture takes the expired lot first (7 left), then the other; nothing is left to expire.
+    expect((await pos.capture(hold.holdId, { operationId: opId('c') })).statusCode).toBe(200);
+    expect((await expireNow()).json()).toEqual({ accounts: 0, points: 0 });
+    const lots = (await lotsOf(card.accountId)).json().content;
+    expect(lots.map((l: { status: string }) => l.status).sort()).toEqual(['expired', 'spent']);
+    expect((await lotsOf(card.accountId, '?status=expired')).json().totalElements).toBe(1);
+    expect((await lotsOf(card.accountId, '?status=spent')).json().totalElements).toBe(1);
+    expect((await lotsOf(card.accountId, '?status=open')).json().totalElements).toBe(0);
+    await settings({ expiry_days: null });
+  });
+
+  it('only an ADMIN runs it', async () => {
+    for (const role of ['MANAGER', 'VIEWER'] as const) {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/v1/admin/points/expire',
+        headers: bearer(ctx.tokens[role]),
+      });
+      expect(res.statusCode).toBe(403);
+    }
+  });
+});
+
+describe('lots reads: bad input', () => {
+  it('an unknown status is 400 naming the field; an unknown account 404', async () => {
+    const card = await createCard(db, { balance: 1 });
+    const res = await lotsOf(card.accountId, '?status=gone');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe('VALIDATION_ERROR');
+    expect(res.json().details[0].field).toBe('querystring.status');
+    const missing = await lotsOf('00000000-0000-4000-8000-000000000000');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().code).toBe('ACCOUNT_NOT_FOUND');
+    const forecast = await ctx.app.inject({
+      url: '/api/v1/accounts/00000000-0000-4000-8000-000000000000/expiry-forecast',
+      headers: admin(),
+    });
+    expect(forecast.statusCode).toBe(404);
+  });
+});
