@@ -5,13 +5,18 @@ import { pendingOf } from './lots.sql';
 /**
  * Accounts that have lots whose expiry has come, locked in id order (FOR NO KEY UPDATE, like every
  * balance change); accounts another sweeper or a write holds are skipped: they are expired by whoever
- * holds them next time round. The due lots are found from the first `limit` of the expiry index.
+ * holds them next time round. The due lots are found from the first `limit` of the expiry index, of accounts
+ * with points to give (balance − held − pending > 0, as read before the lock): an account whose due points
+ * all serve open holds would otherwise fill every batch and hold the others back until its holds close.
  */
 export async function lockDueAccounts(trx: Tx, limit: number): Promise<string[]> {
   const result = await sql<{ id: string }>`
     select a.id from accounts a
     where a.id in (
-      select account_id from lots where remaining > 0 and expires_at <= now() order by expires_at limit ${limit}
+      select l.account_id from lots l join accounts r on r.id = l.account_id
+      where l.remaining > 0 and l.expires_at <= now()
+        and r.balance - r.held_balance - ${pendingOf(sql.ref('r.id'))} > 0
+      order by l.expires_at limit ${limit}
     )
     order by a.id
     for no key update of a skip locked`.execute(trx);
