@@ -42,7 +42,9 @@ describe('points expiry under races', () => {
     }
     await settings({ expiry_days: null });
     const ids = cards.map((c) => c.accountId);
-    await sql`update lots set expires_at = now() - interval '1 second'
+    // Two days pass for the expiring lots.
+    await sql`update lots set earned_at = earned_at - interval '2 days', available_at = available_at - interval '2 days',
+        expires_at = expires_at - interval '2 days'
       where expires_at is not null and account_id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb)::uuid)`.execute(
       db,
     );
