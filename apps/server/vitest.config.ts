@@ -5,6 +5,8 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // Migrates one template per run; each file's database is a copy of it (test/helper.ts).
     globalSetup: ['test/global-setup.ts'],
+    // Before each file: empties process-wide caches of database data (files share a process, not a database).
+    setupFiles: ['test/per-file-setup.ts'],
     // Two workers match the two cores here. Each worker runs its files one after another in one process
     // (no per-file isolation): the app's modules load once per worker instead of once per file, and the worker's
     // PGlite is reset to the template for the next file instead of booted again (test/pglite-pool.ts). Every

@@ -54,6 +54,14 @@ const compiled = new Map<string, CompiledRuleset>();
  * The compiled ruleset; `key` (the ruleset's version) caches it, since a ruleset never changes once created.
  * The cache is bounded: a process sees a handful of rulesets, a backtest one more.
  */
+/**
+ * Empties the cache. Tests only: vitest runs several files in one process (test/per-file-setup.ts), each on its
+ * own database, where one version can be a different ruleset.
+ */
+export function forgetCompiledRulesets(): void {
+  compiled.clear();
+}
+
 export function compileRuleset(percent: string, stored: StoredEarningRules, key?: string): CompiledRuleset {
   const hit = key === undefined ? undefined : compiled.get(key);
   if (hit) return hit;
