@@ -38,13 +38,16 @@ export interface DecidedAccrual {
  */
 export function decideAccrual(
   context: AccrualContext,
-  request: Pick<AccrualRequest, 'posId'> & { items: ReceiptLineInput[] },
+  request: Pick<AccrualRequest, 'posId'> & { items: ReceiptLineInput[]; purchasedAt?: string | null },
   earnedToday = '0',
 ): DecidedAccrual {
   if (!context.card_id || !context.account_id) throw new AppError('CARD_NOT_FOUND');
   if (context.card_status !== 'active') throw new AppError('CARD_BLOCKED');
   if (context.ruleset_version === null || context.percent === null) throw new AppError('NO_ACTIVE_RULESET');
-  const time = programmeTime(context.at, context.time_zone ?? DEFAULT_TIME_ZONE);
+  // Rules' days and hours read the purchase's time (an offline till's purchasedAt, else now); the day cap
+  // counts the day the points are booked.
+  const purchased = request.purchasedAt ? new Date(request.purchasedAt) : context.at;
+  const time = programmeTime(purchased, context.time_zone ?? DEFAULT_TIME_ZONE);
   const computed = computeReceipt(request.items, {
     ruleset: compileRuleset(context.percent, context.earning_rules, String(context.ruleset_version)),
     excluded: new Set(context.excluded ?? []),
@@ -81,7 +84,12 @@ export async function previewAccrualOn(db: Executor, request: AccrualRequest): P
     lock: false,
   });
   const items = request.receipt.items;
-  return decideAccrual(context, { posId: request.posId, items }, await earnedTodayFor(db, context));
+  const { purchasedAt } = request.receipt;
+  return decideAccrual(
+    context,
+    { posId: request.posId, items, purchasedAt },
+    await earnedTodayFor(db, context),
+  );
 }
 
 export interface PosAccrual extends AccrualRequest {
@@ -106,7 +114,12 @@ export async function postAccrual(trx: Tx, a: PosAccrual): Promise<StoredRequest
   });
   a.onContext?.(context);
   const items = a.receipt.items;
-  const decided = decideAccrual(context, { posId: a.posId, items }, await earnedTodayFor(trx, context));
+  const { purchasedAt } = a.receipt;
+  const decided = decideAccrual(
+    context,
+    { posId: a.posId, items, purchasedAt },
+    await earnedTodayFor(trx, context),
+  );
   const { computed } = decided;
   const stored = await insertAccrual(trx, {
     claim: { ...a.key, response: a.answer(decided) },

@@ -137,6 +137,24 @@ describe('POS accrual with earning rules', () => {
     }
   });
 
+  it('rules read the purchase time of an offline till (purchasedAt), not when it syncs', async () => {
+    const bought = new Date(Date.now() - 2 * 86_400_000);
+    bought.setUTCHours(12, 0, 0, 0);
+    const day = programmeTime(bought, 'UTC').dayOfWeek;
+    await inForce(1, { rules: [{ name: 'That day', percent: 40, daysOfWeek: [day] }] });
+    const card = await createCard(db);
+    const items = [{ sku: 'A', quantity: 1, price: 10 }];
+    const late = await pos.accrue({
+      operationId: opId(),
+      cardNumber: card.number,
+      receipt: { ...receipt(items), purchasedAt: bought.toISOString() },
+    });
+    expect(late.statusCode).toBe(201);
+    expect(late.json().receipt.items[0]).toMatchObject({ rule: 'That day', bonusPoints: 4 });
+    const now = await pos.preview({ cardNumber: card.number, receipt: receipt(items) });
+    expect(now.json().receipt.items[0].rule).toBe('base');
+  });
+
   it('equals the reference on every line for random receipts and rulesets (a sample through HTTP)', async () => {
     const other = await createPosKey(ctx);
     const tills = [

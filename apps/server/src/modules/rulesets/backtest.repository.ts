@@ -26,6 +26,8 @@ export interface BacktestReceipt {
   accrual_id: string;
   /** created_at in microseconds since the epoch: the keyset's key without a Date's loss of microseconds. */
   at_us: number;
+  /** When it was bought (an offline till's purchasedAt, else created_at), in microseconds: the rules' time. */
+  bought_us: number;
   pos_id: string;
   card_number: string;
   /**
@@ -57,7 +59,9 @@ export async function readBacktestBatch(
         (timestamptz 'epoch' + ${after.atUs}::bigint * interval '1 microsecond', ${after.accrualId}::uuid)`
     : sql``;
   const result = await sql<BacktestReceipt>`
-    select r.accrual_id, (extract(epoch from r.created_at) * 1000000)::bigint as at_us, r.pos_id, r.card_number,
+    select r.accrual_id, (extract(epoch from r.created_at) * 1000000)::bigint as at_us,
+      (extract(epoch from coalesce(r.purchased_at, r.created_at)) * 1000000)::bigint as bought_us, r.pos_id,
+      r.card_number,
       (select json_agg(json_build_array(i.sku, i.category, i.quantity::text, i.price::text, i.discount::text,
           i.bonus_points::text) order by i.line_no)
         from receipt_items i where i.accrual_id = r.accrual_id)::text as lines

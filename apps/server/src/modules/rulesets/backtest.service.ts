@@ -54,11 +54,16 @@ export async function backtestRuleset(
   const recompute = (receipt: BacktestReceipt) => {
     const lines = JSON.parse(receipt.lines ?? '[]') as StoredLine[];
     if (lines.length === 0) return;
-    const time = programmeTime(new Date(receipt.at_us / 1000), timeZone);
-    if (time.day !== day) {
-      day = time.day;
+    // As the accrual: the day cap counts the day of booking, the rules read the time of purchase.
+    const booked = programmeTime(new Date(receipt.at_us / 1000), timeZone);
+    if (booked.day !== day) {
+      day = booked.day;
       earnedToday = new Map();
     }
+    const time =
+      receipt.bought_us === receipt.at_us
+        ? booked
+        : programmeTime(new Date(receipt.bought_us / 1000), timeZone);
     const items: ReceiptLineInput[] = lines.map(([sku, category, quantity, price, discount]) => ({
       sku,
       category,
