@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { Executor } from '../../db/executor';
+import { centsText, parseCents } from '../../lib/money';
 
 export type FlowKind = 'earned' | 'redeemed' | 'returned' | 'expired' | 'adjusted';
 
@@ -47,25 +48,36 @@ function split(rows: Row[]): FlowData {
 
 /**
  * From the rollup, in one statement (one snapshot: the opening and the cells agree). The programme's
- * opening is Σ balances now (`analytics_points_totals`) less every flow since `start`, so it reads the
- * days from `start` on, not the whole history before it; a POS has no balance of its own, so its opening
- * is its net flow before `start` (`points_flow_days_pos_idx`).
+ * opening is Σ balances now (`analytics_points_totals`) less every flow from `start` on: the window's cells,
+ * which are read anyway, and the days after it (none for a range ending today), so the days before `start`
+ * are never read. A POS has no balance of its own: its opening is its net flow before `start`
+ * (`points_flow_days_pos_idx`).
  */
 export const rollupFlowSource: FlowSource = {
   async read(db, { start, end, posId }) {
     const pos = posId ? sql`and pos_id = ${posId}::uuid` : sql``;
-    const opening = posId
-      ? sql`(select coalesce(sum(points), 0) from points_flow_days
-            where pos_id = ${posId}::uuid and bucket < ${start})`
-      : sql`(select coalesce(sum(balance), 0) from analytics_points_totals)
-          - (select coalesce(sum(points), 0) from points_flow_days where bucket >= ${start})`;
-    const { rows } = await sql<Row>`
-      select null::timestamptz as bucket, 'opening' as kind, (${opening})::text as points
+    const before = posId
+      ? sql`select null::timestamptz as bucket, 'opening' as kind, coalesce(sum(points), 0)::text as points
+            from points_flow_days
+            where pos_id = ${posId}::uuid and bucket < ${start}`
+      : sql`select null::timestamptz as bucket, 'balances' as kind, coalesce(sum(balance), 0)::text as points
+          from analytics_points_totals
+          union all
+          select null::timestamptz, 'after', coalesce(sum(points), 0)::text from points_flow_days
+          where bucket >= ${end}`;
+    const { rows } = await sql<Row | { bucket: null; kind: 'balances' | 'after'; points: string }>`
+      ${before}
       union all
       select bucket, kind, sum(points)::text from points_flow_days
       where bucket >= ${start} and bucket < ${end} ${pos}
       group by 1, 2`.execute(db);
-    return split(rows);
+    if (posId) return split(rows as Row[]);
+    const cells = rows.filter((row): row is FlowCell => row.bucket !== null);
+    const sum = (kind: string) =>
+      rows.filter((row) => row.kind === kind).map((row) => parseCents(row.points));
+    const flows = cells.reduce((total, cell) => total + parseCents(cell.points), 0n);
+    const total = (kind: string) => sum(kind).reduce((a, b) => a + b, 0n);
+    return { opening: centsText(total('balances') - total('after') - flows), cells };
   },
 };
 

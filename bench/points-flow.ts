@@ -1,0 +1,115 @@
+import { loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { buildApp } from '../apps/server/src/app';
+import { loadConfig } from '../apps/server/src/config';
+// Imported for its side effect too: the pg type parsers the app relies on (numeric → string, int8 → number).
+import type { DatabaseHandle } from '../apps/server/src/db/connection';
+import '../apps/server/src/db/connection';
+import type { Database } from '../apps/server/src/db/schema';
+import { referenceFlowSource } from '../apps/server/src/modules/reports/points-flow.repository';
+import { pointsFlow } from '../apps/server/src/modules/reports/points-flow.service';
+import { usernameExists } from '../apps/server/src/modules/users/users.repository';
+import { createUser } from '../apps/server/src/modules/users/users.service';
+
+/**
+ * `npm run bench:points-flow [-- --runs 60]`: p50/p95 of `GET /api/v1/reports/points-flow` through the real
+ * app (`buildApp` + `inject`) on the database `bench:dataset` built, for the console's ranges, and in the
+ * same run the same reports recomputed from the raw operations (`referenceFlowSource`): the anchor that
+ * says what the rollup saves on this machine at this moment. Both answers are compared once (equal).
+ */
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+async function timed(runs: number, run: () => Promise<unknown>): Promise<{ p50: number; p95: number }> {
+  for (let i = 0; i < 3; i++) await run();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    await run();
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p95: percentile(times, 95) };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { runs: { type: 'string', default: '60' } } });
+  const runs = Number(values.runs);
+  const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/loyalty_bench';
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const database: DatabaseHandle = { db, kind: 'postgres', close: () => db.destroy() };
+  const config = loadConfig({ LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', HOLD_SWEEP_INTERVAL_MS: '0' });
+  const app = await buildApp({
+    config,
+    database,
+    secrets: { jwtSecret: 'bench-secret-that-is-long-enough-0123456789', posKeySecret: '0'.repeat(64) },
+  });
+  await app.ready();
+  if (!(await usernameExists(db, 'bench-admin'))) {
+    await createUser(db, null, {
+      username: 'bench-admin',
+      password: 'bench-password',
+      email: null,
+      fullName: null,
+      role: 'ADMIN',
+    });
+  }
+  const login = await app.inject({
+    method: 'POST',
+    url: '/auth/api/v1/login',
+    payload: { username: 'bench-admin', password: 'bench-password' },
+  });
+  const headers = { authorization: `Bearer ${login.json().token}` };
+
+  const size = (await pool.query('select sum(n)::bigint as n from operation_counts')).rows[0].n;
+  const rollupRows = (await pool.query('select count(*)::bigint as n from points_flow_days')).rows[0].n;
+  const posId = (await pool.query('select id from pos_keys order by id limit 1')).rows[0]?.id as string;
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  const cases = [
+    { name: 'last 30 days, by day', query: { from: day(-29), to: day(0), groupBy: 'day' as const } },
+    { name: 'last 7 days, by day', query: { from: day(-6), to: day(0), groupBy: 'day' as const } },
+    { name: '12 months, by month', query: { from: day(-365), to: day(0), groupBy: 'month' as const } },
+    { name: 'last 30 days, one POS', query: { from: day(-29), to: day(0), groupBy: 'day' as const, posId } },
+  ];
+
+  console.log(`operations: ${size}, points_flow_days rows: ${rollupRows}, runs: ${runs}`);
+  console.log(
+    `load average at start: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  console.log('| report | endpoint p50 | endpoint p95 | raw recomputation p50 | raw p95 |');
+  console.log('|---|---:|---:|---:|---:|');
+  for (const { name, query } of cases) {
+    const qs = new URLSearchParams(query as Record<string, string>).toString();
+    const answer = (await app.inject({ url: `/api/v1/reports/points-flow?${qs}`, headers })).json();
+    const raw = await pointsFlow(db, query, referenceFlowSource);
+    if (JSON.stringify(answer.rows) !== JSON.stringify(raw.rows)) throw new Error(`${name}: rollup ≠ raw`);
+    const endpoint = await timed(runs, async () => {
+      const res = await app.inject({ url: `/api/v1/reports/points-flow?${qs}`, headers });
+      if (res.statusCode !== 200) throw new Error(`${res.statusCode} ${res.body}`);
+    });
+    const reference = await timed(Math.max(5, Math.round(runs / 6)), () =>
+      pointsFlow(db, query, referenceFlowSource),
+    );
+    const ms = (n: number) => `${n.toFixed(1)} ms`;
+    console.log(
+      `| ${name} | ${ms(endpoint.p50)} | ${ms(endpoint.p95)} | ${ms(reference.p50)} | ${ms(reference.p95)} |`,
+    );
+  }
+  console.log(
+    `load average at end: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  await app.close();
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
