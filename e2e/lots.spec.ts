@@ -1,5 +1,6 @@
-import type { APIRequestContext } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, expectJson, test, uniqueName } from './support/fixtures';
+import { addPoints } from './support/loyalty-api';
 
 // Issue 9 in the console: an account's lots and expiry forecast, 'Pending' under the balance, and expiry
 // operations in Operations (type filter, icon, red points).
@@ -21,8 +22,73 @@ async function importMember(api: APIRequestContext, points: number, expiresAt: D
   return content.find((account) => account.clientId === clientId)!;
 }
 
+async function openRowAction(page: Page, clientId: string, item: string) {
+  await page.goto('/accounts');
+  await page.getByLabel('Search accounts').fill(clientId);
+  await expect(page.getByRole('table', { name: 'Accounts' }).getByRole('row')).toHaveCount(2);
+  await page.getByRole('button', { name: `Actions for ${clientId}`, exact: true }).click();
+  await page.getByRole('menuitem', { name: item, exact: true }).click();
+}
+
 test.beforeEach(async ({ page, signIn }) => {
   await signIn(page);
+});
+
+test('View Lots lists the lots with their dates and the 30/60/90-day forecast', async ({ page, api }) => {
+  const account = await importMember(api, 25, new Date(Date.now() + 20 * DAY_MS));
+  await addPoints(api, account.id, 10);
+  await openRowAction(page, account.clientId, 'View Lots');
+
+  const dialog = page.getByRole('dialog', { name: 'Lots' });
+  await expect(dialog).toContainText(account.clientId);
+  const table = dialog.getByRole('table', { name: `Lots of ${account.clientId}` });
+  await expect(table.getByRole('columnheader')).toHaveText([
+    'Earned',
+    'Available from',
+    'Expires',
+    'Points',
+    'Remaining',
+    'Status',
+  ]);
+  await expect(table.locator('tbody tr')).toHaveCount(2);
+  // Newest first: the manual credit never expires; the imported lot expires in 20 days.
+  await expect(table.locator('tbody tr').nth(0)).toContainText('Never');
+  await expect(table.locator('tbody tr').nth(0)).toContainText('10 pts10 ptsopen');
+  await expect(table.locator('tbody tr').nth(1)).toContainText('25 pts25 ptsopen');
+  const forecast = dialog.getByRole('region', { name: 'Expiry forecast' });
+  await expect(forecast).toContainText('30 days25 pts60 days25 pts90 days25 pts');
+
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+});
+
+test("an expiry run's operation shows in Operations: type filter, icon and red points", async ({
+  page,
+  api,
+}) => {
+  const account = await importMember(api, 30, new Date(Date.now() + 2_000));
+  // The lot lapses two seconds from now: ask for runs until one expires it (bounded by the test's timeout).
+  await expect
+    .poll(async () => {
+      await api.post('/api/v1/admin/points/expire');
+      const ops = await expectJson<{ content: Array<{ type: string; points: string }> }>(
+        await api.get(`/api/v1/operations?accountId=${account.id}&type=expiry`),
+      );
+      return ops.content.map((o) => `${o.type} ${o.points}`);
+    })
+    .toEqual(['expiry -30.00']);
+
+  await openRowAction(page, account.clientId, 'View Operations');
+  const row = page.getByRole('dialog', { name: 'Operations' }).locator('tbody tr').first();
+  await expect(row).toContainText('Expiry');
+  await expect(row.getByText('-30', { exact: true })).toHaveClass(/text-red-600/);
+
+  await page.goto('/operations');
+  await page.getByRole('combobox', { name: 'Filter by type' }).click();
+  await page.getByRole('option', { name: 'expiry' }).click();
+  const first = page.getByRole('table', { name: 'Operations' }).locator('tbody tr').first();
+  await expect(first).toContainText('Expiry');
+  await expect(first.locator('svg.text-red-600').first()).toBeVisible();
 });
 
 test("the balance cell says 'Pending: N pts' when some points are not spendable yet", async ({

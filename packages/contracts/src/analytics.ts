@@ -82,6 +82,9 @@ export const pointsSummary = z.object({
   totalPoints: z.number().describe('sum of every account balance'),
   activePoints: z.number().describe('totalPoints - heldPoints'),
   heldPoints: z.number().describe('sum of every held balance'),
+  expiring30Days: z
+    .number()
+    .describe('points left in lots expiring within 30 days (overdue ones not swept yet included); issue 9'),
   calculatedAt: isoTimestamp,
 });
 export type PointsSummary = z.infer<typeof pointsSummary>;

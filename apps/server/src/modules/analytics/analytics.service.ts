@@ -11,6 +11,7 @@ import type { Db } from '../../db/connection';
 import { amountNumber, centsNumber, parseCents } from '../../lib/money';
 import { toIso } from '../../lib/paging';
 import { totalLapsedHeld } from '../ledger/expired-holds.repository';
+import { lotsOutstanding } from '../reports/outstanding.repository';
 import { type AnalyticsSource, type CountRow, rollupSource } from './analytics.repository';
 
 /**
@@ -77,6 +78,7 @@ export async function pointsSummary(db: Db, source: AnalyticsSource = rollupSour
     totalPoints: centsNumber(totalCents),
     activePoints: centsNumber(totalCents - heldCents),
     heldPoints: centsNumber(heldCents),
+    expiring30Days: centsNumber(parseCents((await lotsOutstanding(db)).expiring30Days)),
     calculatedAt: toIso(totals.calculatedAt) as string,
   };
 }

@@ -31,7 +31,7 @@ export const command = fc.oneof(
     weight: 4,
     arbitrary: fc.record({
       kind: fc.constant('debit' as const),
-      type: fc.constantFrom('redemption', 'return', 'adjustment'),
+      type: fc.constantFrom('redemption', 'return', 'adjustment', 'expiry'),
       account,
       pos,
       at: instant,

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { bearer, createTestContext } from '../../../test/helper';
 import { inTransaction } from '../../db/transaction';
+import { verifyLedger } from '../ledger/verify-ledger';
 import { referenceFlowSource } from './points-flow.repository';
 import { pointsFlow } from './points-flow.service';
 import { ACCOUNTS, apply, BASE, command, DAY, DAYS, POS_KEYS, type World } from './points-flow-workload';
@@ -103,6 +104,7 @@ describe('points-flow report equals the ledger', () => {
               for (const c of batch) await apply(trx, world, c);
             });
           }
+          expect((await verifyLedger(db)).differences).toEqual([]);
           await expectReconciles(query);
           for (const groupBy of ['day', 'month'] as const) {
             const whole = await expectReconciles({ from: day(-1), to: day(DAYS), groupBy });

@@ -2,6 +2,7 @@ import type { PointsFlowQuery, PointsFlowReport, PointsFlowRow } from '@loyalty/
 import { pointsFlowQuery } from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
 import { type Cents, centsNumber, parseCents } from '../../lib/money';
+import { lotsOutstanding } from './outstanding.repository';
 import { type FlowKind, type FlowSource, outstandingTotal, rollupFlowSource } from './points-flow.repository';
 
 const DAY_MS = 86_400_000;
@@ -55,9 +56,10 @@ export async function pointsFlow(
   const query = pointsFlowQuery.parse(input);
   const start = new Date(`${query.from}T00:00:00Z`);
   const end = new Date(Date.parse(`${query.to}T00:00:00Z`) + DAY_MS);
-  const [data, total] = await Promise.all([
+  const [data, total, lots] = await Promise.all([
     source.read(db, { start, end, posId: query.posId }),
     outstandingTotal(db),
+    lotsOutstanding(db),
   ]);
 
   const byDay = new Map<string, Sums>();
@@ -94,6 +96,10 @@ export async function pointsFlow(
     totals: range,
     breakageRate: rate(totals.expired, credited),
     redemptionRate: rate(totals.redeemed, credited),
-    outstanding: { total: centsNumber(parseCents(total)), pending: 0, expiring30Days: 0 },
+    outstanding: {
+      total: centsNumber(parseCents(total)),
+      pending: centsNumber(parseCents(lots.pending)),
+      expiring30Days: centsNumber(parseCents(lots.expiring30Days)),
+    },
   };
 }

@@ -86,4 +86,29 @@ describe('GET /api/v1/reports/points-flow', () => {
     const anonymous = await ctx.app.inject({ url: `/api/v1/reports/points-flow?from=${today}&to=${today}` });
     expect(anonymous.statusCode).toBe(401);
   });
+
+  it('outstanding: pending and expiring within 30 days from the lots, also on the dashboard', async () => {
+    const settings = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/settings',
+      headers: bearer(ctx.tokens.ADMIN),
+      payload: { points: { pending_days: 5, expiry_days: 10 } },
+    });
+    expect(settings.statusCode, settings.body).toBe(200);
+    const credit = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/admin/operations/manual-accrual',
+      headers: bearer(ctx.tokens.ADMIN),
+      payload: { accountId: account!.id, points: 7, reason: 'Pending' },
+    });
+    expect(credit.statusCode, credit.body).toBe(201);
+    const body = (await get(`from=${today}&to=${today}`)).json();
+    // Available in 5 days, expiring 10 days later: pending now, and inside the 30-day window.
+    expect(body.outstanding).toEqual({ total: 19.5, pending: 7, expiring30Days: 7 });
+    const summary = await ctx.app.inject({
+      url: '/api/v1/analytics/bonuses-circulation',
+      headers: bearer(ctx.tokens.VIEWER),
+    });
+    expect(summary.json().expiring30Days).toBe(7);
+  });
 });

@@ -81,6 +81,12 @@ export function SystemOverview({ data, summary }: { data: DashboardData; summary
             </span>
             <Caption>{today ? `${formatPoints(today.volume)} volume · ` : ''}since 00:00 UTC</Caption>
           </Item>
+          <Item label="Expiring (30d)">
+            <span className="text-lg font-semibold tabular-nums">
+              {summary.expiring30Days === undefined ? NO_VALUE : formatPoints(summary.expiring30Days)}
+            </span>
+            <Caption>points whose lots expire within 30 days</Caption>
+          </Item>
           <Item label="Growth This Week" loading={data.cards.loading || data.activeUsers.loading}>
             <span className="font-medium tabular-nums">
               {cards ? `+${plural(totalCount(cards.issuedCards), 'new card', 'new cards')}` : NO_VALUE}
