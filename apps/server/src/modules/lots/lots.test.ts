@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { bearer } from '../../../test/helper';
 import { createCard, opId, posTestFile } from '../pos/pos.fixtures';
 
@@ -128,14 +128,21 @@ describe('expiry', () => {
     expect(ops.json().content[0]).toMatchObject({ type: 'expiry', status: 'completed', points: '-3.00' });
     // All 3 came from the lot that expires first.
     expect(ops.json().content[0].meta.lots).toBe(1);
-    const events = await ctx.app.inject({
-      url: '/api/v1/events?type=points.expired&limit=500',
-      headers: admin(),
-    });
-    const event = events
-      .json()
-      .events.find((e: { data: { id: string } }) => e.data.id === ops.json().content[0].id);
-    expect(event.data).toMatchObject({ type: 'expiry', points: '-3.00', balance: 12 });
+    // On PostgreSQL the feed serves a commit once every older transaction of the server has ended (other
+    // files' included), so the event is polled for, within a bound.
+    await vi.waitFor(
+      async () => {
+        const events = await ctx.app.inject({
+          url: '/api/v1/events?type=points.expired&limit=500',
+          headers: admin(),
+        });
+        const event = events
+          .json()
+          .events.find((e: { data: { id: string } }) => e.data.id === ops.json().content[0].id);
+        expect(event?.data).toMatchObject({ type: 'expiry', points: '-3.00', balance: 12 });
+      },
+      { timeout: 30_000, interval: 100 },
+    );
 
     // The capture takes the expired lot first (7 left), then the other; nothing is left to expire.
     expect((await pos.capture(hold.holdId, { operationId: opId('c') })).statusCode).toBe(200);
