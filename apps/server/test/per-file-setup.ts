@@ -1,4 +1,5 @@
 import { forgetCompiledRulesets } from '../src/modules/ledger/earning-rules';
+import { abandonLeakedEngine } from './pglite-pool';
 
 /**
  * Runs before every test file. The API tier runs several files in one worker process (`isolate: false`,
@@ -7,3 +8,4 @@ import { forgetCompiledRulesets } from '../src/modules/ledger/earning-rules';
  * A new process-wide cache of database data belongs in this list.
  */
 forgetCompiledRulesets();
+abandonLeakedEngine();
