@@ -32,10 +32,9 @@ import { registerConsole } from './plugins/console';
 import { inlineScriptHashes } from './plugins/console-csp';
 import { databasePlugin } from './plugins/database';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './plugins/errors';
-import { holdSweeperPlugin } from './plugins/hold-sweeper';
 import { registerStrictJsonParser, validatorCompiler } from './plugins/input';
+import { ledgerSweepersPlugin } from './plugins/ledger-sweepers';
 import { metricsPlugin } from './plugins/metrics';
-import { pointsExpiryPlugin } from './plugins/points-expiry';
 import { posKeyCachePlugin } from './plugins/pos-key-cache';
 import { registerSwagger } from './plugins/swagger';
 import { webhookDeliveriesPlugin } from './plugins/webhook-deliveries';
@@ -88,9 +87,11 @@ export async function buildApp({ config, database, secrets, logger }: AppDeps) {
   });
   await app.register(databasePlugin, { db: database.db, kind: database.kind });
   await app.register(metricsPlugin, { token: config.METRICS_TOKEN, poolStats: database.poolStats });
-  await app.register(holdSweeperPlugin, { intervalMs: config.HOLD_SWEEP_INTERVAL_MS });
+  await app.register(ledgerSweepersPlugin, {
+    holdIntervalMs: config.HOLD_SWEEP_INTERVAL_MS,
+    expiryIntervalMs: config.POINTS_EXPIRY_INTERVAL_MS,
+  });
   await app.register(posKeyCachePlugin, { ttlMs: config.POS_KEY_CACHE_MS, databaseUrl: config.DATABASE_URL });
-  await app.register(pointsExpiryPlugin, { intervalMs: config.POINTS_EXPIRY_INTERVAL_MS });
   await app.register(webhookDeliveriesPlugin, { config, secrets });
   await app.register(authPlugin, {
     tokens: createTokenService(secrets.jwtSecret, config.SESSION_TTL_SECONDS),

@@ -4,7 +4,11 @@ import { createPosKey, newCardNumber } from '../modules/pos/pos.fixtures';
 import { pollUntilMetric } from './metrics.test-support';
 
 const TOKEN = 'metrics-token-0123456789';
-const ctx = await createTestContext({ METRICS_TOKEN: TOKEN, HOLD_SWEEP_INTERVAL_MS: '20' });
+const ctx = await createTestContext({
+  METRICS_TOKEN: TOKEN,
+  HOLD_SWEEP_INTERVAL_MS: '20',
+  POINTS_EXPIRY_INTERVAL_MS: '20',
+});
 const { app } = ctx;
 const scrape = () => app.inject({ url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
 
@@ -63,7 +67,8 @@ describe('GET /metrics', () => {
     );
   });
 
-  it('counts hold sweeper runs, and reports the pool on PostgreSQL', async () => {
+  it("counts the ledger sweepers' runs, and reports the pool on PostgreSQL", async () => {
+    await pollUntilMetric(scrape, /loyalty_points_expiry_runs_total\{outcome="ok"\} [1-9]/);
     const body = await pollUntilMetric(scrape, /loyalty_hold_sweeper_runs_total\{outcome="ok"\} [1-9]/);
     if (ctx.database.kind === 'postgres') {
       expect(body).toMatch(/loyalty_db_pool_connections\{state="total"\} [1-9]/);

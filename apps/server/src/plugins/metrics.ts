@@ -9,6 +9,8 @@ export interface Metrics {
   registry: Registry;
   /** One run of the hold sweeper: how it ended and how many holds it voided. */
   sweeperRun(outcome: 'ok' | 'error', voided: number): void;
+  /** One run of the points-expiry sweeper: how it ended and how many points it expired. */
+  expiryRun(outcome: 'ok' | 'error', points: number): void;
 }
 
 declare module 'fastify' {
@@ -27,8 +29,8 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /**
  * Prometheus metrics on `GET /metrics`: requests and their latency by route pattern (never the raw URL,
- * whose ids would make a series per card), POS write outcomes by code, the database pool and the hold
- * sweeper, plus Node's process metrics. One registry per app, so tests can build many apps in a process.
+ * whose ids would make a series per card), POS write outcomes by code, the database pool and the ledger's
+ * sweepers, plus Node's process metrics. One registry per app, so tests can build many apps in a process.
  */
 export const metricsPlugin = fp(
   async (app, options: MetricsOptions) => {
@@ -65,6 +67,17 @@ export const metricsPlugin = fp(
       help: 'Expired holds voided by the sweeper',
       registers: [registry],
     });
+    const expiryRuns = new Counter({
+      name: 'loyalty_points_expiry_runs_total',
+      help: 'Runs of the points-expiry sweeper, by outcome',
+      labelNames: ['outcome'] as const,
+      registers: [registry],
+    });
+    const expiredPoints = new Counter({
+      name: 'loyalty_points_expired_total',
+      help: 'Points expired by the sweeper',
+      registers: [registry],
+    });
     const poolStats = options.poolStats;
     if (poolStats) {
       new Gauge({
@@ -86,6 +99,10 @@ export const metricsPlugin = fp(
       sweeperRun(outcome, voided) {
         sweeperRuns.inc({ outcome });
         if (voided > 0) sweeperVoided.inc(voided);
+      },
+      expiryRun(outcome, points) {
+        expiryRuns.inc({ outcome });
+        if (points > 0) expiredPoints.inc(points);
       },
     } satisfies Metrics);
 

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/connection';
 import { inTransaction } from '../../db/transaction';
+import { type PeriodicJob, startPeriodic } from '../../lib/periodic';
 import { expireHoldsIn } from './expire-holds';
 import { lockAccountsInOrder, lockExpiredHolds } from './expired-holds.repository';
 
@@ -28,38 +29,23 @@ export async function sweepExpiredHolds(db: Db, batchSize = BATCH): Promise<numb
   return total;
 }
 
-export interface HoldSweeper {
-  stop(): Promise<void>;
-}
-
 /** Runs the sweep every `intervalMs` (never two runs at once in this process). */
 export function startHoldSweeper(
   db: Db,
   intervalMs: number,
   log: FastifyBaseLogger,
   onRun?: (outcome: 'ok' | 'error', voided: number) => void,
-): HoldSweeper {
-  let running: Promise<void> | null = null;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = sweepExpiredHolds(db)
-      .then((voided) => {
+): PeriodicJob {
+  return startPeriodic(intervalMs, () =>
+    sweepExpiredHolds(db).then(
+      (voided) => {
         onRun?.('ok', voided);
         if (voided > 0) log.info({ voided }, 'expired holds voided');
-      })
-      .catch((error) => {
+      },
+      (error) => {
         onRun?.('error', 0);
         log.error({ err: error }, 'hold sweep failed');
-      })
-      .finally(() => {
-        running = null;
-      });
-  }, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+      },
+    ),
+  );
 }

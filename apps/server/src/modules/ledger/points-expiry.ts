@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/connection';
 import { inTransaction } from '../../db/transaction';
 import { type Cents, centsNumber, parseCents } from '../../lib/money';
+import { type PeriodicJob, startPeriodic } from '../../lib/periodic';
 import { appendOperationEvents } from '../events/emit';
 import { expireDueLots, lockDueAccounts } from './points-expiry.repository';
 
@@ -42,33 +43,23 @@ export async function expirePoints(db: Db, batchSize = BATCH): Promise<ExpiryRun
   return { accounts, points: centsNumber(points) };
 }
 
-export interface PointsExpirySweeper {
-  stop(): Promise<void>;
-}
-
 /** Runs `expirePoints` every `intervalMs` (never two runs at once in this process). */
 export function startPointsExpirySweeper(
   db: Db,
   intervalMs: number,
   log: FastifyBaseLogger,
-): PointsExpirySweeper {
-  let running: Promise<void> | null = null;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = expirePoints(db)
-      .then((run) => {
+  onRun?: (outcome: 'ok' | 'error', run: ExpiryRun) => void,
+): PeriodicJob {
+  return startPeriodic(intervalMs, () =>
+    expirePoints(db).then(
+      (run) => {
+        onRun?.('ok', run);
         if (run.accounts > 0) log.info(run, 'points expired');
-      })
-      .catch((error) => log.error({ err: error }, 'points expiry failed'))
-      .finally(() => {
-        running = null;
-      });
-  }, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+      },
+      (error) => {
+        onRun?.('error', { accounts: 0, points: 0 });
+        log.error({ err: error }, 'points expiry failed');
+      },
+    ),
+  );
 }

@@ -1,12 +1,6 @@
-import { FormField } from '@/components/forms/form-field';
-import { Input } from '@/components/ui/input';
 import { pointHoldsSchema, toPointHoldsValues } from './settings-form';
-import {
-  SettingsFormCard,
-  type SettingsFormProps,
-  settingsInputProps,
-  useSettingsForm,
-} from './settings-form-card';
+import type { SettingsFormProps } from './settings-form-card';
+import { WholeNumberSettingsCard } from './whole-number-settings-card';
 
 // Spec section 9: placeholder hints 60 minutes and 3 cards.
 const fields = [
@@ -26,46 +20,15 @@ const fields = [
 
 /** The 'Point Holds Configuration' form; admins edit it, everyone else reads it. */
 export function PointHoldsForm(props: SettingsFormProps) {
-  const settingsForm = useSettingsForm(pointHoldsSchema, toPointHoldsValues, props, {
-    'holds.ttl_minutes': 'ttlMinutes',
-    'cards.limit_per_account': 'cardsLimit',
-  });
-  const { form } = settingsForm;
-
   return (
-    <SettingsFormCard
+    <WholeNumberSettingsCard
+      {...props}
       title="Point Holds Configuration"
-      description={
-        props.canEdit
-          ? 'Empty fields keep their current value.'
-          : 'Only administrators can change these settings.'
-      }
-      state={props}
-      settingsForm={settingsForm}
-      submitLabel="Save Settings"
-    >
-      {fields.map((field) => (
-        <FormField
-          key={field.name}
-          id={`settings-${field.name}`}
-          label={field.label}
-          error={form.formState.errors[field.name]?.message}
-          hint={field.hint}
-        >
-          {(control) => (
-            <Input
-              type="number"
-              inputMode="numeric"
-              min={0}
-              step={1}
-              placeholder={field.placeholder}
-              {...form.register(field.name)}
-              {...settingsInputProps(props)}
-              {...control}
-            />
-          )}
-        </FormField>
-      ))}
-    </SettingsFormCard>
+      editDescription="Empty fields keep their current value."
+      fields={fields}
+      schema={pointHoldsSchema}
+      toValues={toPointHoldsValues}
+      aliases={{ 'holds.ttl_minutes': 'ttlMinutes', 'cards.limit_per_account': 'cardsLimit' }}
+    />
   );
 }

@@ -1,12 +1,6 @@
-import { FormField } from '@/components/forms/form-field';
-import { Input } from '@/components/ui/input';
 import { pointsExpirySchema, toPointsExpiryValues } from './settings-form';
-import {
-  SettingsFormCard,
-  type SettingsFormProps,
-  settingsInputProps,
-  useSettingsForm,
-} from './settings-form-card';
+import type { SettingsFormProps } from './settings-form-card';
+import { WholeNumberSettingsCard } from './whole-number-settings-card';
 
 const fields = [
   {
@@ -25,46 +19,15 @@ const fields = [
 
 /** Issue 9's 'Points Expiry' card, beside the holds: same save behaviour; applies to points earned afterwards. */
 export function PointsExpiryForm(props: SettingsFormProps) {
-  const settingsForm = useSettingsForm(pointsExpirySchema, toPointsExpiryValues, props, {
-    'points.expiry_days': 'expiryDays',
-    'points.pending_days': 'pendingDays',
-  });
-  const { form } = settingsForm;
-
   return (
-    <SettingsFormCard
+    <WholeNumberSettingsCard
+      {...props}
       title="Points Expiry"
-      description={
-        props.canEdit
-          ? 'Empty fields keep their current value. Changes date the points earned from now on.'
-          : 'Only administrators can change these settings.'
-      }
-      state={props}
-      settingsForm={settingsForm}
-      submitLabel="Save Settings"
-    >
-      {fields.map((field) => (
-        <FormField
-          key={field.name}
-          id={`settings-${field.name}`}
-          label={field.label}
-          error={form.formState.errors[field.name]?.message}
-          hint={field.hint}
-        >
-          {(control) => (
-            <Input
-              type="number"
-              inputMode="numeric"
-              min={0}
-              step={1}
-              placeholder={field.placeholder}
-              {...form.register(field.name)}
-              {...settingsInputProps(props)}
-              {...control}
-            />
-          )}
-        </FormField>
-      ))}
-    </SettingsFormCard>
+      editDescription="Empty fields keep their current value. Changes date the points earned from now on."
+      fields={fields}
+      schema={pointsExpirySchema}
+      toValues={toPointsExpiryValues}
+      aliases={{ 'points.expiry_days': 'expiryDays', 'points.pending_days': 'pendingDays' }}
+    />
   );
 }

@@ -12,6 +12,10 @@ import { saveSettings, settingsKeys } from '@/lib/settings-api';
 
 const { holds, cards, points } = updateSettingsRequest.shape;
 
+/** A stored whole number as its input's text; unset is an empty input. */
+const text = (value: number | null | undefined) =>
+  value === null || value === undefined ? '' : String(value);
+
 /**
  * The 'Point Holds Configuration' inputs as typed, checked by the contract's own fields (their messages
  * name the field). Spec section 5: only the non-empty values are sent; an empty input keeps the stored value.
@@ -29,8 +33,6 @@ export const pointHoldsSchema = z
   });
 
 export function toPointHoldsValues(settings: Settings | undefined) {
-  const text = (value: number | null | undefined) =>
-    value === null || value === undefined ? '' : String(value);
   return {
     ttlMinutes: text(settings?.holds.ttl_minutes),
     cardsLimit: text(settings?.cards.limit_per_account),
@@ -54,8 +56,6 @@ export const pointsExpirySchema = z
   });
 
 export function toPointsExpiryValues(settings: Settings | undefined) {
-  const text = (value: number | null | undefined) =>
-    value === null || value === undefined ? '' : String(value);
   return {
     expiryDays: text(settings?.points?.expiry_days),
     pendingDays: text(settings?.points?.pending_days),
