@@ -17,6 +17,7 @@ import * as m018 from './018-earning-rules';
 import * as m019 from './019-receipts-time-index';
 import * as m020 from './020-webhook-claims-index';
 import * as m022 from './022-import-rows';
+import * as m023 from './023-lots-pending-index';
 
 /**
  * Every migration, in order. Forward-only: a shipped migration is never edited; add the next one.
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '019-receipts-time-index': m019,
   '020-webhook-claims-index': m020,
   '022-import-rows': m022,
+  '023-lots-pending-index': m023,
 };

@@ -8,8 +8,7 @@ import {
 } from '@loyalty/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ADMINS, ANY_ROLE } from '../../plugins/auth';
-import { expirePoints } from '../ledger/points-expiry';
-import { accountExpiryForecast, accountLots } from './lots.service';
+import { accountExpiryForecast, accountLots, runPointsExpiry } from './lots.service';
 
 /** Points lots (PROGRAMME-API §1): an account's lots and what expires soon; an expiry run on demand. */
 export const lotsRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -52,6 +51,6 @@ export const lotsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: expirePointsResponse },
       },
     },
-    async () => expirePoints(app.db),
+    async (request) => runPointsExpiry(app.db, request.user!),
   );
 };

@@ -1,9 +1,13 @@
-import type { ExpiryForecast, Lot, LotStatus, Paged } from '@loyalty/contracts';
+import type { ExpirePointsResponse, ExpiryForecast, Lot, LotStatus, Paged } from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
+import { inTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import { amountNumber } from '../../lib/money';
 import { toPage } from '../../lib/paging';
+import type { AuthUser } from '../../plugins/auth';
 import { findAccountById } from '../accounts/accounts.repository';
+import { insertAudit } from '../audit/audit.repository';
+import { expirePoints } from '../ledger/points-expiry';
 import { expiryForecast, listLots } from './lots.repository';
 
 async function requireAccount(db: Db, accountId: string): Promise<void> {
@@ -26,4 +30,22 @@ export async function accountExpiryForecast(db: Db, accountId: string): Promise<
   await requireAccount(db, accountId);
   const f = await expiryForecast(db, accountId);
   return { in30Days: amountNumber(f.in30), in60Days: amountNumber(f.in60), in90Days: amountNumber(f.in90) };
+}
+
+/**
+ * POST /api/v1/admin/points/expire: the sweeper's run, now, then who ran it in the audit log. The run is
+ * many transactions (a batch of accounts each, every expiry an operation of its own), so the entry follows
+ * them with the totals rather than sharing their transaction.
+ */
+export async function runPointsExpiry(db: Db, actor: AuthUser): Promise<ExpirePointsResponse> {
+  const run = await expirePoints(db);
+  await inTransaction(db, (trx) =>
+    insertAudit(trx, {
+      username: actor.username,
+      message: `Ran points expiry: ${run.points} points expired on ${run.accounts} accounts`,
+      targetType: 'operation',
+      dest: run,
+    }),
+  );
+  return run;
 }

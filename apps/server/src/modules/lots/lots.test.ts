@@ -119,6 +119,13 @@ describe('expiry', () => {
     expect(run.json()).toEqual({ accounts: 1, points: 3 });
     expect((await pos.card(card.number)).json()).toMatchObject({ balance: 12, heldBalance: 12 });
     expect((await expireNow()).json()).toEqual({ accounts: 0, points: 0 });
+    const audit = await ctx.app.inject({
+      url: '/api/v1/audit?targetType=operation&size=100',
+      headers: admin(),
+    });
+    expect(audit.json().content.map((e: { message: string }) => e.message)).toEqual(
+      expect.arrayContaining(['Ran points expiry: 3 points expired on 1 accounts']),
+    );
 
     const ops = await ctx.app.inject({
       url: `/api/v1/operations?type=expiry&accountId=${card.accountId}`,

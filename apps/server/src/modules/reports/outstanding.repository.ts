@@ -11,7 +11,7 @@ export interface LotsOutstanding {
 /**
  * What the programme's lots owe now (PROGRAMME-API §1, issue 9), for the finance report's outstanding and
  * the dashboard's 'Expiring (30d)'. The expiring sum reads the sweeper's partial index (`lots_due_idx`);
- * the pending one reads the lots that still have points.
+ * the pending one reads `lots_pending_idx` (migration 023): only lots not available yet.
  */
 export async function lotsOutstanding(db: Executor): Promise<LotsOutstanding> {
   const { rows } = await sql<LotsOutstanding>`
