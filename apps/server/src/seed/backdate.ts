@@ -84,6 +84,12 @@ export class Backdater {
     await sql`update receipts r set created_at = o.created_at from operations o where o.id = r.accrual_id`.execute(
       db,
     );
+    // A credit's lot is dated by its purchase (PROGRAMME-API §1): it moves with its operation, keeping
+    // its pending period and life, so the demo's lots read like the month they were earned in.
+    await sql`update lots l set earned_at = o.created_at,
+          available_at = o.created_at + (l.available_at - l.earned_at),
+          expires_at = o.created_at + (l.expires_at - l.earned_at)
+        from operations o where o.id = l.credit_id and l.earned_at <> o.created_at`.execute(db);
   }
   /** Each audit entry written during the seed takes the story time of the call that wrote it. */
   private async applyAudit(db: Db) {

@@ -54,6 +54,14 @@ describe('demo seed', () => {
     }
   });
 
+  it('dates each lot by its credit, so the lots read like the month they were earned in', async () => {
+    const { rows } = await sql<{ lots: number; off: number }>`
+      select count(*)::int as lots, count(*) filter (where l.earned_at <> o.created_at)::int as off
+      from lots l join operations o on o.id = l.credit_id`.execute(db);
+    expect(rows[0]!.lots).toBeGreaterThan(50);
+    expect(rows[0]!.off).toBe(0);
+  });
+
   it('spreads audit entries and POS keys over the story instead of the moment of seeding', async () => {
     const seededAt = new Date(startedAt - 60_000);
     const audit = await sql<{ before: number; total: number }>`

@@ -27,7 +27,8 @@ export interface LotProof {
   accountsOff: string[];
   /**
    * Completed debits (redemptions, returns, expiries) whose consumptions do not sum to their points (those
-   * since lots exist: migration 016's `lots_epoch`), and consumptions of anything else.
+   * since lots exist — migration 016's `lots_epoch` — and any older-dated one that took from a lot, as a
+   * backdated one does), and consumptions of anything else.
    */
   debitsOff: string[];
 }
@@ -54,7 +55,8 @@ export async function verifyLots(db: Db): Promise<LotProof> {
     from (
       select id, -points as points from operations
       where status = 'completed' and points < 0 and type in ('redemption', 'adjustment', 'expiry')
-        and created_at >= coalesce((select min(started_at) from lots_epoch), '-infinity')
+        and (created_at >= coalesce((select min(started_at) from lots_epoch), '-infinity')
+          or id in (select operation_id from lot_consumptions))
     ) o
     full join (select operation_id, sum(points) as points from lot_consumptions group by operation_id) c
       on c.operation_id = o.id
