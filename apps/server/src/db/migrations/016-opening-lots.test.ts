@@ -6,10 +6,12 @@ import { createPosKey, createRuleset, newCardNumber, opId, till } from '../../mo
 import { migrateToLatest } from '../migrate';
 
 // A database as it was before points lots (every migration up to 014), with a ledger written the way that
-// code wrote it, then migrated in place to 015 and 016.
+// code wrote it, then migrated in place to 015 and 016. Every later migration that builds on lots (023's
+// index) is held back with them: list it here, or this database cannot be built.
+const LOTS_MIGRATIONS = ['015-points-lots', '016-opening-lots', '023-lots-pending-index'];
 const ctx = await createTestContext(
   { HOLD_SWEEP_INTERVAL_MS: '0', POINTS_EXPIRY_INTERVAL_MS: '0' },
-  { skipMigrations: ['015-points-lots', '016-opening-lots'] },
+  { skipMigrations: LOTS_MIGRATIONS },
 );
 const db = ctx.database.db;
 const DAY = 86_400_000;
@@ -80,7 +82,7 @@ describe('migrations 015 and 016 (points lots, opening lots)', () => {
       where a.balance <> coalesce(o.s, 0)`.execute(db);
     expect(off).toEqual([]);
 
-    expect(await migrateToLatest(db)).toEqual(['015-points-lots', '016-opening-lots']);
+    expect(await migrateToLatest(db)).toEqual(LOTS_MIGRATIONS);
     const report = await verifyLedger(db);
     expect(ledgerIsSound(report), JSON.stringify(report)).toBe(true);
 
