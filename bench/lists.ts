@@ -2,14 +2,10 @@ import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import { buildApp } from '../apps/server/src/app';
-import { loadConfig } from '../apps/server/src/config';
-// Imported for its side effect too: the pg type parsers the app relies on (numeric → string, int8 → number).
-import type { DatabaseHandle } from '../apps/server/src/db/connection';
+// Imported for its side effect: the pg type parsers the app relies on (numeric → string, int8 → number).
 import '../apps/server/src/db/connection';
 import type { Database } from '../apps/server/src/db/schema';
-import { usernameExists } from '../apps/server/src/modules/users/users.repository';
-import { createUser } from '../apps/server/src/modules/users/users.service';
+import { benchAdminApp } from './bench-admin-app';
 import { type Captured, explainAll, type PlanSummary } from './explain';
 
 /**
@@ -35,30 +31,7 @@ async function main(): Promise<void> {
       }
     },
   });
-  const database: DatabaseHandle = { db, kind: 'postgres', close: () => db.destroy() };
-  const config = loadConfig({ LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', HOLD_SWEEP_INTERVAL_MS: '0' });
-  const app = await buildApp({
-    config,
-    database,
-    secrets: { jwtSecret: 'bench-secret-that-is-long-enough-0123456789', posKeySecret: '0'.repeat(64) },
-  });
-  await app.ready();
-
-  if (!(await usernameExists(db, 'bench-admin'))) {
-    await createUser(db, null, {
-      username: 'bench-admin',
-      password: 'bench-password',
-      email: null,
-      fullName: null,
-      role: 'ADMIN',
-    });
-  }
-  const login = await app.inject({
-    method: 'POST',
-    url: '/auth/api/v1/login',
-    payload: { username: 'bench-admin', password: 'bench-password' },
-  });
-  const headers = { authorization: `Bearer ${login.json().token}` };
+  const { app, headers } = await benchAdminApp(db);
 
   const sizes = await pool.query(`select
       (select sum(n) from account_counts)::bigint as accounts,

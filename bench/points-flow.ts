@@ -2,16 +2,12 @@ import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import { buildApp } from '../apps/server/src/app';
-import { loadConfig } from '../apps/server/src/config';
-// Imported for its side effect too: the pg type parsers the app relies on (numeric → string, int8 → number).
-import type { DatabaseHandle } from '../apps/server/src/db/connection';
+// Imported for its side effect: the pg type parsers the app relies on (numeric → string, int8 → number).
 import '../apps/server/src/db/connection';
 import type { Database } from '../apps/server/src/db/schema';
 import { referenceFlowSource } from '../apps/server/src/modules/reports/points-flow.repository';
 import { pointsFlow } from '../apps/server/src/modules/reports/points-flow.service';
-import { usernameExists } from '../apps/server/src/modules/users/users.repository';
-import { createUser } from '../apps/server/src/modules/users/users.service';
+import { benchAdminApp } from './bench-admin-app';
 
 /**
  * `npm run bench:points-flow [-- --runs 60]`: p50/p95 of `GET /api/v1/reports/points-flow` through the real
@@ -41,29 +37,7 @@ async function main(): Promise<void> {
   const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/loyalty_bench';
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  const database: DatabaseHandle = { db, kind: 'postgres', close: () => db.destroy() };
-  const config = loadConfig({ LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', HOLD_SWEEP_INTERVAL_MS: '0' });
-  const app = await buildApp({
-    config,
-    database,
-    secrets: { jwtSecret: 'bench-secret-that-is-long-enough-0123456789', posKeySecret: '0'.repeat(64) },
-  });
-  await app.ready();
-  if (!(await usernameExists(db, 'bench-admin'))) {
-    await createUser(db, null, {
-      username: 'bench-admin',
-      password: 'bench-password',
-      email: null,
-      fullName: null,
-      role: 'ADMIN',
-    });
-  }
-  const login = await app.inject({
-    method: 'POST',
-    url: '/auth/api/v1/login',
-    payload: { username: 'bench-admin', password: 'bench-password' },
-  });
-  const headers = { authorization: `Bearer ${login.json().token}` };
+  const { app, headers } = await benchAdminApp(db);
 
   const size = (await pool.query('select sum(n)::bigint as n from operation_counts')).rows[0].n;
   const rollupRows = (await pool.query('select count(*)::bigint as n from points_flow_days')).rows[0].n;
