@@ -3,7 +3,15 @@ import pg from 'pg';
 import { openDatabase } from '../apps/server/src/db/connection';
 import { rebuildDerivedTables } from '../apps/server/src/db/derived';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
-import { cardsSql, operationsChunkSql, referenceDataSql, settleBalancesSql } from './dataset-sql';
+import {
+  cardsSql,
+  lotsCandidatesSql,
+  lotsExpiryDaysSql,
+  lotsInsertSql,
+  operationsChunkSql,
+  referenceDataSql,
+  settleBalancesSql,
+} from './dataset-sql';
 
 /**
  * Builds the benchmark database: `npm run bench:dataset -- --cards 1000000 --operations 10000000 --days 30`.
@@ -21,13 +29,17 @@ async function main(): Promise<void> {
       cards: { type: 'string', default: '1000000' },
       operations: { type: 'string', default: '10000000' },
       days: { type: 'string', default: '30' },
+      // About this many lots are due for the expiry sweeper when the build ends (default: one per ten
+      // operations, ~1M at 10M operations).
+      'due-lots': { type: 'string' },
     },
   });
   const cards = Number(values.cards);
   const operations = Number(values.operations);
   const days = Number(values.days);
-  if (![cards, operations, days].every((n) => Number.isSafeInteger(n) && n > 0)) {
-    throw new Error('--cards, --operations and --days must be positive integers');
+  const dueLots = Number(values['due-lots'] ?? Math.round(operations / 10));
+  if (![cards, operations, days, dueLots].every((n) => Number.isSafeInteger(n) && n > 0)) {
+    throw new Error('--cards, --operations, --days and --due-lots must be positive integers');
   }
   // One account in six has a second card (an extra active one, a lost/blocked one or a pending one).
   const accounts = Math.max(1, Math.round(cards / 1.2));
@@ -76,7 +88,7 @@ async function main(): Promise<void> {
     `with dropped as (
        select i.indexrelid::regclass::text as name, pg_get_indexdef(i.indexrelid) as def
        from pg_index i join pg_class t on t.oid = i.indrelid
-       where t.relname in ('accounts', 'cards', 'operations') and t.relnamespace = 'public'::regnamespace
+       where t.relname in ('accounts', 'cards', 'operations', 'lots') and t.relnamespace = 'public'::regnamespace
          and not exists (select 1 from pg_constraint c where c.conindid = i.indexrelid)
      ) select name, def from dropped`,
   );
@@ -91,12 +103,16 @@ async function main(): Promise<void> {
     await run(`operations ${from}–${to}`, operationsChunkSql(from, to, operations, accounts, days));
   }
   await run('balances settled from the ledger', settleBalancesSql(operations));
+  await run('lot candidates (the newest credits that make up each balance)', lotsCandidatesSql());
+  const { rows: expiry } = await run(`expiry period for ~${dueLots} due lots`, lotsExpiryDaysSql(dueLots));
+  const expiryDays = Number(expiry[0]?.days ?? 1);
+  await run(`lots expiring ${expiryDays} days after they were earned`, lotsInsertSql(expiryDays));
 
   for (const index of indexes) {
     await run(`index ${index.name}`, index.def);
   }
   await client.query('set session_replication_role = origin');
-  for (const table of ['accounts', 'cards', 'operations', 'pos_keys', 'rulesets', 'excluded_skus']) {
+  for (const table of ['accounts', 'cards', 'operations', 'lots', 'pos_keys', 'rulesets', 'excluded_skus']) {
     await run(`vacuum (freeze, analyze) ${table}`, `vacuum (freeze, analyze) ${table}`);
   }
   await client.end();
@@ -108,8 +124,16 @@ async function main(): Promise<void> {
     .selectFrom('operations')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
+  const lots = await handle.db
+    .selectFrom('lots')
+    .select((eb) => [
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.count<number>('id').filterWhere('expires_at', '<=', new Date()).as('due'),
+    ])
+    .executeTakeFirstOrThrow();
   await handle.close();
   log(`done: ${accounts} accounts, ${cards} cards, ${counts.n} operations in ${seconds(started)} s`);
+  log(`lots: ${lots.n}, due now: ${lots.due} (points.expiry_days = ${expiryDays})`);
 }
 
 main().catch((error) => {

@@ -170,3 +170,52 @@ export function settleBalancesSql(total: number): string {
     update accounts a set balance = l.balance, held_balance = l.held from bench_ledger l where l.account_id = a.id;
   `;
 }
+
+/**
+ * The lots behind the settled balances, as if the lots had existed all along and every debit had taken the
+ * oldest points first: an account's balance is the remaining of its newest completed credits. Each credit
+ * that still holds points becomes a lot (its own `credit_id`, earned and available when it was booked) of
+ * the part that remains; the older part was spent before the lots epoch, so a lot's points are what it has
+ * left and it has no consumptions (as migration 016's opening lots). `bench_lots` holds them until
+ * `lotsInsertSql` knows the expiry period.
+ */
+export function lotsCandidatesSql(): string {
+  return `
+    create temp table bench_lots as
+      select row_number() over () as n, c.id, c.account_id, c.created_at, c.take
+      from (
+        select o.id, o.account_id, o.created_at,
+          least(o.points, a.balance - (sum(o.points) over w - o.points)) as take
+        from operations o join accounts a on a.id = o.account_id
+        where o.status = 'completed' and o.points > 0 and o.type in ('accrual', 'adjustment') and a.balance > 0
+        window w as (partition by o.account_id order by o.created_at desc, o.id desc
+          rows between unbounded preceding and current row)
+      ) c
+      where c.take > 0;
+    analyze bench_lots;
+  `;
+}
+
+/** The age in whole days (≥ 1, rounded) of the `due`-th oldest candidate lot: an expiry that leaves ~`due` lots due. */
+export function lotsExpiryDaysSql(due: number): string {
+  return `
+    select greatest(1, round(extract(epoch from now() - created_at) / 86400))::int as days
+    from bench_lots order by created_at offset ${Math.max(0, due - 1)} limit 1;
+  `;
+}
+
+/**
+ * The lots, expiring `expiryDays` after they were earned (the `points.expiry_days` setting, so credits the
+ * benchmarks make later get the same rule), and the lots epoch moved to now: every loaded debit predates it.
+ */
+export function lotsInsertSql(expiryDays: number): string {
+  return `
+    insert into settings (key, value) values ('points.expiry_days', ${expiryDays})
+      on conflict (key) do update set value = excluded.value;
+    insert into lots (id, account_id, credit_id, earned_at, available_at, expires_at, points, remaining)
+      select ${uuidSql(40, 'n')}, account_id, id, created_at, created_at,
+        created_at + ${expiryDays} * interval '1 day', take, take
+      from bench_lots;
+    update lots_epoch set started_at = now();
+  `;
+}

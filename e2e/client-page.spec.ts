@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
+import { axeScan } from './support/axe';
 import { expect, test, toast } from './support/fixtures';
 import { addPoints, blockCard, fitsViewport, getAccount, issueCard } from './support/loyalty-api';
 import { accrualWithReceipt } from './support/pos-api-helpers';
@@ -147,7 +147,7 @@ test('the client page: no axe violations in either theme, and it fits 390 px', a
     await page.evaluate((value) => localStorage.setItem('theme', value), theme);
     await page.reload();
     await expect(bodyRows(page, 'Receipts')).toHaveCount(1);
-    const results = await new AxeBuilder({ page }).analyze();
+    const results = await axeScan(page).analyze();
     expect(
       results.violations.map((v) => `${theme}: ${v.id} ${v.nodes.map((n) => n.target).join(', ')}`),
     ).toEqual([]);

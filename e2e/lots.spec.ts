@@ -22,6 +22,22 @@ async function importMember(api: APIRequestContext, points: number, expiresAt: D
   return content.find((account) => account.clientId === clientId)!;
 }
 
+/** A member whose imported lot of `points` has lapsed and been expired by a real expiry run. */
+async function expiredMember(api: APIRequestContext, points: number) {
+  const account = await importMember(api, points, new Date(Date.now() + 2_000));
+  // The lot lapses two seconds from now: ask for runs until one expires it (bounded by the test's timeout).
+  await expect
+    .poll(async () => {
+      await api.post('/api/v1/admin/points/expire');
+      const ops = await expectJson<{ content: Array<{ type: string; points: string }> }>(
+        await api.get(`/api/v1/operations?accountId=${account.id}&type=expiry`),
+      );
+      return ops.content.map((o) => `${o.type} ${o.points}`);
+    })
+    .toEqual([`expiry -${points}.00`]);
+  return account;
+}
+
 async function openRowAction(page: Page, clientId: string, item: string) {
   await page.goto('/accounts');
   await page.getByLabel('Search accounts').fill(clientId);
@@ -66,17 +82,7 @@ test("an expiry run's operation shows in Operations: type filter, icon and red p
   page,
   api,
 }) => {
-  const account = await importMember(api, 30, new Date(Date.now() + 2_000));
-  // The lot lapses two seconds from now: ask for runs until one expires it (bounded by the test's timeout).
-  await expect
-    .poll(async () => {
-      await api.post('/api/v1/admin/points/expire');
-      const ops = await expectJson<{ content: Array<{ type: string; points: string }> }>(
-        await api.get(`/api/v1/operations?accountId=${account.id}&type=expiry`),
-      );
-      return ops.content.map((o) => `${o.type} ${o.points}`);
-    })
-    .toEqual(['expiry -30.00']);
+  const account = await expiredMember(api, 30);
 
   await openRowAction(page, account.clientId, 'View Operations');
   const row = page.getByRole('dialog', { name: 'Operations' }).locator('tbody tr').first();
@@ -89,6 +95,52 @@ test("an expiry run's operation shows in Operations: type filter, icon and red p
   const first = page.getByRole('table', { name: 'Operations' }).locator('tbody tr').first();
   await expect(first).toContainText('Expiry');
   await expect(first.locator('svg.text-red-600').first()).toBeVisible();
+});
+
+test("client lookup lists an expiry run's operation: 'Expiry', red points, and the balance it left", async ({
+  page,
+  api,
+}) => {
+  const account = await expiredMember(api, 30);
+  await page.goto('/clients');
+  await page.getByLabel('Card number, client ID or account ID').fill(account.clientId);
+  await page.getByRole('button', { name: 'Search' }).click();
+
+  const accounts = page.getByRole('region', { name: 'Accounts', exact: true });
+  await expect(accounts.locator('tbody tr')).toHaveCount(1);
+  await expect(accounts.locator('tbody tr').first().getByRole('cell').nth(1)).toHaveText('0 pts');
+  const operations = page.getByRole('region', { name: 'Recent Operations', exact: true });
+  // Newest first: the expiry above the import's opening credit.
+  const rows = operations.locator('tbody tr');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0)).toContainText('Expiry');
+  await expect(rows.nth(0).getByText('-30', { exact: true })).toHaveClass(/text-red-600/);
+  await expect(rows.nth(1).getByText('+30', { exact: true })).toHaveClass(/text-emerald-700/);
+});
+
+test("the dashboard's System Overview shows 'Expiring (30d)' from the lots", async ({ page, api }) => {
+  // Other tests add lots on the same server at the same time, so the figure is checked against the
+  // answer the page itself got (the latest one, should it refresh), which must include this lot.
+  await importMember(api, 25, new Date(Date.now() + 20 * DAY_MS));
+  let latest: number | undefined;
+  page.on('response', async (response) => {
+    if (!response.url().includes('/api/v1/analytics/bonuses-circulation') || !response.ok()) return;
+    latest = ((await response.json()) as { expiring30Days: number }).expiring30Days;
+  });
+  await page.goto('/');
+  await expect.poll(() => latest).toBeGreaterThanOrEqual(25);
+
+  const item = page
+    .locator('[data-slot=card]')
+    .filter({ hasText: 'System Overview' })
+    .locator('dt', { hasText: 'Expiring (30d)' })
+    .locator('..');
+  const en = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+  await expect(async () => {
+    expect(await item.textContent()).toBe(
+      `Expiring (30d)${en.format(latest!)} ptspoints whose lots expire within 30 days`,
+    );
+  }).toPass();
 });
 
 test("the balance cell says 'Pending: N pts' when some points are not spendable yet", async ({

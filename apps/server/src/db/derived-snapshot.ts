@@ -32,10 +32,15 @@ const queries = {
     from analytics_points_totals`,
   pointsFlow: sql`select bucket, kind, pos_id, sum(points)::numeric(20, 2)::text as p from points_flow_days
     group by 1, 2, 3 having sum(points) <> 0 order by 1, 2, 3 nulls first`,
+  pointsFlowTotals: sql`select grain, bucket, kind, sum(points)::numeric(20, 2)::text as p
+    from points_flow_totals group by 1, 2, 3 having sum(points) <> 0 order by 1, 2, 3`,
 };
 
 /** Tables a later migration adds: a database built as it was before it (migration tests) has none. */
-const addedLater: Partial<Record<keyof typeof queries, string>> = { pointsFlow: 'points_flow_days' };
+const addedLater: Partial<Record<keyof typeof queries, string>> = {
+  pointsFlow: 'points_flow_days',
+  pointsFlowTotals: 'points_flow_totals',
+};
 
 export async function derivedSnapshot(db: Executor): Promise<Record<string, string[]>> {
   const out: Record<string, string[]> = {};

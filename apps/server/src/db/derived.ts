@@ -1,5 +1,6 @@
 import { rebuildRollups } from '../modules/analytics/rollups.repository';
 import { rebuildRowCounts } from '../modules/operations/row-counts.repository';
+import { rebuildLotsOutstanding } from '../modules/reports/outstanding.repository';
 import { rebuildPointsFlow } from '../modules/reports/points-flow.repository';
 import type { Db } from './connection';
 
@@ -11,7 +12,8 @@ import type { Db } from './connection';
 const steps: Array<{ name: string; run: (db: Db) => Promise<void> }> = [
   { name: 'row counters (operations, cards, accounts)', run: rebuildRowCounts },
   { name: 'analytics rollups', run: rebuildRollups },
-  { name: 'points-flow rollup', run: rebuildPointsFlow },
+  { name: 'points-flow rollups', run: rebuildPointsFlow },
+  { name: 'lots outstanding rollup', run: rebuildLotsOutstanding },
 ];
 
 export async function rebuildDerivedTables(db: Db, log: (line: string) => void = () => {}): Promise<void> {

@@ -164,6 +164,13 @@ export interface LotsEpoch {
   started_at: Timestamp;
 }
 
+export interface LotsOutstandingHours {
+  bucket: Timestamp;
+  kind: 'available' | 'expires';
+  remaining: Generated<Numeric>;
+  shard: number;
+}
+
 export interface OperationCounts {
   n: ColumnType<number, number | bigint, number | bigint>;
   shard: number;
@@ -203,6 +210,14 @@ export interface PointsFlowDays {
   kind: 'adjusted' | 'earned' | 'expired' | 'redeemed' | 'returned';
   points: Generated<Numeric>;
   pos_id: string | null;
+  shard: number;
+}
+
+export interface PointsFlowTotals {
+  bucket: Timestamp;
+  grain: 'day' | 'month';
+  kind: 'adjusted' | 'earned' | 'expired' | 'redeemed' | 'returned';
+  points: Generated<Numeric>;
   shard: number;
 }
 
@@ -325,10 +340,12 @@ export interface DB {
   lot_consumptions: LotConsumptions;
   lots: Lots;
   lots_epoch: LotsEpoch;
+  lots_outstanding_hours: LotsOutstandingHours;
   operation_counts: OperationCounts;
   operation_search_counts: OperationSearchCounts;
   operations: Operations;
   points_flow_days: PointsFlowDays;
+  points_flow_totals: PointsFlowTotals;
   pos_keys: PosKeys;
   pos_requests: PosRequests;
   receipt_items: ReceiptItems;

@@ -18,6 +18,7 @@ import * as m019 from './019-receipts-time-index';
 import * as m020 from './020-webhook-claims-index';
 import * as m022 from './022-import-rows';
 import * as m023 from './023-lots-pending-index';
+import * as m026 from './026-finance-rollups';
 
 /**
  * Every migration, in order. Forward-only: a shipped migration is never edited; add the next one.
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '020-webhook-claims-index': m020,
   '022-import-rows': m022,
   '023-lots-pending-index': m023,
+  '026-finance-rollups': m026,
 };

@@ -31,7 +31,7 @@ export const referenceSource: AnalyticsSource = {
       select derived_bucket(${groupBy}, created_at) as bucket,
              count(distinct account_id)::int8 as count
       from operations
-      where derived_is_activity(status) and account_id is not null
+      where derived_is_member_activity(type, status) and account_id is not null
         and created_at >= ${start} and created_at < ${end}
       group by 1`.execute(db);
     return rows;

@@ -137,6 +137,24 @@ describe('analytics semantics', () => {
     expect(counts(hourly.body.activeUsers)).toEqual([1]);
   });
 
+  it("an expiry counts in operations and volume but makes no account active (it is not the member's doing)", async () => {
+    const [a, b] = [await insertAccount(db), await insertAccount(db)];
+    await insertOperation(db, { accountId: a, createdAt: '2024-06-01T10:00:00Z', points: 5 });
+    await insertOperation(db, {
+      accountId: b,
+      createdAt: '2024-06-01T10:30:00Z',
+      points: -7,
+      type: 'expiry',
+    });
+    const day = 'from=2024-06-01T00:00:00Z&to=2024-06-02T00:00:00Z&groupBy=day';
+    const operations = (await get(`operations?${day}`)).body;
+    expect(counts(operations.operationsCount)).toEqual([2]);
+    expect(operations.operationsVolume[0].amount).toBe(12);
+    expect(counts((await get(`retention?${day}`)).body.activeUsers)).toEqual([1]);
+    const hour = 'from=2024-06-01T10:00:00Z&to=2024-06-01T11:00:00Z';
+    expect(counts((await get(`retention?${hour}`)).body.activeUsers)).toEqual([1]);
+  });
+
   it('buckets cards on issuedAt, else createdAt, and follows changes to them', async () => {
     const a = await insertAccount(db);
     await insertCard(db, a, '2024-05-01T10:00:00Z');

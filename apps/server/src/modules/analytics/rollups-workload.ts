@@ -35,7 +35,8 @@ const status = fc.constantFrom<OperationStatus>(
   'applied',
   'voided',
 );
-const type = fc.constantFrom<OperationType>('accrual', 'redemption', 'hold', 'adjustment');
+// An expiry counts in operations and volume but makes no account active (migration 026).
+const type = fc.constantFrom<OperationType>('accrual', 'redemption', 'hold', 'adjustment', 'expiry');
 const pick = fc.nat({ max: 1000 });
 const account = fc.integer({ min: -1, max: ACCOUNTS - 1 }); // -1: an operation without an account
 

@@ -32,7 +32,7 @@ export async function rebuildRollups(db: Db): Promise<void> {
         from (
           select derived_bucket('day', created_at) as day, account_id,
                  derived_hour_of_day(created_at) as hour, count(*) as n
-          from operations where derived_is_activity(status) and account_id is not null
+          from operations where derived_is_member_activity(type, status) and account_id is not null
           group by 1, 2, 3
         ) per_hour
         group by 1, 2
@@ -46,7 +46,9 @@ export async function rebuildRollups(db: Db): Promise<void> {
         select bucket, 0, sum(operations), sum(volume), sum(active_accounts), sum(day_accounts), sum(issued_cards)
         from (
           select derived_bucket('hour', created_at) as bucket, count(*) as operations,
-                 sum(derived_volume(points)) as volume, count(distinct account_id) as active_accounts,
+                 sum(derived_volume(points)) as volume,
+                 count(distinct account_id) filter (where derived_is_member_activity(type, status))
+                   as active_accounts,
                  0 as day_accounts, 0 as issued_cards
           from operations where derived_is_activity(status) group by 1
           union all

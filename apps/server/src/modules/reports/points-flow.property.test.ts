@@ -91,6 +91,15 @@ const randomQuery = fc
     return pos < 0 ? query : { ...query, posId: posKeys[pos]! };
   });
 
+// The workload's days are 29 March … 2 April 2025.
+const WHOLE_MONTHS = [
+  ['2025-02-15', '2025-05-10'],
+  ['2025-03-01', '2025-04-30'],
+  ['2025-01-10', '2025-03-30'],
+  ['2025-01-01', '2025-03-31'],
+  ['2025-02-01', '2025-04-01'],
+] as const;
+
 describe('points-flow report equals the ledger', () => {
   it('over random workloads: rollup = raw recomputation, closing = next opening, last closing = Σ balances', async () => {
     await fc.assert(
@@ -111,6 +120,9 @@ describe('points-flow report equals the ledger', () => {
             expect(whole.rows[0]!.opening).toBe(0);
             expect(whole.rows.at(-1)!.closing).toBe(await sumOfBalances());
           }
+          // By month over whole months (read as month rows, the edge days as day rows), and windows that
+          // end before or inside the workload's days (what follows them comes off Σ balances).
+          for (const [from, to] of WHOLE_MONTHS) await expectReconciles({ from, to, groupBy: 'month' });
         },
       ),
       { numRuns: Number(process.env.PROPERTY_RUNS ?? 40) },

@@ -18,6 +18,8 @@ export interface FlowWindow {
   /** End of the last day (exclusive). */
   end: Date;
   posId?: string;
+  /** How the report groups the cells: a source may answer whole months as one cell dated the 1st. */
+  groupBy?: 'day' | 'month';
 }
 
 /** Σ balances at `start` (or the POS's net flow before it) and every day-kind cell of the window. */
@@ -27,8 +29,9 @@ export interface FlowData {
 }
 
 /**
- * Where the report's numbers come from: the rollup (`points_flow_days`) in production, the raw operations
- * in tests and the benchmark, with the same flow rule (`derived_flow_kind`, db/derived/017-points-flow.sql).
+ * Where the report's numbers come from: the rollups (`points_flow_totals`, `points_flow_days`) in
+ * production, the raw operations in tests and the benchmark, with the same flow rule (`derived_flow_kind`,
+ * db/derived/017-points-flow.sql).
  */
 export interface FlowSource {
   read(db: Db, window: FlowWindow): Promise<FlowData>;
@@ -46,37 +49,66 @@ function split(rows: Row[]): FlowData {
   return { opening, cells };
 }
 
+/** The first instant of the UTC month `at` is in, or of the next month when `next`. */
+function monthStart(at: Date, next = false): Date {
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + (next ? 1 : 0), 1));
+}
+
+/** The first instant of the first whole UTC month that starts at or after `at`. */
+function monthCeil(at: Date): Date {
+  const start = monthStart(at);
+  return start.getTime() === at.getTime() ? start : monthStart(at, true);
+}
+
 /**
- * From the rollup, in one statement (one snapshot: the opening and the cells agree). The programme's
- * opening is Σ balances now (`analytics_points_totals`) less every flow from `start` on: the window's cells,
- * which are read anyway, and the days after it (none for a range ending today), so the days before `start`
- * are never read. A POS has no balance of its own: its opening is its net flow before `start`
+ * From the rollups, in one statement (one snapshot: the opening and the cells agree).
+ *
+ * Programme-wide, from `points_flow_totals` (migration 026): a few rows per day and per month whatever the
+ * number of POS. Grouped by month, the whole months inside the window are read as month rows and only the
+ * days at its edges as day rows; a month cell is dated its first day, which is inside the window, so the
+ * service files it under its month. The opening is Σ balances now (`analytics_points_totals`) less every
+ * flow from `start` on: the window's cells, which are read anyway, and what came after the window (whole
+ * months as month rows), so the days before `start` are never read.
+ *
+ * A POS has no balance of its own: its opening is its net flow before `start`, from the per-POS rollup
  * (`points_flow_days_pos_idx`).
  */
 export const rollupFlowSource: FlowSource = {
-  async read(db, { start, end, posId }) {
-    const pos = posId ? sql`and pos_id = ${posId}::uuid` : sql``;
-    const before = posId
-      ? sql`select null::timestamptz as bucket, 'opening' as kind, coalesce(sum(points), 0)::text as points
-            from points_flow_days
-            where pos_id = ${posId}::uuid and bucket < ${start}`
-      : sql`select null::timestamptz as bucket, 'balances' as kind, coalesce(sum(balance), 0)::text as points
-          from analytics_points_totals
-          union all
-          select null::timestamptz, 'after', coalesce(sum(points), 0)::text from points_flow_days
-          where bucket >= ${end}`;
+  async read(db, { start, end, posId, groupBy }) {
+    if (posId) {
+      const { rows } = await sql<Row>`
+        select null::timestamptz as bucket, 'opening' as kind, coalesce(sum(points), 0)::text as points
+        from points_flow_days
+        where pos_id = ${posId}::uuid and bucket < ${start}
+        union all
+        select bucket, kind, sum(points)::text from points_flow_days
+        where pos_id = ${posId}::uuid and bucket >= ${start} and bucket < ${end}
+        group by 1, 2`.execute(db);
+      return split(rows);
+    }
+    // Whole months inside [start, end) when grouping by month; an empty range otherwise.
+    let [monthsFrom, monthsTo] = [start, start];
+    if (groupBy === 'month' && monthCeil(start) < monthStart(end)) {
+      [monthsFrom, monthsTo] = [monthCeil(start), monthStart(end)];
+    }
+    const afterMonths = monthCeil(end);
     const { rows } = await sql<Row | { bucket: null; kind: 'balances' | 'after'; points: string }>`
-      ${before}
+      select null::timestamptz as bucket, 'balances' as kind, coalesce(sum(balance), 0)::text as points
+      from analytics_points_totals
       union all
-      select bucket, kind, sum(points)::text from points_flow_days
-      where bucket >= ${start} and bucket < ${end} ${pos}
-      group by 1, 2`.execute(db);
-    if (posId) return split(rows as Row[]);
+      select null::timestamptz, 'after', coalesce(sum(points), 0)::text from points_flow_totals
+      where (grain = 'day' and bucket >= ${end} and bucket < ${afterMonths})
+        or (grain = 'month' and bucket >= ${afterMonths})
+      union all
+      select bucket, kind, sum(points)::text from points_flow_totals
+      where (grain = 'day' and bucket >= ${start} and bucket < ${end}
+          and not (bucket >= ${monthsFrom} and bucket < ${monthsTo}))
+        or (grain = 'month' and bucket >= ${monthsFrom} and bucket < ${monthsTo})
+      group by grain, bucket, kind`.execute(db);
     const cells = rows.filter((row): row is FlowCell => row.bucket !== null);
-    const sum = (kind: string) =>
-      rows.filter((row) => row.kind === kind).map((row) => parseCents(row.points));
-    const flows = cells.reduce((total, cell) => total + parseCents(cell.points), 0n);
-    const total = (kind: string) => sum(kind).reduce((a, b) => a + b, 0n);
+    const total = (kind: string) =>
+      rows.filter((row) => row.kind === kind).reduce((sum, row) => sum + parseCents(row.points), 0n);
+    const flows = cells.reduce((sum, cell) => sum + parseCents(cell.points), 0n);
     return { opening: centsText(total('balances') - total('after') - flows), cells };
   },
 };

@@ -57,7 +57,7 @@ export async function pointsFlow(
   const start = new Date(`${query.from}T00:00:00Z`);
   const end = new Date(Date.parse(`${query.to}T00:00:00Z`) + DAY_MS);
   const [data, total, lots] = await Promise.all([
-    source.read(db, { start, end, posId: query.posId }),
+    source.read(db, { start, end, posId: query.posId, groupBy: query.groupBy }),
     outstandingTotal(db),
     lotsOutstanding(db),
   ]);
