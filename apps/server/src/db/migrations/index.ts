@@ -19,6 +19,7 @@ import * as m020 from './020-webhook-claims-index';
 import * as m022 from './022-import-rows';
 import * as m023 from './023-lots-pending-index';
 import * as m026 from './026-finance-rollups';
+import * as m027 from './027-receipt-items-fk';
 
 /**
  * Every migration, in order. Forward-only: a shipped migration is never edited; add the next one.
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   '022-import-rows': m022,
   '023-lots-pending-index': m023,
   '026-finance-rollups': m026,
+  '027-receipt-items-fk': m027,
 };
