@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   amountNumber,
   amountText,
+  CentsSum,
   centsNumber,
   centsText,
   divRound,
@@ -10,6 +11,7 @@ import {
   milliNumber,
   milliText,
   minBig,
+  mulDivRound,
   parseCents,
   parseMilli,
   toCents,
@@ -92,6 +94,49 @@ describe('money', () => {
         },
       ),
     );
+  });
+
+  it('mulDivRound in plain numbers equals divRound in BigInt, below and above 2^53 products', () => {
+    expect(mulDivRound(1005, 5_00, 10_000)).toBe(50); // 10.05 × 5 % = 0.5025 → 0.50
+    expect(mulDivRound(50, 5_00, 10_000)).toBe(3); // 0.025 → 0.03
+    expect(mulDivRound(333, 10_010, 1000)).toBe(3333); // 0.333 × 100.10 = 33.3333
+    // 10^12 cents (the largest line total a receipt allows) at 1000 %: the product passes 2^53.
+    expect(mulDivRound(10 ** 12, 100_000, 10_000)).toBe(10 ** 13);
+    expect(mulDivRound(999_999_999_999, 99_999, 10_000)).toBe(9_999_899_999_990);
+    expect(mulDivRound(-50, 5_00, 10_000)).toBe(-3); // half away from zero on both sides, as divRound
+    expect(() => mulDivRound(10 ** 15, 10 ** 6, 1)).toThrow(RangeError);
+    const exact = (a: number, b: number, d: number) => Number(divRound(BigInt(a) * BigInt(b), BigInt(d)));
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.integer({ min: 0, max: 100_000 }), fc.integer({ min: 0, max: 10 ** 12 })),
+        fc.oneof(fc.integer({ min: 0, max: 100_000 }), fc.integer({ min: 0, max: 10 ** 9 })),
+        fc.constantFrom(1000, 10_000),
+        (a, b, d) => {
+          fc.pre((BigInt(a) * BigInt(b)) / BigInt(d) < BigInt(Number.MAX_SAFE_INTEGER));
+          expect(mulDivRound(a, b, d)).toBe(exact(a, b, d));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+    // Products just either side of 2^53, where a float product would start to round.
+    for (const a of [94_906_265, 94_906_266, 94_906_267, 2 ** 26 + 1]) {
+      for (const b of [94_906_265, 94_906_266, 94_906_267, 2 ** 27 - 1]) {
+        for (const d of [1000, 10_000]) expect(mulDivRound(a, b, d)).toBe(exact(a, b, d));
+      }
+    }
+  });
+
+  it('sums cents exactly past 2^53, in a number while it can', () => {
+    const sum = new CentsSum();
+    expect(sum.value).toBe(0n);
+    sum.add(Number.MAX_SAFE_INTEGER - 1);
+    sum.add(3);
+    sum.add(Number.MAX_SAFE_INTEGER);
+    sum.add(0);
+    expect(sum.value).toBe(2n * BigInt(Number.MAX_SAFE_INTEGER) + 2n);
+    const many = new CentsSum();
+    for (let i = 0; i < 1000; i++) many.add(i);
+    expect(many.value).toBe(499_500n);
   });
 
   it('picks the smaller and the larger amount', () => {

@@ -12,14 +12,22 @@ export type Cents = bigint;
 /** A quantity in thousandths (goods sold by weight). */
 export type Milli = bigint;
 
+/**
+ * A wire number with at most 2 decimals → cents as a plain number: exact, since the float's error (below
+ * 10^13 cents) stays far under the half cent Math.round decides on.
+ */
+export const centsOf = (value: number) => Math.round(value * 100);
+/** A wire quantity with at most 3 decimals → thousandths as a plain number. */
+export const milliOf = (value: number) => Math.round(value * 1000);
+
 /** A wire number with at most 2 decimals (validated upstream) → cents. */
 export function toCents(value: number): Cents {
-  return BigInt(Math.round(value * 100));
+  return BigInt(centsOf(value));
 }
 
 /** A wire quantity with at most 3 decimals → thousandths. */
 export function toMilli(value: number): Milli {
-  return BigInt(Math.round(value * 1000));
+  return BigInt(milliOf(value));
 }
 
 /**
@@ -75,6 +83,49 @@ export function divRound(numerator: bigint, denominator: bigint): bigint {
   const d = denominator < 0n ? -denominator : denominator;
   const q = (n * 2n + d) / (d * 2n);
   return negative ? -q : q;
+}
+
+/**
+ * round(a × b / d), half away from zero, for integers and d > 0, as a plain number: the receipt
+ * computation's hot loop (a backtest runs it for millions of lines, where BigInt allocates on every step).
+ * Exact: while a × b is a safe integer the float product is that integer, `%` on floats is exact and
+ * (a × b − r) / d divides exactly; above it the product is taken in BigInt. The result must be a safe integer
+ * (it always is for what the contracts accept: a receipt's amount is at most 10^10, so 10^12 cents).
+ */
+export function mulDivRound(a: number, b: number, d: number): number {
+  const product = a * b;
+  if (product < 0) return -mulDivRound(Math.abs(a), Math.abs(b), d);
+  if (product <= Number.MAX_SAFE_INTEGER) {
+    const r = product % d;
+    const q = (product - r) / d;
+    return r * 2 >= d ? q + 1 : q;
+  }
+  const exact = divRound(BigInt(a) * BigInt(b), BigInt(d));
+  if (exact > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError(`${a} × ${b} / ${d} is too large`);
+  return Number(exact);
+}
+
+/**
+ * A running sum of non-negative cents kept in a plain number while it is a safe integer, spilling into a BigInt past it:
+ * exact however many lines are added, without a BigInt addition per line.
+ */
+export class CentsSum {
+  private small = 0;
+  private big = 0n;
+
+  add(cents: number): void {
+    const sum = this.small + cents;
+    if (sum <= Number.MAX_SAFE_INTEGER) {
+      this.small = sum;
+    } else {
+      this.big += BigInt(this.small);
+      this.small = cents;
+    }
+  }
+
+  get value(): Cents {
+    return this.big + BigInt(this.small);
+  }
 }
 
 export const minBig = (a: bigint, b: bigint) => (a < b ? a : b);

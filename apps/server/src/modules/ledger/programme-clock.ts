@@ -51,3 +51,20 @@ export function programmeTime(at: Date, timeZone: string): ProgrammeTime {
   minutes.set(key, time);
   return time;
 }
+
+/**
+ * `programmeTime` for a walk in time order (the backtest): instants in milliseconds, and the last minute's
+ * answer kept at hand, since receipts in time order mostly share their minute with the one before.
+ */
+export function programmeClock(timeZone: string): (epochMs: number) => ProgrammeTime {
+  let lastMinute = Number.NaN;
+  let last: ProgrammeTime | undefined;
+  return (epochMs) => {
+    const minute = Math.floor(epochMs / 60_000);
+    if (minute !== lastMinute || !last) {
+      last = programmeTime(new Date(epochMs), timeZone);
+      lastMinute = minute;
+    }
+    return last;
+  };
+}

@@ -73,6 +73,26 @@ describe('receipt math', () => {
     });
   });
 
+  it("stays exact at the contract's bounds: lines up to 10^10, percents up to 1000 % (BigInt reference)", () => {
+    // Σ quantity × price of a receipt is at most 10^10 (MAX_RECEIPT_AMOUNT): thousandths × cents ≤ 10^15.
+    const bigLine = fc.integer({ min: 1, max: 1_000_000_000 }).chain((milli) =>
+      fc.record({
+        milli: fc.constant(milli),
+        cents: fc.integer({ min: 0, max: Math.floor(10 ** 15 / milli) }),
+      }),
+    );
+    fc.assert(
+      fc.property(bigLine, fc.integer({ min: 0, max: 100_000 }), ({ milli, cents }, basis) => {
+        const percent = `${Math.floor(basis / 100)}.${String(basis % 100).padStart(2, '0')}`;
+        const receipt = computeReceipt([line('A', milli / 1000, cents / 100)], v1(percent));
+        const total = divRound(BigInt(milli) * BigInt(cents), 1000n);
+        expect(receipt.lines[0]!.lineTotalCents).toBe(total);
+        expect(receipt.pointsCents).toBe(divRound(total * BigInt(basis), 10_000n));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('each line earns exactly round2(lineTotal × percent / 100) and points are their sum', () => {
     const lines = fc.array(
       fc.record({

@@ -1,35 +1,38 @@
 import { type BacktestRequest, type BacktestResponse, DEFAULT_TIME_ZONE } from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
 import { AppError } from '../../lib/app-error';
-import { centsNumber, parseCents } from '../../lib/money';
+import { CentsSum, centsNumber } from '../../lib/money';
 import { compileRuleset } from '../ledger/earning-rules';
-import { programmeTime } from '../ledger/programme-clock';
-import { computeReceipt, type ReceiptLineInput } from '../ledger/receipt-math';
+import { programmeClock } from '../ledger/programme-clock';
+import { earnLines, lineTotalCents, newEarningLines } from '../ledger/receipt-math';
 import {
-  type BacktestCursor,
-  type BacktestReceipt,
+  type BacktestBatch,
   countBacktestAccounts,
   readBacktestBatch,
   readBacktestRuleset,
 } from './backtest.repository';
+import { FieldReader } from './backtest-fields';
 
-/** Receipts per round trip: bounds memory (≈5 lines each) whatever the range. */
-const BATCH_RECEIPTS = 4000;
-
-/** A stored line as the batch carries it: sku, category, then quantity, price, discount, bonus as decimal text. */
-type StoredLine = [string, string | null, string, string, string, string];
+/**
+ * Receipts per round trip: bounds memory (≈5 lines each, a few MB of text) whatever the range, and is large
+ * enough that a round trip's fixed cost vanishes.
+ */
+const BATCH_RECEIPTS = 20_000;
 
 interface CategoryTotals {
   receipts: number;
-  currentCents: bigint;
-  candidateCents: bigint;
+  /** The last receipt (its ordinal) counted in `receipts`: a receipt counts once per category. */
+  lastReceipt: number;
+  current: CentsSum;
+  candidate: CentsSum;
 }
 
 /**
  * POST /api/v1/rulesets/{id}/backtest: every stored receipt of [from, to) recomputed with ruleset {id} by the
- * accrual's own computation (`computeReceipt`), at the time and till it was bought, in time order so the
- * per-card-per-day cap sees what the card would have earned earlier that day under the candidate. Reads
- * only; keyset batches keep memory flat (the day's per-card totals are dropped when the programme day turns).
+ * accrual's own computation (`earnLines`, which `computeReceipt` runs for the accrual and the preview), at the
+ * time and till it was bought, in time order so the per-card-per-day cap sees what the card would have earned
+ * earlier that day under the candidate. Reads only; keyset batches keep memory flat (the day's per-card totals
+ * are dropped when the programme day turns), and the next batch is read while this one is computed.
  */
 export async function backtestRuleset(
   db: Db,
@@ -42,84 +45,104 @@ export async function backtestRuleset(
   const ruleset = compileRuleset(stored.percent, stored.earning_rules, String(stored.version));
   const excluded = new Set(stored.excluded);
   const timeZone = stored.time_zone ?? DEFAULT_TIME_ZONE;
+  const bookedClock = programmeClock(timeZone);
+  const boughtClock = programmeClock(timeZone);
   const capsDays = ruleset.maxPerCardPerDayCents !== null;
 
   let receipts = 0;
-  let currentCents = 0n;
-  let candidateCents = 0n;
+  const current = new CentsSum();
+  const candidate = new CentsSum();
   const byCategory = new Map<string | null, CategoryTotals>();
+  const lines = newEarningLines();
+  const currentCents: number[] = [];
   let day = '';
-  let earnedToday = new Map<string, bigint>();
+  let earnedToday = new Map<string, number>();
 
-  const recompute = (receipt: BacktestReceipt) => {
-    const lines = JSON.parse(receipt.lines ?? '[]') as StoredLine[];
-    if (lines.length === 0) return;
-    // As the accrual: the day cap counts the day of booking, the rules read the time of purchase.
-    const booked = programmeTime(new Date(receipt.at_us / 1000), timeZone);
-    if (booked.day !== day) {
-      day = booked.day;
-      earnedToday = new Map();
+  /** Recomputes the receipts of a batch's text (readBacktestBatch). */
+  const recomputeBatch = (body: string) => {
+    const f = new FieldReader(body);
+    while (!f.done) {
+      f.skip(); // accrual_id: the keyset's, not the computation's
+      const atUs = f.scaled();
+      const boughtUs = f.scaled();
+      const posId = f.raw();
+      const card = f.raw(); // as JSON: a key like any other
+      const count = f.scaled();
+      if (count === 0) continue;
+      let totalAmountCents = 0;
+      for (let k = 0; k < count; k++) {
+        lines.skus[k] = f.text()!;
+        lines.categories[k] = f.text();
+        lines.totalsCents[k] = lineTotalCents(f.scaled(3), f.scaled(2), f.scaled(2));
+        currentCents[k] = f.scaled(2);
+        totalAmountCents += lines.totalsCents[k]!;
+      }
+      lines.count = count;
+      // As the accrual: the day cap counts the day of booking, the rules read the time of purchase.
+      const booked = bookedClock(atUs / 1000);
+      if (booked.day !== day) {
+        day = booked.day;
+        earnedToday = new Map();
+      }
+      const time = boughtUs === atUs ? booked : boughtClock(boughtUs / 1000);
+      const before = capsDays ? (earnedToday.get(card) ?? 0) : 0;
+      const points = earnLines(lines, totalAmountCents, {
+        ruleset,
+        excluded,
+        purchase: { posId, dayOfWeek: time.dayOfWeek, minute: time.minute },
+        earnedTodayCents: before,
+      });
+      if (capsDays) earnedToday.set(card, before + points);
+      receipts++;
+      candidate.add(points);
+      for (let k = 0; k < count; k++) {
+        const category = lines.categories[k] ?? null;
+        let totals = byCategory.get(category);
+        if (!totals) {
+          totals = { receipts: 0, lastReceipt: 0, current: new CentsSum(), candidate: new CentsSum() };
+          byCategory.set(category, totals);
+        }
+        if (totals.lastReceipt !== receipts) {
+          totals.lastReceipt = receipts;
+          totals.receipts++;
+        }
+        current.add(currentCents[k]!);
+        totals.current.add(currentCents[k]!);
+        totals.candidate.add(lines.bonusCents[k]!);
+      }
     }
-    const time =
-      receipt.bought_us === receipt.at_us
-        ? booked
-        : programmeTime(new Date(receipt.bought_us / 1000), timeZone);
-    const items: ReceiptLineInput[] = lines.map(([sku, category, quantity, price, discount]) => ({
-      sku,
-      category,
-      quantity: Number(quantity),
-      price: Number(price),
-      discount: Number(discount),
-    }));
-    const before = capsDays ? (earnedToday.get(receipt.card_number) ?? 0n) : 0n;
-    const computed = computeReceipt(items, {
-      ruleset,
-      excluded,
-      purchase: { posId: receipt.pos_id, dayOfWeek: time.dayOfWeek, minute: time.minute },
-      earnedTodayCents: before,
-    });
-    if (capsDays) earnedToday.set(receipt.card_number, before + computed.pointsCents);
-    receipts++;
-    candidateCents += computed.pointsCents;
-    const seen = new Set<string | null>();
-    lines.forEach(([, category, , , , bonus], index) => {
-      const current = parseCents(bonus);
-      currentCents += current;
-      let totals = byCategory.get(category);
-      if (!totals) {
-        totals = { receipts: 0, currentCents: 0n, candidateCents: 0n };
-        byCategory.set(category, totals);
-      }
-      if (!seen.has(category)) {
-        seen.add(category);
-        totals.receipts++;
-      }
-      totals.currentCents += current;
-      totals.candidateCents += computed.lines[index]!.bonusCents;
-    });
   };
 
-  let after: BacktestCursor | null = null;
-  for (;;) {
-    const batch = await readBacktestBatch(db, range, after, batchReceipts);
-    if (batch.length === 0) break;
-    for (const receipt of batch) recompute(receipt);
-    const last = batch[batch.length - 1]!;
-    after = { atUs: last.at_us, accrualId: last.accrual_id };
+  // On PostgreSQL the accounts are counted on another connection while the walk goes on.
+  const accounts = countBacktestAccounts(db, range);
+  accounts.catch(() => undefined);
+  // PostgreSQL reads batch n + 1 while this process computes batch n.
+  let pending: Promise<BacktestBatch> | null = readBacktestBatch(db, range, null, batchReceipts);
+  while (pending) {
+    const batch: BacktestBatch = await pending;
+    pending =
+      batch.scanned === batchReceipts && batch.last
+        ? readBacktestBatch(db, range, batch.last, batchReceipts)
+        : null;
+    // Should the computation throw, the read in flight must not become an unhandled rejection.
+    pending?.catch(() => undefined);
+    if (batch.body !== null) recomputeBatch(batch.body);
   }
 
+  const currentTotal = current.value;
+  const candidateTotal = candidate.value;
   return {
     receipts,
-    accounts: receipts === 0 ? 0 : await countBacktestAccounts(db, range),
-    currentPoints: centsNumber(currentCents),
-    candidatePoints: centsNumber(candidateCents),
-    delta: centsNumber(candidateCents - currentCents),
+    accounts: receipts === 0 ? 0 : await accounts,
+    currentPoints: centsNumber(currentTotal),
+    candidatePoints: centsNumber(candidateTotal),
+    delta: centsNumber(candidateTotal - currentTotal),
     byCategory: [...byCategory]
       .map(([category, t]) => ({
         category,
         receipts: t.receipts,
-        currentPoints: centsNumber(t.currentCents),
-        candidatePoints: centsNumber(t.candidateCents),
+        currentPoints: centsNumber(t.current.value),
+        candidatePoints: centsNumber(t.candidate.value),
       }))
       .sort(
         (a, b) => b.candidatePoints - a.candidatePoints || (a.category ?? '').localeCompare(b.category ?? ''),

@@ -28,6 +28,19 @@ const backtest = (id: string, body: object, token = ctx.tokens.MANAGER) =>
     payload: body,
   });
 const dbNow = async () => (await sql<{ at: Date }>`select clock_timestamp() as at`.execute(db)).rows[0]!.at;
+/**
+ * The first millisecond after every stored receipt, returned once the database clock has passed it: a window
+ * from here holds only receipts written afterwards, however fast the receipts before it were written.
+ */
+const afterLatestReceipt = async () => {
+  const latest = (await sql<{ at: Date | null }>`select max(created_at) as at from receipts`.execute(db))
+    .rows[0]!.at;
+  const start = new Date((latest?.getTime() ?? 0) + 1);
+  while ((await dbNow()).getTime() < start.getTime()) {
+    // Busy-wait on the database's own clock, at most a millisecond: no sleep, no wall-clock guess.
+  }
+  return start;
+};
 
 // The dataset: receipts on cards of their own (so no day cap carries between them), from both tills.
 const from = new Date((await dbNow()).getTime() - 1000).toISOString();
@@ -156,6 +169,53 @@ describe('ruleset backtest', () => {
     const whole = await backtestRuleset(db, id, range);
     for (const batch of [1, 2, 5]) expect(await backtestRuleset(db, id, range, batch)).toEqual(whole);
     expect(whole.receipts).toBe(receipts.length);
+  });
+
+  it('reads SKUs and categories with tabs, quotes, backslashes and accents as the till sent them', async () => {
+    const odd = 'TAB\there "quoted" \\ back';
+    const items = [
+      { sku: odd, category: 'cat\\egory\t2', quantity: 2, price: 10.5 },
+      { sku: 'plain', category: null, quantity: 1, price: 3 },
+      { sku: 'Ünïcödé ✓', category: 'dairy', quantity: 0.333, price: 7.77 },
+    ];
+    const start = (await afterLatestReceipt()).toISOString();
+    const card = await createCard(db);
+    expect(
+      (
+        await pos.accrue({
+          operationId: opId('bt'),
+          cardNumber: card.number,
+          receipt: { receiptId: 'ODD', items },
+        })
+      ).statusCode,
+    ).toBe(201);
+    const end = new Date((await dbNow()).getTime() + 1000).toISOString();
+    const id = await createRuleset(db, {
+      version: ++version,
+      percent: 2,
+      excluded: ['plain'],
+      earningRules: {
+        rules: [
+          { name: 'Odd', percent: 12.5, skus: [odd], categories: ['cat\\egory\t2'] },
+          { name: 'Accents', percent: 4, skus: ['Ünïcödé ✓'] },
+        ],
+      },
+    });
+    const preview = await pos.preview({
+      cardNumber: (await createCard(db)).number,
+      receipt: { receiptId: 'P', items },
+    });
+    expect(preview.json().receipt.items.map((l: { rule: string }) => l.rule)).toEqual([
+      'Odd',
+      'excluded',
+      'Accents',
+    ]);
+    const body = (await backtest(id, { from: start, to: end })).json();
+    expect(body.receipts).toBe(1);
+    expect(cents(body.candidatePoints)).toBe(cents(preview.json().points));
+    expect(body.byCategory.map((c: { category: string | null }) => c.category).sort()).toEqual(
+      [null, 'cat\\egory\t2', 'dairy'].sort(),
+    );
   });
 
   it('MANAGER and ADMIN only; 404 for an unknown ruleset; 400 for a range that is empty or backwards', async () => {
