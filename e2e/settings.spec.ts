@@ -15,6 +15,7 @@ const save = (page: Page) => form(page).getByRole('button', { name: 'Save Settin
 const expiryForm = (page: Page) => page.getByRole('form', { name: 'Points Expiry' });
 const expiryDays = (page: Page) => page.getByLabel('Expiry (days)');
 const pendingDays = (page: Page) => page.getByLabel('Pending period (days)');
+const timeZone = (page: Page) => page.getByLabel('Time zone', { exact: true });
 const summary = (page: Page) =>
   page.locator('[data-slot="card"]').filter({ has: page.getByRole('heading', { name: 'Card Management' }) });
 
@@ -169,6 +170,9 @@ for (const role of ['VIEWER', 'MANAGER'] as const) {
     await expect(cards(page)).toHaveAttribute('readonly', '');
     await expect(page.getByLabel('Currency')).toHaveAttribute('readonly', '');
     await expect(page.getByRole('button', { name: 'Save Currency' })).toHaveCount(0);
+    await expect(timeZone(page)).toHaveAttribute('readonly', '');
+    await expect(timeZone(page)).toHaveValue(stored.programme.timezone);
+    await expect(page.getByRole('button', { name: 'Save Time Zone' })).toHaveCount(0);
     await expect(ttl(page)).toHaveValue(String(stored.holds.ttl_minutes ?? ''));
     await expect(save(page)).toHaveCount(0);
     await expect(summary(page)).toContainText('Hold Duration');
@@ -199,6 +203,36 @@ test('Currency: the programme currency (EUR by default), an ISO 4217 code checke
   await expect(toast(page, 'Settings saved successfully')).toBeVisible();
   expect(posts).toEqual([{ programme: { currency: 'EUR' } }]);
   await expect(currency).toHaveValue('EUR');
+});
+
+test('Time Zone: the stored zone, chosen from the IANA list, saved as programme.timezone', async ({
+  page,
+  api,
+}) => {
+  // Earning rules read their hours in this zone, and other tests accrue meanwhile: settings are answered here,
+  // the save included.
+  const stored = await getSettings(api);
+  let current = stored;
+  const posts: unknown[] = [];
+  await page.route(`**${SETTINGS}`, (route) => {
+    if (route.request().method() === 'POST') {
+      posts.push(route.request().postDataJSON());
+      current = { ...current, programme: { ...current.programme, timezone: 'Europe/Berlin' } };
+    }
+    return json(route, 200, current);
+  });
+  await page.goto('/settings');
+  const card = page.getByRole('form', { name: 'Time Zone' });
+  await expect(card).toContainText('An IANA zone, such as Europe/Berlin.');
+  await expect(timeZone(page)).toHaveValue(stored.programme.timezone);
+  await expect(timeZone(page)).toBeEnabled();
+  await expect(timeZone(page).locator('option', { hasText: 'Europe/Berlin' })).toHaveCount(1);
+  await timeZone(page).selectOption('Europe/Berlin');
+  await expect(card.getByRole('button', { name: 'Reset' })).toBeVisible();
+  await card.getByRole('button', { name: 'Save Time Zone' }).click();
+  await expect(toast(page, 'Settings saved successfully')).toBeVisible();
+  expect(posts).toEqual([{ programme: { timezone: 'Europe/Berlin' } }]);
+  await expect(timeZone(page)).toHaveValue('Europe/Berlin');
 });
 
 test('a draft survives new settings from the server: untouched fields follow, typed ones stay', async ({

@@ -32,6 +32,13 @@ export const programmeScreenshotStates: ScreenshotState[] = [
     },
   },
   {
+    route: '/settings',
+    name: 'time-zone',
+    prepare: async (page) => {
+      await page.getByRole('heading', { name: 'Time Zone' }).scrollIntoViewIfNeeded();
+    },
+  },
+  {
     route: '/rulesets',
     name: 'create-errors',
     prepare: async (page) => {

@@ -1,6 +1,7 @@
 import {
   currencyCode,
   type Settings,
+  timeZoneName,
   type UpdateSettingsRequest,
   updateSettingsRequest,
 } from '@loyalty/contracts';
@@ -69,6 +70,15 @@ export const programmeSchema = z
 
 export function toProgrammeValues(settings: Settings | undefined) {
   return { currency: settings?.programme?.currency ?? '' };
+}
+
+/** The programme's time zone: an IANA name, checked by the contract as the server checks it. */
+export const timeZoneSchema = z
+  .object({ timezone: timeZoneName })
+  .transform(({ timezone }): UpdateSettingsRequest => ({ programme: { timezone } }));
+
+export function toTimeZoneValues(settings: Settings | undefined) {
+  return { timezone: settings?.programme?.timezone ?? '' };
 }
 
 /** Saves a settings change; both settings forms share the toasts and the cache update. */

@@ -6,6 +6,7 @@ import { CardManagementSummary } from './card-management-summary';
 import { PointHoldsForm } from './point-holds-form';
 import { PointsExpiryForm } from './points-expiry-form';
 import { ProgrammeForm } from './programme-form';
+import { TimeZoneForm } from './time-zone-form';
 
 /** Spec section 2 "Settings": everyone reads them, only an ADMIN changes them. */
 export function SettingsPage() {
@@ -16,13 +17,14 @@ export function SettingsPage() {
     <>
       <PageHeader
         title="Settings"
-        description="Point holds, points expiry, card limits and the currency of the whole programme."
+        description="Point holds, points expiry, card limits, the currency and the time zone of the whole programme."
       />
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div className="grid gap-6">
           <PointHoldsForm settings={query.data} loading={query.isPending} canEdit={canEdit} />
           <PointsExpiryForm settings={query.data} loading={query.isPending} canEdit={canEdit} />
           <ProgrammeForm settings={query.data} loading={query.isPending} canEdit={canEdit} />
+          <TimeZoneForm settings={query.data} loading={query.isPending} canEdit={canEdit} />
         </div>
         <CardManagementSummary
           settings={query.data}
