@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import { axeScan } from './support/axe';
 import { expect, test } from './support/fixtures';
 import { createCardholder } from './support/loyalty-api';
 import { createPosKey, ensureRulesetInForce, posAccrual } from './support/pos-api-helpers';
@@ -194,7 +194,7 @@ class Sweep {
       ),
     );
     // Only Swagger UI's own markup, inside its frame, is left out (see pos-api.spec.ts).
-    let builder = new AxeBuilder({ page: this.page }).exclude('iframe[title="POS API documentation"]');
+    let builder = axeScan(this.page).exclude('iframe[title="POS API documentation"]');
     if (popup) builder = builder.disableRules(['region']);
     if (popup === 'listbox') builder = builder.include('[role="listbox"]');
     const results = await builder.analyze();

@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { FrameLocator, Page } from '@playwright/test';
+import { axeScan } from './support/axe';
 import { expect, test, toast, uniqueName } from './support/fixtures';
 import { createPosKey } from './support/pos-api-helpers';
 import { accountWithCard } from './support/programme-api';
@@ -186,7 +186,7 @@ test('the console around the documentation has no axe violations in either theme
     await expect(page.locator('html')).toHaveClass(theme === 'dark' ? /dark/ : /^(?!.*dark)/);
     await expect(docs(page).getByRole('button', { name: 'Authorize' }).first()).toBeVisible();
     // Only Swagger UI's own markup, inside its frame, is left out: the console's chrome is checked.
-    const results = await new AxeBuilder({ page }).exclude('iframe[title="POS API documentation"]').analyze();
+    const results = await axeScan(page).exclude('iframe[title="POS API documentation"]').analyze();
     expect(
       results.violations.map((v) => `${theme}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
     ).toEqual([]);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
+import { axeScan } from './support/axe';
 import { chooseOption, expect, test, toast, uniqueName } from './support/fixtures';
 import { blockCard, createAccount, issueCard } from './support/loyalty-api';
 import { createPosKey, ensureRulesetInForce, posAccrual } from './support/pos-api-helpers';
@@ -37,7 +37,7 @@ async function idValueShape(value: Locator) {
 }
 
 async function axeViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await axeScan(page).analyze();
   return results.violations.map((v) => `${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
