@@ -15,7 +15,7 @@ function DeferredToaster() {
   ) : null;
 }
 
-// TooltipProvider lives in the authenticated shell (app/authenticated-shell.tsx), which is lazy-loaded.
+// Tooltips bring their own provider (components/ui/tooltip.tsx): no Radix code on the first download.
 export function Providers({ children }: { children: ReactNode }) {
   const [queryClient] = useState(createQueryClient);
   return (

@@ -1,12 +1,53 @@
 import { Slot } from 'radix-ui';
-import type { ComponentProps } from 'react';
+import { type ComponentProps, createContext, useContext, useEffect, useState } from 'react';
 import { cn } from '@/lib/utils';
 import { useSidebar } from './sidebar-context';
-import { Tooltip, TooltipContent, TooltipTrigger } from './tooltip';
+
+type TooltipModule = typeof import('./sidebar-menu-tooltip');
+
+// Radix's tooltip and its popper are not on the shell's first render: on a wide screen they load right
+// after it (the entries' tooltips matter only once the sidebar is collapsed to icons), and on a phone,
+// where the entries sit in the navigation sheet with their labels, never. Until then an entry is the plain
+// link, which is what it renders to anyway.
+let tooltipModule: TooltipModule | undefined;
+let tooltipLoad: Promise<TooltipModule> | undefined;
+const loadTooltip = () => {
+  tooltipLoad ??= import('./sidebar-menu-tooltip').then((module) => {
+    tooltipModule = module;
+    return module;
+  });
+  return tooltipLoad;
+};
+
+const TooltipContext = createContext<TooltipModule | undefined>(undefined);
+
+function useTooltipModule(wanted: boolean): TooltipModule | undefined {
+  const [module, setModule] = useState(tooltipModule);
+  useEffect(() => {
+    if (!wanted || module) return;
+    let live = true;
+    loadTooltip().then(
+      (loaded) => live && setModule(loaded),
+      (error: unknown) => console.error('Could not load the sidebar tooltips', error),
+    );
+    return () => {
+      live = false;
+    };
+  }, [wanted, module]);
+  return module;
+}
 
 export function SidebarMenu({ className, ...props }: ComponentProps<'ul'>) {
+  const { isMobile } = useSidebar();
+  const tooltips = useTooltipModule(!isMobile);
   return (
-    <ul data-slot="sidebar-menu" className={cn('flex w-full min-w-0 flex-col gap-1', className)} {...props} />
+    <TooltipContext.Provider value={tooltips}>
+      <ul
+        data-slot="sidebar-menu"
+        className={cn('flex w-full min-w-0 flex-col gap-1', className)}
+        {...props}
+      />
+    </TooltipContext.Provider>
   );
 }
 
@@ -28,6 +69,7 @@ export function SidebarMenuButton({
   ...props
 }: ComponentProps<'button'> & { asChild?: boolean; isActive?: boolean; tooltip?: string }) {
   const { isMobile, state } = useSidebar();
+  const tooltips = useContext(TooltipContext);
   const Comp = asChild ? Slot.Root : 'button';
   const button = (
     <Comp
@@ -37,13 +79,10 @@ export function SidebarMenuButton({
       {...props}
     />
   );
-  if (!tooltip) return button;
+  if (!tooltip || !tooltips) return button;
   return (
-    <Tooltip>
-      <TooltipTrigger asChild>{button}</TooltipTrigger>
-      <TooltipContent side="right" align="center" hidden={state !== 'collapsed' || isMobile}>
-        {tooltip}
-      </TooltipContent>
-    </Tooltip>
+    <tooltips.SidebarMenuTooltip label={tooltip} hidden={state !== 'collapsed' || isMobile}>
+      {button}
+    </tooltips.SidebarMenuTooltip>
   );
 }

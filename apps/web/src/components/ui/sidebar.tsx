@@ -1,9 +1,17 @@
 import { PanelLeftIcon } from 'lucide-react';
-import { type ComponentProps, type CSSProperties, useCallback, useEffect, useMemo, useState } from 'react';
+import {
+  type ComponentProps,
+  type CSSProperties,
+  lazy,
+  Suspense,
+  useCallback,
+  useEffect,
+  useMemo,
+  useState,
+} from 'react';
 import { useIsMobile } from '@/lib/use-mobile';
 import { cn } from '@/lib/utils';
 import { Button } from './button';
-import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from './sheet';
 import { SidebarContext, type SidebarContextValue, useSidebar } from './sidebar-context';
 
 // Spec section 9: the cookie, the three widths and the shortcut.
@@ -13,6 +21,11 @@ export const SIDEBAR_WIDTH = '16rem';
 export const SIDEBAR_WIDTH_MOBILE = '18rem';
 export const SIDEBAR_WIDTH_ICON = '3rem';
 export const SIDEBAR_KEYBOARD_SHORTCUT = 'b';
+
+// A closed sheet renders nothing, so the sheet's code (Radix's dialog: focus trap, scroll lock, layers) loads
+// when the phone's navigation is first asked for — on the trigger's first touch or focus — not with the shell.
+const loadSheet = () => import('./sidebar-sheet');
+const SidebarSheet = lazy(() => loadSheet().then((module) => ({ default: module.SidebarSheet })));
 
 function readSidebarCookie(): boolean {
   const match = document.cookie.match(new RegExp(`(?:^|; )${SIDEBAR_COOKIE_NAME}=([^;]*)`));
@@ -82,24 +95,23 @@ export function SidebarProvider({ className, style, children, ...props }: Compon
 /** Desktop: a fixed column that collapses to icons. Mobile: an off-canvas sheet with its own open state. */
 export function Sidebar({ className, children, label, ...props }: ComponentProps<'div'> & { label: string }) {
   const { isMobile, state, openMobile, setOpenMobile } = useSidebar();
+  // Mounted from the first opening on, so that closing plays its animation and reopening is immediate.
+  const [sheetWanted, setSheetWanted] = useState(openMobile);
+  if (openMobile && !sheetWanted) setSheetWanted(true);
 
   if (isMobile) {
+    if (!sheetWanted) return null;
     return (
-      <Sheet open={openMobile} onOpenChange={setOpenMobile}>
-        <SheetContent
-          side="left"
-          data-slot="sidebar"
-          data-mobile="true"
-          className="w-(--sidebar-width) bg-sidebar p-0 text-sidebar-foreground"
-          style={{ '--sidebar-width': SIDEBAR_WIDTH_MOBILE } as CSSProperties}
+      <Suspense fallback={null}>
+        <SidebarSheet
+          label={label}
+          width={SIDEBAR_WIDTH_MOBILE}
+          open={openMobile}
+          onOpenChange={setOpenMobile}
         >
-          <SheetHeader className="sr-only">
-            <SheetTitle>{label}</SheetTitle>
-            <SheetDescription>Navigate between the screens of the console.</SheetDescription>
-          </SheetHeader>
-          <div className="flex h-full w-full flex-col">{children}</div>
-        </SheetContent>
-      </Sheet>
+          {children}
+        </SidebarSheet>
+      </Suspense>
     );
   }
 
@@ -135,6 +147,9 @@ export function SidebarTrigger({ className, onClick, ...props }: ComponentProps<
       aria-label="Toggle sidebar"
       aria-expanded={isMobile ? openMobile : open}
       className={cn('size-7', className)}
+      // The phone's sheet starts loading at the first touch or focus, a moment before the click opens it.
+      onPointerDown={isMobile ? () => void loadSheet() : undefined}
+      onFocus={isMobile ? () => void loadSheet() : undefined}
       onClick={(event) => {
         onClick?.(event);
         toggleSidebar();

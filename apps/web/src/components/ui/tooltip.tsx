@@ -17,7 +17,19 @@ export function TooltipProvider({
   );
 }
 
-export const Tooltip = TooltipPrimitive.Root;
+/**
+ * Each tooltip brings its own provider (the shadcn pattern), so the signed-in shell does not import Radix's
+ * tooltip and popper code on its first render: only the screens that show a tooltip load it. With a delay
+ * of 0 a shared provider's skip delay changes nothing (there is no delay to skip), so the behaviour is the
+ * spec's either way.
+ */
+export function Tooltip(props: ComponentProps<typeof TooltipPrimitive.Root>) {
+  return (
+    <TooltipProvider>
+      <TooltipPrimitive.Root {...props} />
+    </TooltipProvider>
+  );
+}
 export const TooltipTrigger = TooltipPrimitive.Trigger;
 
 export function TooltipContent({

@@ -1,14 +1,17 @@
 import { ToggleGroup } from 'radix-ui';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { DeferredSelect } from '@/components/ui/deferred-select';
 import { CHART_RANGE_IDS, CHART_RANGES, type ChartRange } from './analytics-windows';
 
 function isChartRange(value: string): value is ChartRange {
   return Object.hasOwn(CHART_RANGES, value);
 }
 
+const OPTIONS = CHART_RANGE_IDS.map((id) => ({ value: id, label: CHART_RANGES[id].label }));
+
 /**
  * The chart's range: a segmented control where the card is wide, a select where it is narrow (the
- * dashboard-01 pattern). Only one of the two is displayed, so only one is in the accessibility tree.
+ * dashboard-01 pattern). Only one of the two is displayed, so only one is in the accessibility tree. The
+ * select is the phone's, on its first screen: its Radix code loads when it is first touched or focused.
  */
 export function RangePicker({
   value,
@@ -39,18 +42,14 @@ export function RangePicker({
           </ToggleGroup.Item>
         ))}
       </ToggleGroup.Root>
-      <Select value={value} onValueChange={choose}>
-        <SelectTrigger aria-label="Chart range" className="h-8 w-40 @[640px]/chart:hidden">
-          <SelectValue />
-        </SelectTrigger>
-        <SelectContent align="end">
-          {CHART_RANGE_IDS.map((id) => (
-            <SelectItem key={id} value={id}>
-              {CHART_RANGES[id].label}
-            </SelectItem>
-          ))}
-        </SelectContent>
-      </Select>
+      <DeferredSelect
+        label="Chart range"
+        value={value}
+        onChange={onChange}
+        options={OPTIONS}
+        className="h-8 w-40 @[640px]/chart:hidden"
+        align="end"
+      />
     </>
   );
 }
