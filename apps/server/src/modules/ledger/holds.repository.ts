@@ -131,9 +131,12 @@ export interface SettleWrite {
  * the whole hold (the rest is released), the claim with the answer, the `redemption` and the lots it
  * consumed (soonest expiry first: expired lots a hold kept from the sweeper go first).
  */
-export async function applyCapture(trx: Tx, w: SettleWrite & { captured: string }): Promise<StoredRequest> {
+export async function applyCapture(
+  trx: Tx,
+  w: SettleWrite & { captured: string },
+): Promise<{ stored: StoredRequest; redemptionId: string }> {
   const h = w.hold;
-  const result = await sql<StoredRequest>`
+  const result = await sql<StoredRequest & { redemption_id: string }>`
     with h as (${closeHold(w, 'applied')}),
     a as (
       update accounts set balance = balance - ${w.captured}::numeric, held_balance = held_balance - ${h.held}::numeric
@@ -150,8 +153,10 @@ export async function applyCapture(trx: Tx, w: SettleWrite & { captured: string 
       returning id
     ),
     ${consumeLots({ accountId: h.account_id, points: w.captured, operationId: sql`(select id from r)` })}
-    select * from q`.execute(trx);
-  return result.rows[0]!;
+    select q.*, (select id from r) as redemption_id from q`.execute(trx);
+  // The redemption's id comes back with the claim: its event needs no lookup by operationId under the lock.
+  const { redemption_id, ...stored } = result.rows[0]!;
+  return { stored, redemptionId: redemption_id };
 }
 
 /** Persist a decided release: the hold `voided`, its points no longer held, the claim with the answer. */

@@ -113,13 +113,13 @@ export async function postCapture(
   const held = parseCents(hold.held);
   const captured = s.settlement.points ?? held;
   const balanceAfter = parseCents(hold.balance) - captured;
-  const stored = await applyCapture(trx, {
+  const { stored, redemptionId } = await applyCapture(trx, {
     claim: { ...s.key, response: s.answer({ holdId: hold.hold_id, captured, balanceAfter }) },
     hold,
     reason: captureReason(held, captured),
     captured: centsText(captured),
   });
-  await appendOperationEvents(trx, 'points.redeemed', { operationId: s.key.operationId });
+  await appendOperationEvents(trx, 'points.redeemed', [redemptionId]);
   return stored;
 }
 
