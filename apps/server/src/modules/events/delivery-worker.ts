@@ -1,7 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/connection';
 import type { KeyCrypto } from '../pos-keys/key-crypto';
-import { type ClaimedDelivery, claimDeliveries, recordAttempt } from './deliveries.repository';
+import {
+  type AttemptOutcome,
+  type ClaimedDelivery,
+  claimDeliveries,
+  type FinishedAttempt,
+  recordAttempts,
+} from './deliveries.repository';
 import { pruneEvents, toEvent } from './events.repository';
 import { isSuccess, sendWebhook } from './webhook-sender';
 
@@ -29,13 +35,12 @@ export function retryDelay(schedule: number[], attempts: number): number | null 
   return attempts <= schedule.length ? schedule[attempts - 1]! : null;
 }
 
-/** One attempt of a claimed delivery, its outcome recorded (only if the claim is still this attempt's). */
+/** One attempt of a claimed delivery: its outcome, to be recorded against the claim. */
 export async function attemptDelivery(
-  db: Db,
   crypto: KeyCrypto,
   options: DeliveryOptions,
   claim: ClaimedDelivery,
-) {
+): Promise<FinishedAttempt> {
   const event = toEvent({
     id: claim.event_id,
     type: claim.event_type,
@@ -45,22 +50,26 @@ export async function attemptDelivery(
   const secret = crypto.decrypt(claim.secret_cipher, claim.endpoint_id);
   const result = await sendWebhook(claim.url, { id: event.id, body: JSON.stringify(event), secret }, options);
   const succeeded = isSuccess(result);
-  await recordAttempt(db, claim, {
+  const outcome: AttemptOutcome = {
     succeeded,
     responseStatus: result.status,
     error: succeeded ? null : (result.error ?? `HTTP ${result.status}`),
     retryInSeconds: succeeded ? null : retryDelay(options.retrySchedule, claim.attempts),
-  });
+  };
+  return { id: claim.id, attempts: claim.attempts, outcome };
 }
 
-/** Claims what is due and runs those attempts to the end (tests drive delivery with this). */
+/** Claims what is due, runs those attempts to the end and records them (tests drive delivery with this). */
 export async function deliverDue(db: Db, crypto: KeyCrypto, options: DeliveryOptions): Promise<number> {
   const claimed = await claimDeliveries(db, {
     limit: options.maxInFlight ?? MAX_IN_FLIGHT,
     perEndpoint: options.perEndpoint ?? PER_ENDPOINT,
     leaseMs: leaseMs(options.timeoutMs),
   });
-  await Promise.all(claimed.map((claim) => attemptDelivery(db, crypto, options, claim)));
+  await recordAttempts(
+    db,
+    await Promise.all(claimed.map((claim) => attemptDelivery(crypto, options, claim))),
+  );
   return claimed.length;
 }
 
@@ -73,8 +82,9 @@ const PRUNE_EVERY_MS = 3600_000;
 /**
  * Claims due deliveries up to the free slots and starts their attempts without waiting for them, so a slow
  * receiver never holds back the others: every `intervalMs`, and again as soon as an attempt ends (a backlog
- * drains at the receivers' pace, not one batch per interval). Prunes old events about once an hour. Every
- * server runs one: they share the work through the claims.
+ * drains at the receivers' pace, not one batch per interval); each claim also records the attempts that
+ * ended since the last one. Prunes old events about once an hour. Every server runs one: they share the
+ * work through the claims.
  */
 export function startDeliveryWorker(
   db: Db,
@@ -88,9 +98,15 @@ export function startDeliveryWorker(
   let stopped = false;
   let lastPrune = 0;
 
+  // Attempts that ended and are not recorded yet: the next claim records them in its own statement.
+  const finished: FinishedAttempt[] = [];
+
   const run = (claim: ClaimedDelivery) => {
-    const attempt = attemptDelivery(db, crypto, options, claim)
-      .catch((error) => log.error({ err: error, delivery: claim.id }, 'webhook attempt not recorded'))
+    const attempt = attemptDelivery(crypto, options, claim)
+      .then((ended) => {
+        finished.push(ended);
+      })
+      .catch((error) => log.error({ err: error, delivery: claim.id }, 'webhook attempt failed to run'))
       .finally(() => {
         inFlight.delete(attempt);
         claimNow();
@@ -105,12 +121,21 @@ export function startDeliveryWorker(
       if (pruned > 0) log.info({ pruned }, 'old events pruned');
     }
     const free = maxInFlight - inFlight.size;
-    if (free <= 0) return;
-    const claimed = await claimDeliveries(db, {
-      limit: free,
-      perEndpoint: options.perEndpoint ?? PER_ENDPOINT,
-      leaseMs: leaseMs(options.timeoutMs),
-    });
+    if (free <= 0 && finished.length === 0) return;
+    const ended = finished.splice(0);
+    let claimed: ClaimedDelivery[];
+    try {
+      claimed = await claimDeliveries(db, {
+        limit: Math.max(free, 0),
+        perEndpoint: options.perEndpoint ?? PER_ENDPOINT,
+        leaseMs: leaseMs(options.timeoutMs),
+        finished: ended,
+      });
+    } catch (error) {
+      // Not recorded: kept for the next claim (if this server dies first, the lease makes them due again).
+      finished.unshift(...ended);
+      throw error;
+    }
     for (const claim of claimed) run(claim);
   };
 
@@ -139,6 +164,9 @@ export function startDeliveryWorker(
       clearInterval(timer);
       await claiming;
       await Promise.all(inFlight);
+      await recordAttempts(db, finished.splice(0)).catch((error) =>
+        log.error({ err: error }, 'webhook attempts not recorded at stop (due again when their lease ends)'),
+      );
     },
   };
 }

@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, createTestContext } from '../../../test/helper';
+import { claimDeliveries } from './deliveries.repository';
 import { deliverDue } from './delivery-worker';
 import { type Receiver, startReceiver } from './webhook-receiver.test-support';
 import { webhookCrypto } from './webhooks.service';
@@ -264,6 +265,28 @@ describe('deliveries', () => {
     } finally {
       await other.close();
     }
+  });
+  it('a claim records the attempts that ended, which then no longer count against perEndpoint', async () => {
+    const hook = await endpoint();
+    for (let i = 0; i < 3; i++) await newAccount();
+    const limits = { limit: 4, perEndpoint: 2, leaseMs: 60_000 };
+    const first = await claimDeliveries(db, limits);
+    expect(first).toHaveLength(2);
+    // Both still running: nothing more for this endpoint.
+    expect(await claimDeliveries(db, limits)).toHaveLength(0);
+    const ended = {
+      id: first[0]!.id,
+      attempts: first[0]!.attempts,
+      outcome: { succeeded: true, responseStatus: 204, error: null, retryInSeconds: null },
+    };
+    // A late answer of an older claim of the same delivery changes nothing.
+    const stale = { ...ended, id: first[1]!.id, attempts: first[1]!.attempts - 1 };
+    const next = await claimDeliveries(db, { ...limits, finished: [ended, stale] });
+    expect(next).toHaveLength(1);
+    expect(next[0]!.id).not.toBe(first[1]!.id);
+    const byId = new Map((await deliveries(hook.id)).map((d) => [d.id, d]));
+    expect(byId.get(first[0]!.id)).toMatchObject({ status: 'succeeded', responseStatus: 204 });
+    expect(byId.get(first[1]!.id)).toMatchObject({ status: 'pending', responseStatus: null });
   });
 });
 
