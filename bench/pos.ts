@@ -14,8 +14,10 @@
  * BENCH_CONNECTIONS (8), BENCH_SECONDS (20, at most 30), BENCH_CARDS (20000), BENCH_KEEP=1 keeps the
  * databases, BENCH_PORT (3103) and BENCH_DB_SUFFIX (none) for a second checkout benching beside this one.
  * Diagnostics: BENCH_NO_TRIGGERS=1 (other modules' triggers off), BENCH_UNNAMED=1 (no prepared statements),
- * BENCH_WEBHOOK=1 (accrual without, with one active webhook endpoint, without again; delivery lag),
+ * BENCH_WEBHOOK=1 (accrual without, then BENCH_WEBHOOK_ROUNDS (2) times with one active webhook endpoint and
+ * without again; delivery lag),
  * BENCH_EXPLAIN=1 (after the phases, the plan of every statement of one accrual, hold and capture),
+ * BENCH_STATEMENTS=1 (per phase, the statements that cost PostgreSQL most, from pg_stat_statements),
  * BENCH_PROFILE=<dir> (--cpu-prof of the server), BENCH_RULES=<n> (accrual under a ruleset of 1 earning rule,
  * then of n rules, then of 1 again: what the rules cost an accrual, issue 10).
  */
@@ -35,6 +37,7 @@ import { ledgerIsSound, verifyLedger } from '../apps/server/src/modules/ledger/v
 import { createKeyCrypto } from '../apps/server/src/modules/pos-keys/key-crypto';
 import { meterDatabase, processCpuMs, selfCpuMs } from './pos-cpu';
 import { explainHotPath } from './pos-explain';
+import { statementMeter } from './pos-statements';
 import { addEndpoint, deliveryLag, disableEndpoint, startBenchReceiver } from './pos-webhook';
 
 // Several checkouts may bench on one machine: each picks its own port and database names.
@@ -43,6 +46,7 @@ const SERVER_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:54
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const SECONDS = Math.min(Number(process.env.BENCH_SECONDS ?? 20), 30);
 const CARDS = Number(process.env.BENCH_CARDS ?? 20_000);
+const WEBHOOK_ROUNDS = Number(process.env.BENCH_WEBHOOK_ROUNDS ?? 2);
 const DB_SUFFIX = process.env.BENCH_DB_SUFFIX ? `_${process.env.BENCH_DB_SUFFIX.replace(/\W/g, '')}` : '';
 const DB_NAME = `loyalty_bench_pos${DB_SUFFIX}`;
 const PGBENCH_DB = `loyalty_bench_pgbench${DB_SUFFIX}`;
@@ -222,6 +226,9 @@ function receipt() {
 
 let serverPid = 0;
 
+/** BENCH_STATEMENTS=1: pg_stat_statements per phase (bench/pos-statements.ts). */
+let statements: Awaited<ReturnType<typeof statementMeter>>;
+
 async function run(
   name: string,
   keys: string[],
@@ -229,6 +236,7 @@ async function run(
   seconds = SECONDS,
 ): Promise<PhaseResult> {
   let keyIndex = 0;
+  await statements?.reset();
   const meter = await meterDatabase(SERVER_URL, DB_NAME);
   const server0 = processCpuMs(serverPid) ?? 0;
   const self0 = selfCpuMs();
@@ -242,6 +250,7 @@ async function run(
     requests,
   });
   const n = Math.max(result.requests.total, 1);
+  await statements?.report(name, result.requests.total);
   const cpu = {
     server: ((processCpuMs(serverPid) ?? 0) - server0) / n,
     database: (await meter.stop()) / n,
@@ -368,6 +377,7 @@ async function main() {
     await migrateToLatest(handle.db);
     const keys = await seed(handle.db, secretHex);
     server = await startServer(secretHex);
+    if (process.env.BENCH_STATEMENTS === '1') statements = await statementMeter(SERVER_URL, DB_NAME);
     console.log(`server on :${PORT}; ${CARDS} cards; ${CONNECTIONS} connections; ${SECONDS} s per phase`);
 
     // pgbench before and after the POS phases: on a shared machine the load drifts; the mean is the anchor.
@@ -378,15 +388,20 @@ async function main() {
     await run('warm-up', keys, [accrual], 3);
     const phases: PhaseResult[] = [];
     phases.push(await run('accrual, 5-line receipts, many cards', keys, [accrual]));
-    let webhook: Awaited<ReturnType<typeof deliveryLag>> | undefined;
+    let webhook: Awaited<ReturnType<typeof deliveryLag>>[] | undefined;
     if (process.env.BENCH_WEBHOOK === '1') {
+      // Without, with, without… (BENCH_WEBHOOK_ROUNDS pairs): the machine drifts, so the anchor is the mean
+      // of every phase without an endpoint around those with one.
       const receiver = await startBenchReceiver();
-      const endpoint = await addEndpoint(handle.db, secretHex, receiver.url);
-      phases.push(await run('accrual, one active webhook endpoint', keys, [accrual]));
-      webhook = await deliveryLag(handle.db, endpoint, receiver.arrivals);
-      await disableEndpoint(handle.db, endpoint);
+      webhook = [];
+      for (let round = 0; round < WEBHOOK_ROUNDS; round++) {
+        const endpoint = await addEndpoint(handle.db, secretHex, receiver.url);
+        phases.push(await run('accrual, one active webhook endpoint', keys, [accrual]));
+        webhook.push(await deliveryLag(handle.db, endpoint, receiver.arrivals));
+        await disableEndpoint(handle.db, endpoint);
+        phases.push(await run('accrual, no endpoint again', keys, [accrual]));
+      }
       await receiver.close();
-      phases.push(await run('accrual, no endpoint again', keys, [accrual]));
     } else if (RULES > 0) {
       // The phase above ran under version 2 (1 rule); then n rules, then 1 rule again (A/B/A on a shared machine).
       await putRulesInForce(handle.db, 3, RULES);
@@ -461,10 +476,18 @@ async function main() {
           `${RULES} rules vs 1 rule (mean of the 1-rule phases before and after): ${((many.perSecond / anchor - 1) * 100).toFixed(1)}% throughput; server CPU per accrual ${ms(many.cpu.server)} vs ${ms((one.cpu.server + again.cpu.server) / 2)} ms`,
         );
       }
-      if (webhook)
+      if (webhook) {
+        for (const w of webhook)
+          console.log(
+            `webhook: ${w.events} events, ${w.delivered} delivered, ${w.failed} failed; lag p50 ${w.p50} ms, p99 ${w.p99} ms`,
+          );
+        const mean = (list: PhaseResult[]) => list.reduce((sum, p) => sum + p.perSecond, 0) / list.length;
+        const withHook = phases.filter((p) => p.name.includes('webhook'));
+        const without = phases.filter((p) => !p.name.includes('webhook'));
         console.log(
-          `webhook: ${webhook.events} events, ${webhook.delivered} delivered, ${webhook.failed} failed; lag p50 ${webhook.p50} ms, p99 ${webhook.p99} ms`,
+          `one endpoint vs none (mean of ${withHook.length} and ${without.length} phases): ${((mean(withHook) / mean(without) - 1) * 100).toFixed(1)}% throughput`,
         );
+      }
       if (webhook) console.log(`pgbench: before ${tpsBefore.toFixed(0)}, after ${tpsAfter.toFixed(0)} tps\n`);
     } else console.log(`\n${rows.join('\n')}\n`);
     console.log(`load average (1 min): ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after`);
@@ -509,6 +532,7 @@ async function main() {
     if (!ledgerIsSound(report)) process.exitCode = 1;
   } finally {
     server?.kill('SIGTERM');
+    await statements?.close();
     await handle.close();
     if (process.env.BENCH_KEEP !== '1') {
       await admin(`drop database if exists ${DB_NAME} with (force)`);
