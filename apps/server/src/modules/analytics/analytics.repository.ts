@@ -42,34 +42,38 @@ export interface AnalyticsSource {
 // lookup per row.
 const UTC_EPOCH = sql`timestamptz '2000-01-01 00:00:00+00'`;
 
-/** Sums one analytics_hourly expression per hour or per day of [start, end). */
+/**
+ * Sums one analytics_hourly count (and its other columns) per hour or per day of [start, end), leaving out
+ * buckets whose count is 0, as the raw tables would: an hour row can exist for another column alone (a
+ * day's distinct accounts are credited to its first hour, so by hour that row counts nothing).
+ */
 async function sumHourly<R>(
   db: Executor,
   { groupBy, start, end }: BucketRange,
-  columns: ReturnType<typeof sql>,
+  count: ReturnType<typeof sql>,
+  others: ReturnType<typeof sql> = sql``,
 ) {
   const { rows } = await sql<R>`
-    select date_bin(${`1 ${groupBy}`}::interval, bucket, ${UTC_EPOCH}) as bucket, ${columns}
+    select date_bin(${`1 ${groupBy}`}::interval, bucket, ${UTC_EPOCH}) as bucket, ${count}::int8 as count ${others}
     from analytics_hourly
     where bucket >= ${start} and bucket < ${end}
-    group by 1`.execute(db);
+    group by 1
+    having ${count} <> 0`.execute(db);
   return rows;
 }
 
 export const rollupSource: AnalyticsSource = {
   operations: (db, range) =>
-    sumHourly<VolumeRow>(db, range, sql`sum(operations)::int8 as count, sum(volume) as amount`),
+    sumHourly<VolumeRow>(db, range, sql`sum(operations)`, sql`, sum(volume) as amount`),
 
-  issuedCards: (db, range) => sumHourly<CountRow>(db, range, sql`sum(issued_cards)::int8 as count`),
+  issuedCards: (db, range) => sumHourly<CountRow>(db, range, sql`sum(issued_cards)`),
 
   // Distinct accounts do not add up across hours: a day sums its hours' `day_accounts` instead.
   activeAccounts: (db, range) =>
     sumHourly<CountRow>(
       db,
       range,
-      range.groupBy === 'hour'
-        ? sql`sum(active_accounts)::int8 as count`
-        : sql`sum(day_accounts)::int8 as count`,
+      range.groupBy === 'hour' ? sql`sum(active_accounts)` : sql`sum(day_accounts)`,
     ),
 
   async pointsTotals(db) {
