@@ -22,9 +22,15 @@ export const REPORTED_ERRORS = 1000;
  * tables that have no statistics yet; a nested loop planned for one row then runs once per row over the
  * other side: quadratic (of 5,000 rows, one such join alone took 10 s). Hash joins are linear whatever
  * the estimates.
+ *
+ * JIT off for the same transaction: a disabled nested loop still costs 10^10 in the planner's sums, so every
+ * statement of the merge, the derived triggers' statements included, passed jit_above_cost and was compiled
+ * with inlining and optimisation: 300–370 ms of JIT for a statement that ran in 10–60 ms, about a third of a
+ * 100,000-row import (auto_explain, bench/imports.ts with BENCH_EXPLAIN=1).
  */
 export async function planForBulk(trx: Tx): Promise<void> {
   await sql`set local enable_nestloop = off`.execute(trx);
+  await sql`set local jit = off`.execute(trx);
 }
 
 /**
