@@ -87,4 +87,45 @@ describe('verifyLedger', () => {
     expect(lots.accountsOff).toContain(card.accountId);
     expect(lots.debitsOff).toContain(spent.id);
   });
+  it('proves consumptions from before the lots epoch and of what is not a debit', async () => {
+    const card = await createCard(db, { balance: 10 });
+    const [lot] = await sql<{ id: string }>`select id from lots where account_id = ${card.accountId}::uuid`
+      .execute(db)
+      .then((r) => r.rows);
+    const epoch = (await sql<{ at: Date }>`select min(started_at) as at from lots_epoch`.execute(db)).rows[0]!
+      .at;
+    const before = new Date(epoch.getTime() - 86_400_000);
+    const debit = (points: number) =>
+      db
+        .insertInto('operations')
+        .values({
+          type: 'redemption',
+          status: 'completed',
+          points,
+          account_id: card.accountId,
+          created_at: before,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+    // Backdated debits are proven only by their consumptions: one exact, one that took less than its points.
+    const exact = await debit(-2);
+    const short = await debit(-3);
+    const credit = await db
+      .insertInto('operations')
+      .values({ type: 'accrual', status: 'completed', points: 1, account_id: card.accountId })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('lot_consumptions')
+      .values([
+        { operation_id: exact.id, lot_id: lot!.id, points: 2 },
+        { operation_id: short.id, lot_id: lot!.id, points: 1 },
+        { operation_id: credit.id, lot_id: lot!.id, points: 1 },
+      ])
+      .execute();
+    const { lots } = await verifyLedger(db);
+    expect(lots.debitsOff).toContain(short.id);
+    expect(lots.debitsOff).toContain(credit.id);
+    expect(lots.debitsOff).not.toContain(exact.id);
+  });
 });

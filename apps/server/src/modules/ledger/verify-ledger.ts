@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/connection';
 
 export interface LedgerDifference {
@@ -33,6 +33,10 @@ export interface LotProof {
   debitsOff: string[];
 }
 
+/** A completed operation that took points: what consumes lots. */
+const completedDebit = (o: RawBuilder<unknown>) =>
+  sql`${o}.status = 'completed' and ${o}.points < 0 and ${o}.type in ('redemption', 'adjustment', 'expiry')`;
+
 /**
  * The lots against their consumptions and the ledger: each lot's remaining = points − what debits took
  * from it and never below zero; Σ remaining of an account = its balance; every completed debit's
@@ -50,17 +54,20 @@ export async function verifyLots(db: Db): Promise<LotProof> {
       on l.account_id = a.id
     where a.balance <> coalesce(l.remaining, 0)
     order by a.id`.execute(db);
+  // Two anti-joins rather than one full join over "since the epoch OR consumed": PostgreSQL cannot hash an
+  // `in (subquery)` under an OR once it outgrows work_mem, and ran it once per operation (over 10 minutes at
+  // 10M operations and a million consumptions). Here every table is read once.
   const debits = await sql<{ id: string }>`
-    select coalesce(o.id, c.operation_id) as id
-    from (
-      select id, -points as points from operations
-      where status = 'completed' and points < 0 and type in ('redemption', 'adjustment', 'expiry')
-        and (created_at >= coalesce((select min(started_at) from lots_epoch), '-infinity')
-          or id in (select operation_id from lot_consumptions))
-    ) o
-    full join (select operation_id, sum(points) as points from lot_consumptions group by operation_id) c
-      on c.operation_id = o.id
-    where o.id is null or c.operation_id is null or o.points <> c.points
+    with c as (select operation_id, sum(points) as points from lot_consumptions group by operation_id)
+    select o.id from operations o
+    left join c on c.operation_id = o.id
+    where ${completedDebit(sql`o`)}
+      and o.created_at >= coalesce((select min(started_at) from lots_epoch), '-infinity')
+      and (c.operation_id is null or c.points <> -o.points)
+    union
+    select c.operation_id from c
+    left join operations o on o.id = c.operation_id
+    where o.id is null or not (${completedDebit(sql`o`)}) or c.points <> -o.points
     order by 1`.execute(db);
   return {
     lotsOff: lots.rows.map((r) => r.id),
