@@ -163,3 +163,43 @@ test('the dashboard chart is a named image whose description gives its figures',
   await chart.focus();
   expect(ringProblem((await focusRing(page)) as FocusRing)).toBeNull();
 });
+
+test('the chart range control: Tab lands on the checked range, arrows move focus and loop, Space picks, Shift+Tab leaves in one step', async ({
+  page,
+  signIn,
+}) => {
+  await signIn(page);
+  await page.goto('/');
+  const group = page.getByRole('radiogroup', { name: 'Chart range' });
+  const radio = (name: string) => group.getByRole('radio', { name, exact: true });
+  await expect(radio('Last 7 days')).toHaveAttribute('aria-checked', 'true');
+  // Tab from the card's title: the group is one stop, and it hands focus to the checked range.
+  await page.getByText('Bonus Operations', { exact: true }).click();
+  await page.keyboard.press('Tab');
+  await expect(radio('Last 7 days')).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await expect(radio('Last month')).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await expect(radio('Last 24 hours')).toBeFocused();
+  await page.keyboard.press('ArrowLeft');
+  await expect(radio('Last month')).toBeFocused();
+  await page.keyboard.press('Home');
+  await expect(radio('Last 24 hours')).toBeFocused();
+  await page.keyboard.press('End');
+  await expect(radio('Last month')).toBeFocused();
+  // Arrows move focus only; the focused one is the single tab stop.
+  await expect(radio('Last 7 days')).toHaveAttribute('aria-checked', 'true');
+  await expect(radio('Last month')).toHaveAttribute('tabindex', '0');
+  await expect(radio('Last 7 days')).toHaveAttribute('tabindex', '-1');
+  await page.keyboard.press('Space');
+  await expect(radio('Last month')).toHaveAttribute('aria-checked', 'true');
+  await expect(radio('Last 7 days')).toHaveAttribute('aria-checked', 'false');
+  // Out and back: Tab leaves the group, Shift+Tab returns to its tab stop, a second Shift+Tab leaves it.
+  await page.keyboard.press('Tab');
+  await expect(group.locator(':focus')).toHaveCount(0);
+  await page.keyboard.press('Shift+Tab');
+  await expect(radio('Last month')).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  expect(await group.evaluate((node) => node.contains(document.activeElement))).toBe(false);
+  await expect(group).toHaveAttribute('tabindex', '0');
+});
