@@ -1,9 +1,9 @@
 import './index.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
+import { BrowserRouter } from 'react-router';
 import { Providers } from '@/app/providers';
-import { preloadInitialRoute, router } from '@/app/router';
+import { AppRoutes, preloadInitialRoute } from '@/app/router';
 import { trackRouteFocus } from '@/lib/route-focus';
 import { applyTheme, getInitialTheme } from '@/lib/theme';
 
@@ -14,7 +14,7 @@ applyTheme(getInitialTheme());
 preloadInitialRoute(window.location.pathname);
 
 // Focus follows the user to each new screen's heading.
-trackRouteFocus(router);
+trackRouteFocus();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
@@ -22,7 +22,9 @@ if (!root) throw new Error('index.html has no #root element');
 createRoot(root).render(
   <StrictMode>
     <Providers>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
     </Providers>
   </StrictMode>,
 );

@@ -6,29 +6,33 @@
  * keeps the browser's own behaviour: focus at the top of the document, the title announced, the skip
  * link as the first Tab.
  */
-interface RouterLike {
-  state: { location: { pathname: string } };
-  subscribe(listener: (state: { location: { pathname: string } }) => void): () => void;
-}
-
 let interacted = false;
 let pending: string | null = null;
+// The path last seen by `routeChanged`; null until the first screen has rendered.
+let last: string | null = null;
 
 function markInteracted() {
   interacted = true;
 }
 
-/** Watches the router: a path change after the user has touched the page asks that page's heading for focus. */
-export function trackRouteFocus(router: RouterLike): () => void {
+/** Notes the user's first pointer or key press; call before the first render. */
+export function trackRouteFocus(): void {
   window.addEventListener('pointerdown', markInteracted, { capture: true, once: true });
   window.addEventListener('keydown', markInteracted, { capture: true, once: true });
-  let last = router.state.location.pathname;
-  return router.subscribe((state) => {
-    const { pathname } = state.location;
-    if (pathname === last) return; // a filter or page change in the query string stays where it is
+}
+
+/**
+ * The router's location, from app/router.tsx, before the new screen's effects run: a path change after the
+ * user has touched the page asks that page's heading for focus.
+ */
+export function routeChanged(pathname: string): void {
+  if (last === null || pathname === last) {
+    // The first screen, or a filter or page change in the query string: focus stays where it is.
     last = pathname;
-    pending = interacted ? pathname : null;
-  });
+    return;
+  }
+  last = pathname;
+  pending = interacted ? pathname : null;
 }
 
 /** True once per navigation, for the screen at `pathname`: it should focus its heading now. */
