@@ -7,7 +7,8 @@ type Toast = typeof sonnerToast;
  * Toasts for the modules of the first download (the entry and /login): sonner is ~10 kB compressed that
  * /login needs only when it has something to say. The first call loads it and mounts the Toaster
  * (app/providers.tsx); sonner replays toasts raised before its Toaster subscribed, so none is lost.
- * Screens behind sign-in import `toast` from 'sonner' directly: the signed-in shell mounts the Toaster.
+ * Screens behind sign-in import `toast` from 'sonner' directly: the signed-in shell mounts the Toaster. A
+ * screen that is a first route of its own (/pos-api) uses `notify` too, so sonner is not on its first download.
  */
 let sonner: Promise<Toast> | undefined;
 let mounted = false;

@@ -1,10 +1,10 @@
 import { ExternalLinkIcon, InfoIcon, KeyRoundIcon } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { toast } from 'sonner';
 import { PageHeader } from '@/components/layout/page-header';
 import { Button } from '@/components/ui/button';
 import { forgetPosApiKey, getStoredPosApiKey, keyHint } from '@/lib/pos-api-key';
 import { useTheme } from '@/lib/theme';
+import { notify } from '@/lib/toast';
 import { applyFrameTheme, POS_SCHEME, whenSwaggerReady } from './swagger-auth';
 
 // The console's own Swagger UI page (apps/web/pos-api-docs/, built with Swagger UI by build/pos-api-docs.ts): its theme, POS endpoints first. Swagger UI's
@@ -35,7 +35,9 @@ export function PosApiPage() {
     forgetPosApiKey();
     setStoredKey(null);
     whenSwaggerReady(frameRef.current, (ui) => ui.authActions.logout([POS_SCHEME]), 0);
-    toast.success('Stored API key removed');
+    // Through lib/toast, not sonner itself: /pos-api is a first screen too, and sonner (~8 kB compressed)
+    // is only needed once the key is forgotten (the shell has loaded it by then).
+    notify.success('Stored API key removed');
   };
 
   return (
