@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import type { Db } from '../apps/server/src/db/connection';
-import { createKeyCrypto } from '../apps/server/src/modules/pos-keys/key-crypto';
+import { seedPosKeys } from './bench-pos-keys';
 
 /**
  * POS accruals at a fixed rate against the real server (a child process on the bench database), to time
@@ -30,29 +30,6 @@ export interface PosLatency {
 }
 
 const ROOT = resolve(import.meta.dirname, '..');
-
-/** Two POS keys of our own (the dataset's keys have no plain text), and `cards` card numbers to accrue on. */
-async function seedKeys(db: Db, secretHex: string): Promise<string[]> {
-  const crypto = createKeyCrypto(secretHex);
-  const keys: string[] = [];
-  for (let i = 0; i < 2; i++) {
-    const id = randomUUID();
-    const key = randomBytes(24).toString('base64url');
-    await db
-      .insertInto('pos_keys')
-      .values({
-        id,
-        name: `Expiry bench till ${id.slice(0, 8)}`,
-        address: null,
-        key_hash: crypto.hash(key),
-        key_cipher: crypto.encrypt(key, id),
-        status: 'active',
-      })
-      .execute();
-    keys.push(key);
-  }
-  return keys;
-}
 
 /**
  * Active cards of the accounts the sweep will expire (their rows are the ones it locks), chosen at random.
@@ -98,7 +75,8 @@ async function startServer(databaseUrl: string, port: number, posKeySecret: stri
 
 export async function startPosBeside(db: Db, databaseUrl: string, port: number): Promise<PosBeside> {
   const secret = randomBytes(32).toString('hex');
-  const keys = await seedKeys(db, secret);
+  // Two keys of our own: the dataset's keys have no plain text.
+  const keys = await seedPosKeys(db, secret, 2, `Expiry bench till ${process.pid}`);
   const cards = await dueCards(db, 20_000);
   if (cards.length === 0) throw new Error('no active card of an account with due lots');
   const server = await startServer(databaseUrl, port, secret);

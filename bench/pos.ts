@@ -22,7 +22,7 @@
  * then of n rules, then of 1 again: what the rules cost an accrual, issue 10).
  */
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { resolve } from 'node:path';
@@ -34,7 +34,7 @@ import { loadConfig } from '../apps/server/src/config';
 import { type Db, openDatabase } from '../apps/server/src/db/connection';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
 import { ledgerIsSound, verifyLedger } from '../apps/server/src/modules/ledger/verify-ledger';
-import { createKeyCrypto } from '../apps/server/src/modules/pos-keys/key-crypto';
+import { seedPosKeys } from './bench-pos-keys';
 import { meterDatabase, processCpuMs, selfCpuMs } from './pos-cpu';
 import { explainHotPath } from './pos-explain';
 import { statementMeter } from './pos-statements';
@@ -100,24 +100,7 @@ async function serve() {
 const cardNumber = (i: number) => String(4_000_000_000_000_000 + i);
 
 async function seed(db: Db, secretHex: string) {
-  const crypto = createKeyCrypto(secretHex);
-  const keys: string[] = [];
-  for (let i = 0; i < 4; i++) {
-    const id = randomUUID();
-    const key = randomBytes(24).toString('base64url');
-    await db
-      .insertInto('pos_keys')
-      .values({
-        id,
-        name: `Bench till ${i}`,
-        address: null,
-        key_hash: crypto.hash(key),
-        key_cipher: crypto.encrypt(key, id),
-        status: 'active',
-      })
-      .execute();
-    keys.push(key);
-  }
+  const keys = await seedPosKeys(db, secretHex, 4, 'Bench till');
   const ruleset = await db
     .insertInto('rulesets')
     .values({ version: 1, percent: 5, active_from: new Date(Date.now() - 60_000), created_by: 'bench' })
