@@ -79,6 +79,16 @@ test("Save sends only the non-empty values and shows 'Settings saved successfull
   expect((await sent).postDataJSON()).toEqual({ holds: { ttl_minutes: minutes } });
   await expect(toast(page, 'Settings saved successfully')).toBeVisible();
   await expect(summary(page)).toContainText(`Hold Duration${minutes} minutes`);
+  // Saved is no longer edited: the emptied field shows the stored value again and Reset goes away.
+  await expect(cards(page)).toHaveValue(
+    before.cards.limit_per_account === null ? '' : String(before.cards.limit_per_account),
+  );
+  await expect(form(page).getByRole('button', { name: 'Reset' })).toHaveCount(0);
+  // And the saved field follows the server again: a later change elsewhere shows once settings reload.
+  await saveSettings(api, { holds: { ttl_minutes: minutes + 1 } });
+  await page.getByRole('button', { name: 'Save Currency' }).click();
+  await expect(ttl(page)).toHaveValue(String(minutes + 1));
+  await saveSettings(api, { holds: { ttl_minutes: minutes } });
 
   const after = await getSettings(api);
   expect(after.holds.ttl_minutes).toBe(minutes);
@@ -233,6 +243,7 @@ test('Time Zone: the stored zone, chosen from the IANA list, saved as programme.
   await expect(toast(page, 'Settings saved successfully')).toBeVisible();
   expect(posts).toEqual([{ programme: { timezone: 'Europe/Berlin' } }]);
   await expect(timeZone(page)).toHaveValue('Europe/Berlin');
+  await expect(card.getByRole('button', { name: 'Reset' })).toHaveCount(0);
 });
 
 test('a draft survives new settings from the server: untouched fields follow, typed ones stay', async ({

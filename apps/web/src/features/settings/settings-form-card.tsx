@@ -1,6 +1,6 @@
 import type { Settings, UpdateSettingsRequest } from '@loyalty/contracts';
-import type { ReactNode } from 'react';
-import type { DefaultValues, FieldValues } from 'react-hook-form';
+import { type ReactNode, useEffect, useMemo, useRef } from 'react';
+import { type DefaultValues, type FieldValues, type UseFormReturn, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
@@ -14,9 +14,35 @@ export interface SettingsFormProps {
 }
 
 /**
- * One settings card's form. `values` follows the server's settings until the admin types: edited fields
- * survive new settings from the server (keepDirtyValues), Reset drops the edits. `aliases` place the
- * server's field paths ('holds.ttl_minutes') on the inputs.
+ * The inputs follow the server's settings until the admin types: when new settings arrive, a field still
+ * showing what was stored before takes the new value, and a field the admin changed keeps the change.
+ * (react-hook-form's `values` with keepDirtyValues did this from its dirty flags, which a save left set:
+ * the saved field then stopped following the server, and Reset stayed on a card showing the saved values.)
+ */
+function useFollowSettings<Input extends FieldValues>(
+  form: UseFormReturn<Input, unknown, UpdateSettingsRequest>,
+  stored: Input,
+) {
+  const previous = useRef(stored);
+  useEffect(() => {
+    const before = previous.current;
+    if (before === stored) return;
+    previous.current = stored;
+    const typed = form.getValues();
+    const next = Object.fromEntries(
+      Object.entries(stored).map(([name, value]) => [
+        name,
+        Object.is(typed[name], before[name]) ? value : typed[name],
+      ]),
+    );
+    form.reset(next as Input, { keepErrors: true });
+  }, [form, stored]);
+}
+
+/**
+ * One settings card's form, following the server's settings until the admin types (useFollowSettings);
+ * edited while its inputs differ from what is stored, Reset drops the edits. `aliases` place the server's
+ * field paths ('holds.ttl_minutes') on the inputs.
  */
 export function useSettingsForm<Input extends FieldValues>(
   schema: z.ZodType<UpdateSettingsRequest, Input>,
@@ -24,13 +50,14 @@ export function useSettingsForm<Input extends FieldValues>(
   { settings, canEdit }: SettingsFormProps,
   aliases: FieldAliases<Input>,
 ) {
+  const stored = useMemo(() => toValues(settings), [toValues, settings]);
   const form = useZodForm(schema, {
     // DefaultValues<Input> is Input made deep-partial, which TypeScript cannot see for a generic Input.
-    defaultValues: toValues(settings) as DefaultValues<Input>,
-    values: toValues(settings),
-    resetOptions: { keepDirtyValues: true },
+    defaultValues: stored as DefaultValues<Input>,
   });
+  useFollowSettings(form, stored);
   const mutation = useSaveSettings((saved) => form.reset(toValues(saved)));
+  const current = useWatch({ control: form.control });
   const onSubmit = form.handleSubmit((body) => {
     if (!canEdit || mutation.isPending) return;
     mutation.mutate(body, { onError: (error) => setServerFieldErrors(form, error, aliases) });
@@ -39,8 +66,8 @@ export function useSettingsForm<Input extends FieldValues>(
     form,
     onSubmit,
     pending: mutation.isPending,
-    edited: Object.keys(form.formState.dirtyFields).length > 0,
-    reset: () => form.reset(toValues(settings)),
+    edited: Object.keys(stored).some((key) => !Object.is(current[key], stored[key])),
+    reset: () => form.reset(stored),
   };
 }
 
