@@ -1,8 +1,10 @@
+import { axeScan } from './support/axe';
 import { expect, test } from './support/fixtures';
 
-// A screen that cannot render (here: its chunk cannot be downloaded, as after a deploy) shows the router's
-// error page instead of a blank one, and a navigation (Back) brings the console back (app/route-error-boundary.tsx).
-test('a screen whose code cannot load shows the error page; Back returns to the screen before', async ({
+// A screen that cannot render (here: its chunk cannot be downloaded, as after a deploy) shows an error page
+// that says what happened and how out, instead of a blank one (app/route-error-boundary.tsx); a navigation
+// (Back) brings the console back, and 'Reload page' loads the screen again.
+test('a screen whose code cannot load shows the error page; Back and Reload recover', async ({
   page,
   signIn,
 }) => {
@@ -12,11 +14,23 @@ test('a screen whose code cannot load shows the error page; Back returns to the 
   await page.route('**/assets/users-page-*.js', (route) => route.abort());
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' }).click();
 
-  await expect(page.getByRole('heading', { level: 2, name: 'Unexpected Application Error!' })).toBeVisible();
-  await expect(page.getByRole('heading', { level: 3 })).toContainText('users-page');
+  const heading = page.getByRole('heading', { level: 1, name: 'Something went wrong' });
+  await expect(heading).toBeVisible();
+  await expect(heading).toBeFocused();
+  await expect(page.getByText('This screen could not be shown.')).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Main' })).toHaveCount(0);
+  await page.getByText('Details').click();
+  await expect(page.getByText(/users-page/)).toBeVisible();
+  expect((await axeScan(page).analyze()).violations).toEqual([]);
 
   await page.goBack();
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+
+  // Once the code can be downloaded again (the new version is there), Reload shows the screen.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' }).click();
+  await expect(heading).toBeVisible();
+  await page.unroute('**/assets/users-page-*.js');
+  await page.getByRole('button', { name: 'Reload page' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'User Management' })).toBeVisible();
 });

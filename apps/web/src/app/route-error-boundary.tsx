@@ -1,30 +1,37 @@
-import { Component, type ErrorInfo, type ReactNode } from 'react';
-
-const lightgrey = 'rgba(200,200,200, 0.5)';
+import { Component, type ErrorInfo, type ReactNode, useEffect, useRef } from 'react';
+import { Button } from '@/components/ui/button';
 
 /**
- * What React Router's data router showed for an error thrown while rendering a screen (its default error
- * element), kept word for word now that the console uses its declarative router (app/router.tsx), which has
- * no error boundary of its own: without one, a failed render or a screen chunk that cannot load would leave
- * a blank page. The developer hint is what the package's build printed (react-router resolves to its
- * development build).
+ * What a user sees when a screen cannot render: most often its code cannot be downloaded because the console
+ * was updated while the page was open (the old chunk is gone), so reloading is the way out. The data
+ * router's default page said "Hey developer" to everyone; this one says what happened and offers the way
+ * back, with the error itself under Details for whoever is asked to help.
  */
-function DefaultError({ error }: { error: unknown }) {
-  const message = error instanceof Error ? error.message : JSON.stringify(error);
-  const stack = error instanceof Error ? error.stack : null;
-  const code = { padding: '2px 4px', backgroundColor: lightgrey };
-  console.error('Error handled by React Router default ErrorBoundary:', error);
+function ScreenError({ error }: { error: unknown }) {
+  const message = error instanceof Error ? error.message : String(error);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Focus goes to the heading, as after any navigation (lib/route-focus.ts): a screen reader says it.
+  useEffect(() => heading.current?.focus(), []);
   return (
-    <>
-      <h2>Unexpected Application Error!</h2>
-      <h3 style={{ fontStyle: 'italic' }}>{message}</h3>
-      {stack ? <pre style={{ padding: '0.5rem', backgroundColor: lightgrey }}>{stack}</pre> : null}
-      <p>{'\u{1F4BF} Hey developer \u{1F44B}'}</p>
-      <p>
-        You can provide a way better UX than this when your app throws errors by providing your own{' '}
-        <code style={code}>ErrorBoundary</code> or <code style={code}>errorElement</code> prop on your route.
+    <main className="flex min-h-svh flex-col items-center justify-center gap-4 bg-background p-6 text-center text-foreground">
+      <h1 ref={heading} tabIndex={-1} className="text-2xl font-semibold outline-none">
+        Something went wrong
+      </h1>
+      <p className="max-w-md text-muted-foreground">
+        This screen could not be shown. If the console was just updated, reloading the page loads the new
+        version.
       </p>
-    </>
+      <div className="flex flex-wrap justify-center gap-2">
+        <Button onClick={() => window.location.reload()}>Reload page</Button>
+        <Button variant="outline" asChild>
+          <a href="/">Go to Dashboard</a>
+        </Button>
+      </div>
+      <details className="max-w-xl text-left text-sm text-muted-foreground">
+        <summary className="cursor-pointer">Details</summary>
+        <p className="mt-2 break-words font-mono text-xs">{message}</p>
+      </details>
+    </main>
   );
 }
 
@@ -40,7 +47,7 @@ interface State {
   failed: boolean;
 }
 
-/** The data router's root error boundary, as it behaved: the error page until the location changes. */
+/** The routes' error boundary: the error page until the location changes (Back, a link, a reload). */
 export class RouteErrorBoundary extends Component<Props, State> {
   override state: State = { location: this.props.location, error: undefined, failed: false };
 
@@ -55,10 +62,10 @@ export class RouteErrorBoundary extends Component<Props, State> {
   }
 
   override componentDidCatch(error: unknown, _info: ErrorInfo) {
-    console.error('React Router caught the following error during render', error);
+    console.error('A screen failed to render', error);
   }
 
   override render() {
-    return this.state.failed ? <DefaultError error={this.state.error} /> : this.props.children;
+    return this.state.failed ? <ScreenError error={this.state.error} /> : this.props.children;
   }
 }

@@ -147,7 +147,7 @@ const routes: RouteObject[] = [
  * The route tree, inside main.tsx's <BrowserRouter>. The declarative router, not createBrowserRouter: the
  * console uses no loader, action, fetcher or blocker, and the data router's code was ~14 kB compressed of
  * every first screen. What the console had from it is here: the route-change signal for focus
- * (lib/route-focus.ts) and the root error boundary.
+ * (lib/route-focus.ts) and the root error boundary (an error page users can act on).
  */
 export function AppRoutes() {
   const location = useLocation();
