@@ -23,7 +23,14 @@ import {
 import { backtestRuleset } from '../apps/server/src/modules/rulesets/backtest.service';
 
 const BASE = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const NAME = 'rules_backtest_bench';
+/**
+ * BENCH_ORDER=random (default): each build batch's receipts are spread at random over the 30 days, so a walk in
+ * time order reads heap pages all over — the hard case. BENCH_ORDER=time: receipts written in time order, as
+ * tills write them. Each order has a database of its own unless BENCH_DB names one.
+ */
+const ORDER = process.env.BENCH_ORDER === 'time' ? 'time' : 'random';
+const NAME =
+  process.env.BENCH_DB ?? (ORDER === 'time' ? 'rules_backtest_bench_time' : 'rules_backtest_bench');
 const RECEIPTS = Number(process.env.BENCH_RECEIPTS ?? 1_000_000);
 const CARDS = 20_000;
 const BATCH = 50_000;
@@ -42,7 +49,7 @@ async function admin(statement: string) {
  * The dataset: CARDS cards, RECEIPTS receipts of 5 lines over the last 30 days, one till, ruleset 1. From a
  * kept database of `from` receipts (BENCH_REUSE=1), only the rest is added.
  */
-async function build(db: Db, from: number): Promise<void> {
+async function build(db: Db, from: number, order: 'random' | 'time'): Promise<void> {
   if (from === 0) {
     await sql`
     insert into pos_keys (name, address, key_hash, key_cipher, status)
@@ -71,7 +78,7 @@ async function build(db: Db, from: number): Promise<void> {
       await sql`
     with g as (
       select gen_random_uuid() as id, i,
-        now() - random() * interval '30 days' as at,
+        ${order === 'time' ? sql`now() - interval '30 days' + (i - 1)::float8 / ${RECEIPTS}::int * interval '30 days'` : sql`now() - random() * interval '30 days'`} as at,
         '5' || lpad((1 + (i % ${CARDS}))::text, 15, '0') as card_number
       from generate_series(${done + 1}::int, ${done + n}::int) as i
     ),
@@ -93,6 +100,7 @@ async function build(db: Db, from: number): Promise<void> {
       1, 10, 0, 10, 0.5, 'base'
     from g, generate_series(1, 5) as l`.execute(trx);
     });
+    console.log(`built ${done + n} of ${RECEIPTS} receipts (${order} order), load ${loadavg()[0]!.toFixed(2)}`);
   }
   await sql`analyze`.execute(db);
 }
@@ -126,7 +134,7 @@ async function main(): Promise<void> {
   try {
     await migrateToLatest(db);
     const started = performance.now();
-    if (!reused) await build(db, kept);
+    if (!reused) await build(db, kept, ORDER);
     const built = (performance.now() - started) / 1000;
 
     if (kept > 0) await sql`delete from rulesets where version > 1`.execute(db); // the last run's candidates
@@ -193,7 +201,7 @@ async function main(): Promise<void> {
     const a2 = await timed('backtest, 1-rule ruleset again', () => backtestRuleset(db, one, range));
     clearInterval(sampler);
     console.log(
-      `\n${RECEIPTS} receipts (${RECEIPTS * 5} lines) over 30 days, ${reused ? 'reused' : `${kept > 0 ? `grown from ${kept}` : 'built'} in ${built.toFixed(0)} s`}; backtest answered ${a.result.receipts} receipts, ${a.result.accounts} accounts; batch text ${(reads.result / 2 ** 20).toFixed(0)} MiB`,
+      `\n${RECEIPTS} receipts (${RECEIPTS * 5} lines, ${ORDER} order, database ${NAME}) over 30 days, ${reused ? 'reused' : `${kept > 0 ? `grown from ${kept}` : 'built'} in ${built.toFixed(0)} s`}; backtest answered ${a.result.receipts} receipts, ${a.result.accounts} accounts; batch text ${(reads.result / 2 ** 20).toFixed(0)} MiB`,
     );
     console.log(
       `20 rules: ${b.seconds.toFixed(2)} s = ${(b.seconds / anchor.seconds).toFixed(1)}× the SQL anchor, ${(b.seconds / reads.seconds).toFixed(1)}× the reads alone; 1 rule: ${((a.seconds + a2.seconds) / 2).toFixed(2)} s (mean of two); ${((RECEIPTS / b.seconds) | 0).toLocaleString('en-US')} receipts/s`,
