@@ -47,19 +47,46 @@ export interface BacktestCursor {
 }
 
 /**
- * The next `receipts` receipts after `after` (see BacktestBatch). Keyset batches, not a cursor: flat memory,
- * and no connection held for the whole walk (PGlite has one).
+ * The backtest's range, and optionally one time window of it [fromUs, toUs) in microseconds since the epoch:
+ * windows known in advance let two reads run at once (a keyset batch must wait for the one before it).
+ */
+export interface BacktestSlice {
+  from: string;
+  to: string;
+  fromUs?: number;
+  toUs?: number;
+}
+
+const at = (us: number | string) =>
+  sql`timestamptz 'epoch' + ${String(us)}::bigint * interval '1 microsecond'`;
+
+/**
+ * A text as a JSON string: to_json only when it holds a quote or a backslash, the only characters the
+ * reader's scan stops at (FieldReader.text, which slices a text without a backslash as it is, so any other
+ * character may stay raw); plain quotes around the rest. to_json on every SKU, category and card number was
+ * ≈ 13 % of a batch's PostgreSQL CPU (245 → 212 ms per 20,000 receipts), and almost no text needs it.
+ */
+const jsonText = (column: ReturnType<typeof sql.ref>) =>
+  sql`case when strpos(${column}, '"') > 0 or strpos(${column}, '\\') > 0 then to_json(${column})::text
+    else '"' || ${column} || '"' end`;
+
+/**
+ * The next `receipts` receipts of a slice after `after` (see BacktestBatch). Keyset batches, not a cursor:
+ * flat memory, and no connection held for the whole walk (PGlite has one).
  */
 export async function readBacktestBatch(
   db: Db,
-  range: { from: string; to: string },
+  slice: BacktestSlice,
   after: BacktestCursor | null,
   receipts: number,
 ): Promise<BacktestBatch> {
   const afterSql = after
-    ? sql`and (r.created_at, r.accrual_id) >
-        (timestamptz 'epoch' + ${after.atUs}::bigint * interval '1 microsecond', ${after.accrualId}::uuid)`
+    ? sql`and (r.created_at, r.accrual_id) > (${at(after.atUs)}, ${after.accrualId}::uuid)`
     : sql``;
+  const windowSql =
+    slice.fromUs !== undefined && slice.toUs !== undefined
+      ? sql`and r.created_at >= ${at(slice.fromUs)} and r.created_at < ${at(slice.toUs)}`
+      : sql``;
   // JIT off: the planner sees a costly query and would compile its expressions for every batch, which took
   // longer than the batch. OFFSET 0 keeps each ARRAY(…) a subquery of its own, computed once: pulled up, it
   // was computed again for every place that reads it.
@@ -71,16 +98,17 @@ export async function readBacktestBatch(
       from (select array(
         select concat_ws(E'\\t', r.accrual_id, (extract(epoch from r.created_at) * 1000000)::bigint,
           (extract(epoch from coalesce(r.purchased_at, r.created_at)) * 1000000)::bigint, r.pos_id,
-          to_json(r.card_number)::text, cardinality(l.lines), nullif(array_to_string(l.lines, E'\\t'), ''))
+          ${jsonText(sql.ref('r.card_number'))}, cardinality(l.lines), nullif(array_to_string(l.lines, E'\\t'), ''))
         from receipts r
         cross join lateral (
           select array(
-            select concat_ws(E'\\t', to_json(i.sku)::text, coalesce(to_json(i.category)::text, ''), i.quantity,
-              i.price, i.discount, i.bonus_points)
+            select concat_ws(E'\\t', ${jsonText(sql.ref('i.sku'))},
+              coalesce(${jsonText(sql.ref('i.category'))}, ''), i.quantity, i.price, i.discount, i.bonus_points)
             from receipt_items i where i.accrual_id = r.accrual_id order by i.line_no) as lines
           offset 0
         ) l
-        where r.created_at >= ${range.from}::timestamptz and r.created_at < ${range.to}::timestamptz ${afterSql}
+        where r.created_at >= ${slice.from}::timestamptz and r.created_at < ${slice.to}::timestamptz
+          ${windowSql} ${afterSql}
         order by r.created_at, r.accrual_id
         limit ${receipts}
       ) as records offset 0) b`.execute(trx);
