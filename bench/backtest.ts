@@ -16,11 +16,8 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { type Db, openDatabase } from '../apps/server/src/db/connection';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
-import {
-  type BacktestCursor,
-  readBacktestBatch,
-} from '../apps/server/src/modules/rulesets/backtest.repository';
 import { backtestRuleset } from '../apps/server/src/modules/rulesets/backtest.service';
+import { backtestBatches } from '../apps/server/src/modules/rulesets/backtest-batches';
 
 const BASE = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 /**
@@ -33,6 +30,8 @@ const NAME =
   process.env.BENCH_DB ?? (ORDER === 'time' ? 'rules_backtest_bench_time' : 'rules_backtest_bench');
 const RECEIPTS = Number(process.env.BENCH_RECEIPTS ?? 1_000_000);
 const CARDS = 20_000;
+/** BENCH_IN_FLIGHT: reads at once in the walk (unset: the service's default). */
+const IN_FLIGHT = process.env.BENCH_IN_FLIGHT ? Number(process.env.BENCH_IN_FLIGHT) : undefined;
 const BATCH = 50_000;
 
 async function admin(statement: string) {
@@ -100,7 +99,9 @@ async function build(db: Db, from: number, order: 'random' | 'time'): Promise<vo
       1, 10, 0, 10, 0.5, 'base'
     from g, generate_series(1, 5) as l`.execute(trx);
     });
-    console.log(`built ${done + n} of ${RECEIPTS} receipts (${order} order), load ${loadavg()[0]!.toFixed(2)}`);
+    console.log(
+      `built ${done + n} of ${RECEIPTS} receipts (${order} order), load ${loadavg()[0]!.toFixed(2)}`,
+    );
   }
   await sql`analyze`.execute(db);
 }
@@ -187,18 +188,20 @@ async function main(): Promise<void> {
       ),
     );
     const reads = await timed("anchor: the backtest's batch reads alone (no computation)", async () => {
-      let after: BacktestCursor | null = null;
       let chars = 0;
-      for (;;) {
-        const batch = await readBacktestBatch(db, range, after, 20_000);
+      for await (const batch of backtestBatches(db, range, 20_000, IN_FLIGHT))
         chars += batch.body?.length ?? 0;
-        if (batch.scanned < 20_000 || !batch.last) return chars;
-        after = batch.last;
-      }
+      return chars;
     });
-    const a = await timed('backtest, 1-rule ruleset', () => backtestRuleset(db, one, range));
-    const b = await timed('backtest, 20-rule ruleset', () => backtestRuleset(db, twenty, range));
-    const a2 = await timed('backtest, 1-rule ruleset again', () => backtestRuleset(db, one, range));
+    const a = await timed('backtest, 1-rule ruleset', () =>
+      backtestRuleset(db, one, range, 20_000, IN_FLIGHT),
+    );
+    const b = await timed('backtest, 20-rule ruleset', () =>
+      backtestRuleset(db, twenty, range, 20_000, IN_FLIGHT),
+    );
+    const a2 = await timed('backtest, 1-rule ruleset again', () =>
+      backtestRuleset(db, one, range, 20_000, IN_FLIGHT),
+    );
     clearInterval(sampler);
     console.log(
       `\n${RECEIPTS} receipts (${RECEIPTS * 5} lines, ${ORDER} order, database ${NAME}) over 30 days, ${reused ? 'reused' : `${kept > 0 ? `grown from ${kept}` : 'built'} in ${built.toFixed(0)} s`}; backtest answered ${a.result.receipts} receipts, ${a.result.accounts} accounts; batch text ${(reads.result / 2 ** 20).toFixed(0)} MiB`,

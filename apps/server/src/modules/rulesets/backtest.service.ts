@@ -5,12 +5,8 @@ import { CentsSum, centsNumber } from '../../lib/money';
 import { compileRuleset } from '../ledger/earning-rules';
 import { programmeClock } from '../ledger/programme-clock';
 import { earnLines, lineTotalCents, newEarningLines } from '../ledger/receipt-math';
-import {
-  type BacktestBatch,
-  countBacktestAccounts,
-  readBacktestBatch,
-  readBacktestRuleset,
-} from './backtest.repository';
+import { countBacktestAccounts, readBacktestRuleset } from './backtest.repository';
+import { backtestBatches } from './backtest-batches';
 import { FieldReader } from './backtest-fields';
 
 /**
@@ -32,13 +28,14 @@ interface CategoryTotals {
  * accrual's own computation (`earnLines`, which `computeReceipt` runs for the accrual and the preview), at the
  * time and till it was bought, in time order so the per-card-per-day cap sees what the card would have earned
  * earlier that day under the candidate. Reads only; keyset batches keep memory flat (the day's per-card totals
- * are dropped when the programme day turns), and the next batch is read while this one is computed.
+ * are dropped when the programme day turns), and the next batches are read while this one is computed.
  */
 export async function backtestRuleset(
   db: Db,
   id: string,
   range: BacktestRequest,
   batchReceipts = BATCH_RECEIPTS,
+  inFlight?: number,
 ): Promise<BacktestResponse> {
   const stored = await readBacktestRuleset(db, id);
   if (!stored) throw new AppError('RULESET_NOT_FOUND');
@@ -116,16 +113,8 @@ export async function backtestRuleset(
   // On PostgreSQL the accounts are counted on another connection while the walk goes on.
   const accounts = countBacktestAccounts(db, range);
   accounts.catch(() => undefined);
-  // PostgreSQL reads batch n + 1 while this process computes batch n.
-  let pending: Promise<BacktestBatch> | null = readBacktestBatch(db, range, null, batchReceipts);
-  while (pending) {
-    const batch: BacktestBatch = await pending;
-    pending =
-      batch.scanned === batchReceipts && batch.last
-        ? readBacktestBatch(db, range, batch.last, batchReceipts)
-        : null;
-    // Should the computation throw, the read in flight must not become an unhandled rejection.
-    pending?.catch(() => undefined);
+  // The reads run ahead of the computation (backtestBatches): PostgreSQL reads the next batches meanwhile.
+  for await (const batch of backtestBatches(db, range, batchReceipts, inFlight)) {
     if (batch.body !== null) recomputeBatch(batch.body);
   }
 
