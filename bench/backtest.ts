@@ -2,14 +2,15 @@
  * `npm run bench:backtest`: the ruleset backtest (PROGRAMME-API §3) over a month of stored receipts.
  *
  * Builds a database of its own on a PostgreSQL server (BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432/
- * postgres; database `rules_backtest_bench`, dropped afterwards unless BENCH_KEEP=1) with BENCH_RECEIPTS
- * receipts (default 1,000,000, the issue's size) of 5 lines each spread over the last 30 days, written
- * set-based in SQL (not through the API: the backtest reads stored lines, whatever wrote them). BENCH_REUSE=1
- * takes a database kept by an earlier run (BENCH_KEEP=1) as it is when it holds that many receipts, or adds
- * the missing ones when it holds fewer (building 1M takes many minutes). Then, in this process: two anchors — a SQL-only pass over the same lines (count and Σ bonus, what
- * any report of them costs) and the backtest's own reads without the computation — and the backtest of a
- * 1-rule and of a 20-rule ruleset, each timed, with the process's peak RSS sampled every 50 ms (flat memory:
- * the keyset batches hold a few thousand receipts at a time).
+ * postgres; database `rules_backtest_bench`, or `rules_backtest_bench_time` with BENCH_ORDER=time, or
+ * BENCH_DB; dropped afterwards unless BENCH_KEEP=1) with BENCH_RECEIPTS receipts (default 1,000,000, the
+ * issue's size) of 5 lines each spread over the last 30 days, written set-based in SQL (not through the API:
+ * the backtest reads stored lines, whatever wrote them). BENCH_REUSE=1 takes a database kept by an earlier run
+ * (BENCH_KEEP=1) as it is when it holds that many receipts, or adds the missing ones when it holds fewer
+ * (building 1M took 60–90 s on 2 cores at load ≈ 2). Then, in this process: two anchors — a SQL-only pass over
+ * the same lines (count and Σ bonus, what any report of them costs) and the backtest's own reads without the
+ * computation — and the backtest of a 1-rule and of a 20-rule ruleset, each timed, with the process's peak RSS
+ * sampled every 50 ms (flat memory: at most BENCH_IN_FLIGHT windows of ≈ 15,000 receipts wait at a time).
  */
 import { cpus, loadavg, totalmem } from 'node:os';
 import { sql } from 'kysely';
