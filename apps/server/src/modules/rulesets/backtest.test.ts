@@ -177,6 +177,8 @@ describe('ruleset backtest', () => {
       { sku: odd, category: 'cat\\egory\t2', quantity: 2, price: 10.5 },
       { sku: 'plain', category: null, quantity: 1, price: 3 },
       { sku: 'Ünïcödé ✓', category: 'dairy', quantity: 0.333, price: 7.77 },
+      // No quote or backslash: sent between plain quotes, tab and newline raw (backtest.repository jsonText).
+      { sku: 'tab\tonly', category: 'new\nline', quantity: 1, price: 4.2 },
     ];
     const start = (await afterLatestReceipt()).toISOString();
     const card = await createCard(db);
@@ -198,6 +200,7 @@ describe('ruleset backtest', () => {
         rules: [
           { name: 'Odd', percent: 12.5, skus: [odd], categories: ['cat\\egory\t2'] },
           { name: 'Accents', percent: 4, skus: ['Ünïcödé ✓'] },
+          { name: 'Tabbed', percent: 6, skus: ['tab\tonly'], categories: ['new\nline'] },
         ],
       },
     });
@@ -209,12 +212,13 @@ describe('ruleset backtest', () => {
       'Odd',
       'excluded',
       'Accents',
+      'Tabbed',
     ]);
     const body = (await backtest(id, { from: start, to: end })).json();
     expect(body.receipts).toBe(1);
     expect(cents(body.candidatePoints)).toBe(cents(preview.json().points));
     expect(body.byCategory.map((c: { category: string | null }) => c.category).sort()).toEqual(
-      [null, 'cat\\egory\t2', 'dairy'].sort(),
+      [null, 'cat\\egory\t2', 'dairy', 'new\nline'].sort(),
     );
   });
 
