@@ -1,5 +1,6 @@
 import type { Account } from '@loyalty/contracts';
 import { type SelectQueryBuilder, sql } from 'kysely';
+import { anyUuid } from '../../db/any-of';
 import type { Db } from '../../db/connection';
 import type { Executor } from '../../db/executor';
 import type { Database } from '../../db/schema';
@@ -92,7 +93,7 @@ export async function listAccounts(
   if (filter.ids?.length === 0) return { rows: [], total: 0 };
   const sort = filter.sort ?? { field: 'createdAt', direction: 'desc' };
   let base = db.selectFrom('accounts');
-  if (filter.ids) base = base.where('accounts.id', 'in', filter.ids);
+  if (filter.ids) base = base.where('accounts.id', '=', anyUuid(filter.ids));
   if (filter.search) base = base.where('accounts.client_id', 'ilike', likeContains(filter.search));
 
   // Pick the page's ids from the sort index alone (a deep page skips index entries, not rows), then load
@@ -177,6 +178,6 @@ async function countAllAccounts(db: Db): Promise<number> {
 /** The accounts of `ids` as the API shows them, in one query (an import's account.created events). */
 export async function findAccountsByIds(db: Executor, ids: readonly string[]): Promise<Account[]> {
   if (ids.length === 0) return [];
-  const rows = await accountQuery(db).where('accounts.id', 'in', ids).execute();
+  const rows = await accountQuery(db).where('accounts.id', '=', anyUuid(ids)).execute();
   return rows.map(toAccount);
 }

@@ -1,5 +1,6 @@
 import type { Card, CardListItem, CardStatus } from '@loyalty/contracts';
 import { type Expression, type SqlBool, sql } from 'kysely';
+import { anyText, anyUuid } from '../../db/any-of';
 import type { Db } from '../../db/connection';
 import type { Executor } from '../../db/executor';
 import type { Tx } from '../../db/transaction';
@@ -70,7 +71,7 @@ export async function lockCards(trx: Tx, ids: readonly string[]): Promise<Card[]
   const rows = await trx
     .selectFrom('cards')
     .select(columns)
-    .where('id', 'in', [...ids])
+    .where('id', '=', anyUuid(ids))
     .orderBy('id')
     .forUpdate()
     .execute();
@@ -173,7 +174,7 @@ export async function listCards(
   let query = db.selectFrom('cards');
   if (filter.status) query = query.where('status', '=', filter.status);
   if (filter.accountId) query = query.where('account_id', '=', filter.accountId);
-  if (filter.accountIds) query = query.where('account_id', 'in', filter.accountIds);
+  if (filter.accountIds) query = query.where('account_id', '=', anyUuid(filter.accountIds));
   if (filter.search) query = query.where(await searchCondition(db, filter.search));
   const sort = filter.sort ?? { field: 'createdAt', direction: 'desc' };
   const ordered =
@@ -235,7 +236,7 @@ async function clientIdsOf(db: Db, rows: readonly { account_id: string }[]): Pro
   const accounts = await db
     .selectFrom('accounts')
     .select(['id', 'client_id'])
-    .where('id', 'in', ids)
+    .where('id', '=', anyUuid(ids))
     .execute();
   return new Map(accounts.map((a) => [a.id, a.client_id]));
 }
@@ -250,6 +251,6 @@ async function countCardsByStatus(db: Db, status?: CardStatus): Promise<number> 
 /** The cards of `numbers`, in one query (an import's card.issued events). */
 export async function findCardsByNumbers(db: Executor, numbers: readonly string[]): Promise<Card[]> {
   if (numbers.length === 0) return [];
-  const rows = await db.selectFrom('cards').select(columns).where('number', 'in', numbers).execute();
+  const rows = await db.selectFrom('cards').select(columns).where('number', '=', anyText(numbers)).execute();
   return rows.map(toCard);
 }

@@ -1,5 +1,6 @@
 import type { Operation, OperationMeta, OperationStatus, OperationType } from '@loyalty/contracts';
 import { type Expression, type SqlBool, sql } from 'kysely';
+import { anyUuid } from '../../db/any-of';
 import type { Db } from '../../db/connection';
 import type { Executor } from '../../db/executor';
 import { listSource } from '../../lib/list-stream';
@@ -84,7 +85,7 @@ export async function findOperationsWithBalances(db: Executor, ids: readonly str
         sql.ref('a.id'),
       )}, 0)::text`.as('account_available'),
     ])
-    .where('o.id', 'in', ids)
+    .where('o.id', '=', anyUuid(ids))
     .execute();
   return rows.map((row) => ({
     operation: toOperation(row),

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { anyUuid } from '../../db/any-of';
 import type { Db } from '../../db/connection';
 import { isUuid } from '../../lib/uuid';
 
@@ -65,7 +66,7 @@ export async function findItemsOfReceipts(db: Db, accrualIds: readonly string[])
         join excluded_skus e on e.ruleset_id = r.id and e.sku = receipt_items.sku
         where o.id = receipt_items.accrual_id) then 'excluded' else 'base' end)`.as('rule'),
     ])
-    .where('accrual_id', 'in', [...accrualIds])
+    .where('accrual_id', '=', anyUuid([...accrualIds]))
     .orderBy('accrual_id')
     .orderBy('line_no')
     .execute();

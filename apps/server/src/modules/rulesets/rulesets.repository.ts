@@ -1,5 +1,6 @@
 import type { ExcludedSku, Ruleset, RulesetAdvanced, RulesetStatus } from '@loyalty/contracts';
 import { type Expression, type SqlBool, sql } from 'kysely';
+import { anyUuid } from '../../db/any-of';
 import type { Db } from '../../db/connection';
 import type { Executor } from '../../db/executor';
 import type { Tx } from '../../db/transaction';
@@ -200,7 +201,7 @@ export async function unknownPosIds(db: Executor, ids: readonly string[]): Promi
   const known = await db
     .selectFrom('pos_keys')
     .select('id')
-    .where('id', 'in', [...ids])
+    .where('id', '=', anyUuid([...ids]))
     .execute();
   const found = new Set(known.map((k) => k.id));
   return ids.filter((id) => !found.has(id));
