@@ -32,16 +32,16 @@ async function main(): Promise<void> {
   const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/loyalty_bench';
   const handle = await openDatabase({ databaseUrl: url, poolSize: 2 });
   const db = handle.db;
+  const load = () =>
+    loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ');
   const pos = posRate > 0 ? await startPosBeside(db, url, Number(values['pos-port'])) : undefined;
   const show = (label: string, l: PosLatency) =>
     console.log(
       `POS accruals ${label}: ${l.requests} requests, p50 ${l.p50} ms, p99 ${l.p99} ms, max ${l.max} ms, ` +
         `non-2xx ${l.non2xx}, errors ${l.errors} (load ${load()})`,
     );
-  const load = () =>
-    loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ');
 
   // Lots are due against the clock, so a lot may fall due during the run: the count after says what was left.
   const due = async () => {

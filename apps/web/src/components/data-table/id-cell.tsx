@@ -1,4 +1,4 @@
-import type { FocusEvent, ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip';
 import { cn } from '@/lib/utils';
 import { CopyButton } from './copy-button';
@@ -16,19 +16,6 @@ export interface IdCellProps {
 }
 
 /**
- * Focus moving between the link and the copy button inside one cell keeps its tooltip open: Radix would
- * close it on the blur and open it again on the focus, and the reopening's 'tooltip.open' event can reach
- * the closing content's own listener first (Radix reports the change in an effect, so the order depends on
- * when React renders), leaving it shut — a browser test saw this on a loaded machine. A handled blur is
- * skipped by Radix's composed handler.
- */
-function keepOpenWithinCell(event: FocusEvent<HTMLElement>) {
-  if (event.relatedTarget instanceof Node && event.currentTarget.contains(event.relatedTarget)) {
-    event.preventDefault();
-  }
-}
-
-/**
  * An id on one line: cut with an ellipsis when the column is narrower, the full value in a tooltip (on
  * hover, and on focus of the copy button or a link inside), and a copy button. Never wraps.
  */
@@ -36,7 +23,7 @@ export function IdCell({ value, label, children, empty, className }: IdCellProps
   if (!value) return <span className="text-muted-foreground">{empty ?? '—'}</span>;
   return (
     <Tooltip>
-      <TooltipTrigger asChild onBlur={keepOpenWithinCell}>
+      <TooltipTrigger asChild>
         <span data-slot="id-cell" className={cn('flex min-w-0 max-w-full items-center gap-0.5', className)}>
           <span data-slot="id-cell-value" className="min-w-0 truncate font-mono text-xs tabular-nums">
             {children ?? value}

@@ -30,7 +30,25 @@ export function Tooltip(props: ComponentProps<typeof TooltipPrimitive.Root>) {
     </TooltipProvider>
   );
 }
-export const TooltipTrigger = TooltipPrimitive.Trigger;
+/**
+ * Radix's trigger, except that focus moving between elements inside one trigger (an id cell's link and its
+ * copy button) keeps the tooltip open: Radix would close it on the blur and open it again on the focus, and
+ * the reopening's 'tooltip.open' event can reach the closing content's own listener first (Radix reports the
+ * change in an effect, so the order depends on when React renders), leaving it shut — a browser test saw this
+ * on a loaded machine. A blur whose default is prevented is skipped by Radix's composed handler.
+ */
+export function TooltipTrigger({ onBlur, ...props }: ComponentProps<typeof TooltipPrimitive.Trigger>) {
+  return (
+    <TooltipPrimitive.Trigger
+      {...props}
+      onBlur={(event) => {
+        onBlur?.(event);
+        const next = event.relatedTarget;
+        if (next instanceof Node && event.currentTarget.contains(next)) event.preventDefault();
+      }}
+    />
+  );
+}
 
 export function TooltipContent({
   className,
