@@ -34,6 +34,14 @@ const CARDS = 20_000;
 /** BENCH_IN_FLIGHT: reads at once in the walk (unset: the service's default). */
 const IN_FLIGHT = process.env.BENCH_IN_FLIGHT ? Number(process.env.BENCH_IN_FLIGHT) : undefined;
 const BATCH = 50_000;
+/**
+ * BENCH_LINES_TEXT=0: receipts built without `lines_text`, as those written before migration 028, so the
+ * backtest reads their lines through `storedLinesText` (the old per-receipt lookup).
+ */
+const LINES_TEXT = process.env.BENCH_LINES_TEXT !== '0';
+/** Line l of receipt g.i: its SKU and category, the same in the lines and in the receipt's lines text. */
+const LINE_SKU = sql`'SKU-' || ((g.i * 7 + l * 13) % 60)`;
+const LINE_CATEGORY = sql`(array['dairy', 'bakery', 'drinks', 'grocery', null])[l]`;
 
 async function admin(statement: string) {
   const client = new pg.Client({ connectionString: BASE });
@@ -93,13 +101,20 @@ async function build(db: Db, from: number, order: 'random' | 'time'): Promise<vo
       returning id
     ),
     r as (
-      insert into receipts (accrual_id, receipt_id, pos_id, card_number, total_amount, total_discount, created_at)
-      select g.id, 'R-' || g.i, ${posId}::uuid, g.card_number, 50, 0, g.at from g
+      insert into receipts (accrual_id, receipt_id, pos_id, card_number, total_amount, total_discount, created_at,
+        lines_text)
+      select g.id, 'R-' || g.i, ${posId}::uuid, g.card_number, 50, 0, g.at,
+        ${
+          LINES_TEXT
+            ? sql`(select string_agg(receipt_line_text(${LINE_SKU}, ${LINE_CATEGORY}, 1, 10, 0, 0.5), E'\\t' order by l)
+          from generate_series(1, 5) as l)`
+            : sql`null`
+        }
+      from g
     )
     insert into receipt_items (accrual_id, line_no, sku, category, quantity, price, discount, line_total,
       bonus_points, rule)
-    select g.id, l, 'SKU-' || ((g.i * 7 + l * 13) % 60), (array['dairy', 'bakery', 'drinks', 'grocery', null])[l],
-      1, 10, 0, 10, 0.5, 'base'
+    select g.id, l, ${LINE_SKU}, ${LINE_CATEGORY}, 1, 10, 0, 10, 0.5, 'base'
     from g cross join generate_series(1, 5) as l
     order by g.i, l`.execute(trx);
     });
@@ -194,7 +209,7 @@ async function main(): Promise<void> {
     const reads = await timed("anchor: the backtest's batch reads alone (no computation)", async () => {
       let chars = 0;
       for await (const batch of backtestBatches(db, range, 20_000, IN_FLIGHT))
-        chars += batch.body?.length ?? 0;
+        for (const receipt of batch.receipts) chars += receipt.lines?.length ?? 0;
       return chars;
     });
     const a = await timed('backtest, 1-rule ruleset', () =>

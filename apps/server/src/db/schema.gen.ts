@@ -261,6 +261,10 @@ export interface Receipts {
   accrual_id: string;
   card_number: string;
   created_at: Generated<Timestamp>;
+  /**
+   * The lines as receipt_line_text joined by tabs, in line order; null for receipts written before migration 028.
+   */
+  lines_text: string | null;
   pos_id: string;
   purchased_at: Timestamp | null;
   receipt_id: string;

@@ -20,6 +20,7 @@ import * as m022 from './022-import-rows';
 import * as m023 from './023-lots-pending-index';
 import * as m026 from './026-finance-rollups';
 import * as m027 from './027-receipt-items-fk';
+import * as m028 from './028-receipt-lines-text';
 
 /**
  * Every migration, in order. Forward-only: a shipped migration is never edited; add the next one.
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   '023-lots-pending-index': m023,
   '026-finance-rollups': m026,
   '027-receipt-items-fk': m027,
+  '028-receipt-lines-text': m028,
 };

@@ -106,7 +106,8 @@ export interface AccrualWrite {
 
 /**
  * Persist a decided accrual in one statement: the balance credit, the idempotency record with the
- * answer, the `accrual` operation, its lot, the receipt and its lines. The account is already locked; the claim
+ * answer, the `accrual` operation, its lot, the receipt (with its lines as one text for the backtest,
+ * `receipt_line_text` of migration 028) and its lines. The account is already locked; the claim
  * comes before the new operation (the lock order of every POS write), and a concurrent duplicate fails on
  * the operationId key.
  */
@@ -126,11 +127,18 @@ export async function insertAccrual(trx: Tx, w: AccrualWrite): Promise<StoredReq
       returning id, account_id, points, coalesce(${w.purchasedAt}::timestamptz, created_at) as earned_at
     ),
     lot as (${insertCreditLots(sql`o`)}),
+    l as (
+      select * from jsonb_to_recordset(${JSON.stringify(w.lines)}::jsonb) as l(line_no integer, sku text,
+        category text, quantity numeric, price numeric, discount numeric, line_total numeric,
+        bonus_points numeric, rule text)
+    ),
     rc as (
       insert into receipts (accrual_id, receipt_id, pos_id, card_number, total_amount, total_discount,
-        purchased_at)
+        purchased_at, lines_text)
       select ${w.rowId}::uuid, ${w.receipt.receiptId}, ${w.claim.posId}::uuid, ${w.cardNumber},
-        ${w.receipt.totalAmount}::numeric, ${w.receipt.totalDiscount}::numeric, ${w.purchasedAt}::timestamptz
+        ${w.receipt.totalAmount}::numeric, ${w.receipt.totalDiscount}::numeric, ${w.purchasedAt}::timestamptz,
+        (select string_agg(receipt_line_text(l.sku, l.category, l.quantity, l.price, l.discount, l.bonus_points),
+          E'\\t' order by l.line_no) from l)
       from q
     ),
     i as (
@@ -138,9 +146,7 @@ export async function insertAccrual(trx: Tx, w: AccrualWrite): Promise<StoredReq
         bonus_points, rule)
       select ${w.rowId}::uuid, l.line_no, l.sku, l.category, l.quantity, l.price, l.discount, l.line_total,
         l.bonus_points, l.rule
-      from q, jsonb_to_recordset(${JSON.stringify(w.lines)}::jsonb) as l(line_no integer, sku text,
-        category text, quantity numeric, price numeric, discount numeric, line_total numeric,
-        bonus_points numeric, rule text)
+      from q, l
     )
     select * from q`.execute(trx);
   return result.rows[0]!;

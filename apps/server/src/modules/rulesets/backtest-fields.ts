@@ -6,9 +6,9 @@ const DOT = 46;
 const ZERO = 48;
 
 /**
- * Reads a backtest batch's text (readBacktestBatch) field by field, in place: a batch is a few MB of
- * tab-separated fields, and splitting it made a string of every field, numbers included, which cost more
- * than the receipt computation itself. Numbers are read digit by digit into safe integers, so a decimal
+ * Reads a receipt's lines text (`receipts.lines_text`, readBacktestBatch) field by field, in place:
+ * splitting it made a string of every field, numbers included, which cost more than the receipt
+ * computation itself. Numbers are read digit by digit into safe integers, so a decimal
  * column's text becomes its cents or thousandths exactly, with no float in between.
  */
 export class FieldReader {

@@ -22,26 +22,36 @@ export async function readBacktestRuleset(db: Executor, id: string): Promise<Bac
   return result.rows[0];
 }
 
+/** A receipt as the backtest reads it (readBacktestBatch). */
+export interface BacktestReceipt {
+  accrual_id: string;
+  /** created_at in microseconds since the epoch: the keyset's key without a Date's loss of microseconds. */
+  at_us: string;
+  /** An offline till's purchased_at in microseconds since the epoch; null: bought when booked. */
+  bought_us: string | null;
+  pos_id: string;
+  card_number: string;
+  /**
+   * The lines as one text (`receipt_line_text` joined by tabs, migration 028): per line sku, category (empty
+   * for none), quantity, price, discount, bonus_points; texts as JSON strings. Null: no lines.
+   */
+  lines: string | null;
+}
+
 /**
  * The next receipts of [from, to) in (time, id) order after a key (receipts_created_at_idx, migration 019),
- * with their lines, as one text: per receipt, tab-separated,
- *   accrual_id, at_us, bought_us, pos_id, card_number, line count, then per line
- *   sku, category (empty for none), quantity, price, discount, bonus_points
- * — times in microseconds since the epoch (created_at; an offline till's purchased_at, else created_at),
- * texts as JSON strings (so every tab is a separator), numbers as the columns' exact decimal text. One field
- * for the whole batch: the driver's cost per row and per field dominated the walk when it read a row per
- * line, and was still most of it with a row per receipt. ARRAY(…) keeps the order the index gives.
+ * a row each with its lines as one text. A row per receipt costs PostgreSQL ≈ 30 ms per 20,000 receipts
+ * here; looking the lines up and joining everything into one text per batch (before 028) cost ≈ 520 ms.
  */
 export interface BacktestBatch {
   /** How many receipts the batch holds, with or without lines; fewer than asked: the last batch. */
   scanned: number;
   /** The batch's last receipt: where the next batch starts. */
   last: BacktestCursor | null;
-  body: string | null;
+  receipts: BacktestReceipt[];
 }
 
 export interface BacktestCursor {
-  /** created_at in microseconds since the epoch: the keyset's key without a Date's loss of microseconds. */
   atUs: string;
   accrualId: string;
 }
@@ -61,18 +71,22 @@ const at = (us: number | string) =>
   sql`timestamptz 'epoch' + ${String(us)}::bigint * interval '1 microsecond'`;
 
 /**
- * A text as a JSON string: to_json only when it holds a quote or a backslash, the only characters the
- * reader's scan stops at (FieldReader.text, which slices a text without a backslash as it is, so any other
- * character may stay raw); plain quotes around the rest. to_json on every SKU, category and card number was
- * ≈ 13 % of a batch's PostgreSQL CPU (245 → 212 ms per 20,000 receipts), and almost no text needs it.
+ * A receipt's lines text made from its stored lines: what `lines_text` holds, for a receipt written before
+ * migration 028. Inline, not a SQL function: a function doing a query runs its executor per call, which took
+ * ≈ 100 µs per receipt; as a subquery inside COALESCE it runs only for a receipt without the text.
  */
-const jsonText = (column: ReturnType<typeof sql.ref>) =>
-  sql`case when strpos(${column}, '"') > 0 or strpos(${column}, '\\') > 0 then to_json(${column})::text
-    else '"' || ${column} || '"' end`;
+export const storedLinesText = (accrualId: ReturnType<typeof sql.ref>) =>
+  sql`nullif(array_to_string(array(
+    select receipt_line_text(i.sku, i.category, i.quantity, i.price, i.discount, i.bonus_points)
+    from receipt_items i where i.accrual_id = ${accrualId} order by i.line_no), E'\\t'), '')`;
+
+const microseconds = (column: ReturnType<typeof sql.ref>) =>
+  sql`(extract(epoch from ${column}) * 1000000)::bigint::text`;
 
 /**
  * The next `receipts` receipts of a slice after `after` (see BacktestBatch). Keyset batches, not a cursor:
- * flat memory, and no connection held for the whole walk (PGlite has one).
+ * flat memory, and no connection held for the whole walk (PGlite has one). A receipt written before
+ * migration 028 has no `lines_text`: its lines are read with `storedLinesText`, the same text.
  */
 export async function readBacktestBatch(
   db: Db,
@@ -87,39 +101,26 @@ export async function readBacktestBatch(
     slice.fromUs !== undefined && slice.toUs !== undefined
       ? sql`and r.created_at >= ${at(slice.fromUs)} and r.created_at < ${at(slice.toUs)}`
       : sql``;
-  // JIT off: the planner sees a costly query and would compile its expressions for every batch, which took
-  // longer than the batch. OFFSET 0 keeps each ARRAY(…) a subquery of its own, computed once: pulled up, it
-  // was computed again for every place that reads it.
+  // JIT off: the lookup of the lines of receipts without their text makes the planner see a costly query, and
+  // it would compile its expressions for every batch (≈ 320 ms, longer than the batch).
   const result = await db.transaction().execute(async (trx) => {
     await sql`set local jit = off`.execute(trx);
-    return sql<{ scanned: number; last: string | null; body: string | null }>`
-      select cardinality(b.records) as scanned, b.records[cardinality(b.records)] as last,
-        nullif(array_to_string(b.records, E'\\t'), '') as body
-      from (select array(
-        select concat_ws(E'\\t', r.accrual_id, (extract(epoch from r.created_at) * 1000000)::bigint,
-          (extract(epoch from coalesce(r.purchased_at, r.created_at)) * 1000000)::bigint, r.pos_id,
-          ${jsonText(sql.ref('r.card_number'))}, cardinality(l.lines), nullif(array_to_string(l.lines, E'\\t'), ''))
-        from receipts r
-        cross join lateral (
-          select array(
-            select concat_ws(E'\\t', ${jsonText(sql.ref('i.sku'))},
-              coalesce(${jsonText(sql.ref('i.category'))}, ''), i.quantity, i.price, i.discount, i.bonus_points)
-            from receipt_items i where i.accrual_id = r.accrual_id order by i.line_no) as lines
-          offset 0
-        ) l
-        where r.created_at >= ${slice.from}::timestamptz and r.created_at < ${slice.to}::timestamptz
-          ${windowSql} ${afterSql}
-        order by r.created_at, r.accrual_id
-        limit ${receipts}
-      ) as records offset 0) b`.execute(trx);
+    return sql<BacktestReceipt>`
+    select r.accrual_id, ${microseconds(sql.ref('r.created_at'))} as at_us,
+      ${microseconds(sql.ref('r.purchased_at'))} as bought_us, r.pos_id, r.card_number,
+      coalesce(r.lines_text, ${storedLinesText(sql.ref('r.accrual_id'))}) as lines
+    from receipts r
+    where r.created_at >= ${slice.from}::timestamptz and r.created_at < ${slice.to}::timestamptz
+      ${windowSql} ${afterSql}
+    order by r.created_at, r.accrual_id
+    limit ${receipts}`.execute(trx);
   });
-  const row = result.rows[0]!;
-  // The last record starts with its key: accrual_id, at_us.
-  const key = row.last?.split('\t', 2);
+  const rows = result.rows;
+  const last = rows[rows.length - 1];
   return {
-    scanned: Number(row.scanned),
-    last: key ? { accrualId: key[0]!, atUs: key[1]! } : null,
-    body: row.body,
+    scanned: rows.length,
+    last: last ? { accrualId: last.accrual_id, atUs: last.at_us } : null,
+    receipts: rows,
   };
 }
 

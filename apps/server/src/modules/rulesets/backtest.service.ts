@@ -5,7 +5,7 @@ import { CentsSum, centsNumber } from '../../lib/money';
 import { compileRuleset } from '../ledger/earning-rules';
 import { programmeClock } from '../ledger/programme-clock';
 import { earnLines, lineTotalCents, newEarningLines } from '../ledger/receipt-math';
-import { countBacktestAccounts, readBacktestRuleset } from './backtest.repository';
+import { type BacktestReceipt, countBacktestAccounts, readBacktestRuleset } from './backtest.repository';
 import { backtestBatches } from './backtest-batches';
 import { FieldReader } from './backtest-fields';
 
@@ -55,24 +55,22 @@ export async function backtestRuleset(
   let day = '';
   let earnedToday = new Map<string, number>();
 
-  /** Recomputes the receipts of a batch's text (readBacktestBatch). */
-  const recomputeBatch = (body: string) => {
-    const f = new FieldReader(body);
-    while (!f.done) {
-      f.skip(); // accrual_id: the keyset's, not the computation's
-      const atUs = f.scaled();
-      const boughtUs = f.scaled();
-      const posId = f.raw();
-      const card = f.raw(); // as JSON: a key like any other
-      const count = f.scaled();
-      if (count === 0) continue;
+  /** Recomputes a batch's receipts (readBacktestBatch). */
+  const recomputeBatch = (batch: readonly BacktestReceipt[]) => {
+    for (const receipt of batch) {
+      if (receipt.lines === null) continue;
+      const f = new FieldReader(receipt.lines);
+      const atUs = Number(receipt.at_us);
+      const boughtUs = receipt.bought_us === null ? atUs : Number(receipt.bought_us);
+      const card = receipt.card_number;
       let totalAmountCents = 0;
-      for (let k = 0; k < count; k++) {
-        lines.skus[k] = f.text()!;
-        lines.categories[k] = f.text();
-        lines.totalsCents[k] = lineTotalCents(f.scaled(3), f.scaled(2), f.scaled(2));
-        currentCents[k] = f.scaled(2);
-        totalAmountCents += lines.totalsCents[k]!;
+      let count = 0;
+      for (; !f.done; count++) {
+        lines.skus[count] = f.text()!;
+        lines.categories[count] = f.text();
+        lines.totalsCents[count] = lineTotalCents(f.scaled(3), f.scaled(2), f.scaled(2));
+        currentCents[count] = f.scaled(2);
+        totalAmountCents += lines.totalsCents[count]!;
       }
       lines.count = count;
       // As the accrual: the day cap counts the day of booking, the rules read the time of purchase.
@@ -86,7 +84,7 @@ export async function backtestRuleset(
       const points = earnLines(lines, totalAmountCents, {
         ruleset,
         excluded,
-        purchase: { posId, dayOfWeek: time.dayOfWeek, minute: time.minute },
+        purchase: { posId: receipt.pos_id, dayOfWeek: time.dayOfWeek, minute: time.minute },
         earnedTodayCents: before,
       });
       if (capsDays) earnedToday.set(card, before + points);
@@ -115,7 +113,7 @@ export async function backtestRuleset(
   accounts.catch(() => undefined);
   // The reads run ahead of the computation (backtestBatches): PostgreSQL reads the next batches meanwhile.
   for await (const batch of backtestBatches(db, range, batchReceipts, inFlight)) {
-    if (batch.body !== null) recomputeBatch(batch.body);
+    recomputeBatch(batch.receipts);
   }
 
   const currentTotal = current.value;

@@ -6,6 +6,7 @@ import { bearer } from '../../../test/helper';
 import { arbitraryConfig, arbitraryItems } from '../ledger/earning-rules.fixtures';
 import type { ReceiptLineInput } from '../ledger/receipt-math';
 import { createCard, createPosKey, createRuleset, opId, posTestFile, till } from '../pos/pos.fixtures';
+import { storedLinesText } from './backtest.repository';
 import { backtestRuleset } from './backtest.service';
 
 /**
@@ -177,7 +178,7 @@ describe('ruleset backtest', () => {
       { sku: odd, category: 'cat\\egory\t2', quantity: 2, price: 10.5 },
       { sku: 'plain', category: null, quantity: 1, price: 3 },
       { sku: 'Ünïcödé ✓', category: 'dairy', quantity: 0.333, price: 7.77 },
-      // No quote or backslash: sent between plain quotes, tab and newline raw (backtest.repository jsonText).
+      // No quote or backslash: sent between plain quotes, tab and newline raw (receipt_json_text, migration 028).
       { sku: 'tab\tonly', category: 'new\nline', quantity: 1, price: 4.2 },
     ];
     const start = (await afterLatestReceipt()).toISOString();
@@ -220,6 +221,32 @@ describe('ruleset backtest', () => {
     expect(body.byCategory.map((c: { category: string | null }) => c.category).sort()).toEqual(
       [null, 'cat\\egory\t2', 'dairy', 'new\nline'].sort(),
     );
+  });
+
+  it("reads receipts written before migration 028 through their lines, as the accrual's lines text says", async () => {
+    // Every accrual so far (the odd SKUs above included) stored the text its stored lines make.
+    const stored = await sql<{ same: number; total: number }>`
+      select count(*) filter (where r.lines_text = ${storedLinesText(sql.ref('r.accrual_id'))})::int as same,
+        count(*)::int as total from receipts r`.execute(db);
+    expect(stored.rows[0]!.total).toBeGreaterThan(receipts.length);
+    expect(stored.rows[0]!.same).toBe(stored.rows[0]!.total);
+    const id = await createRuleset(db, {
+      version: ++version,
+      percent: 4,
+      earningRules: {
+        maxPointsPerReceipt: 3,
+        rules: [{ name: 'Half', percent: 9, skus: ['A', 'B', 'C'] }],
+      },
+    });
+    const packed = await backtestRuleset(db, id, range, 5);
+    expect(packed.receipts).toBeGreaterThanOrEqual(receipts.length);
+    // As a receipt written before 028 is stored: no lines text.
+    await sql`update receipts set lines_text = null`.execute(db);
+    try {
+      expect(await backtestRuleset(db, id, range, 5)).toEqual(packed);
+    } finally {
+      await sql`update receipts r set lines_text = ${storedLinesText(sql.ref('r.accrual_id'))}`.execute(db);
+    }
   });
 
   it('MANAGER and ADMIN only; 404 for an unknown ruleset; 400 for a range that is empty or backwards', async () => {
