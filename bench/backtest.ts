@@ -223,7 +223,7 @@ async function main(): Promise<void> {
     );
     clearInterval(sampler);
     console.log(
-      `\n${RECEIPTS} receipts (${RECEIPTS * 5} lines, ${ORDER} order, database ${NAME}) over 30 days, ${reused ? 'reused' : `${kept > 0 ? `grown from ${kept}` : 'built'} in ${built.toFixed(0)} s`}; backtest answered ${a.result.receipts} receipts, ${a.result.accounts} accounts; batch text ${(reads.result / 2 ** 20).toFixed(0)} MiB`,
+      `\n${RECEIPTS} receipts (${RECEIPTS * 5} lines, ${ORDER} order, database ${NAME}) over 30 days, ${reused ? 'reused' : `${kept > 0 ? `grown from ${kept}` : 'built'} in ${built.toFixed(0)} s`}; backtest answered ${a.result.receipts} receipts, ${a.result.accounts} accounts; lines text ${(reads.result / 2 ** 20).toFixed(0)} MiB`,
     );
     console.log(
       `20 rules: ${b.seconds.toFixed(2)} s = ${(b.seconds / anchor.seconds).toFixed(1)}× the SQL anchor, ${(b.seconds / reads.seconds).toFixed(1)}× the reads alone; 1 rule: ${((a.seconds + a2.seconds) / 2).toFixed(2)} s (mean of two); ${((RECEIPTS / b.seconds) | 0).toLocaleString('en-US')} receipts/s`,
