@@ -502,10 +502,13 @@ async function main() {
       `ledger: ${report.accountsChecked} accounts, ${report.differences.length} differences, ` +
         `${report.holdsCapturedTwice.length} holds captured twice → ${ledgerIsSound(report) ? 'OK' : 'BROKEN'}`,
     );
+    // Issue 13's targets (the hot card's was 300 pairs/s before it).
+    const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
     const accrualOk = acc.perSecond >= tps / 2 && acc.p99 <= 50;
-    const hotOk = hotPairs.perSecond / 2 >= 300 && hotPairs.non2xx === 0;
+    const pairsOk = pairs.perSecond >= tps * 0.4 && pairs.non2xx === 0;
+    const hotOk = hotPairs.perSecond / 2 >= 600 && hotPairs.non2xx === 0;
     console.log(
-      `targets: accrual ≥ 50% of pgbench with p99 ≤ 50 ms: ${accrualOk ? 'met' : 'MISSED'}; hot card ≥ 300 pairs/s: ${hotOk ? 'met' : 'MISSED'}`,
+      `targets: accrual ≥ 50% of pgbench with p99 ≤ 50 ms: ${verdict(accrualOk)}; hold+capture, many cards ≥ 40% of pgbench: ${verdict(pairsOk)}; hot card ≥ 600 pairs/s: ${verdict(hotOk)}`,
     );
     if (explained) {
       const file = `/tmp/bench-explain${DB_SUFFIX}.md`;
