@@ -2,6 +2,7 @@ import { rebuildRollups } from '../modules/analytics/rollups.repository';
 import { rebuildRowCounts } from '../modules/operations/row-counts.repository';
 import { rebuildLotsOutstanding } from '../modules/reports/outstanding.repository';
 import { rebuildPointsFlow } from '../modules/reports/points-flow.repository';
+import { fillMissingLinesTexts } from '../modules/rulesets/backtest.repository';
 import type { Db } from './connection';
 
 /**
@@ -14,6 +15,13 @@ const steps: Array<{ name: string; run: (db: Db) => Promise<void> }> = [
   { name: 'analytics rollups', run: rebuildRollups },
   { name: 'points-flow rollups', run: rebuildPointsFlow },
   { name: 'lots outstanding rollup', run: rebuildLotsOutstanding },
+  // Only the missing ones: a receipt's text never goes stale (its columns never change after the accrual).
+  {
+    name: "receipts' lines texts written before migration 028",
+    run: async (db) => {
+      await fillMissingLinesTexts(db);
+    },
+  },
 ];
 
 export async function rebuildDerivedTables(db: Db, log: (line: string) => void = () => {}): Promise<void> {
