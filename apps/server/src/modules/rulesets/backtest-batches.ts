@@ -50,12 +50,13 @@ export async function* backtestBatches(
   topUp();
   for (let head = queue.shift(); head; head = queue.shift()) {
     const batch = await head.batch;
-    const full = batch.scanned === batchReceipts && batch.last !== null;
+    const scanned = batch.receipts.length;
+    const full = scanned === batchReceipts && batch.last !== null;
     // The window holds more: its next batch comes before any later window's.
     if (full) queue.unshift(read(head.window, batch.last));
     if (head.first) {
       // Aim at ¾ of a batch per window: half as wide after a full one, at most 4× wider after a sparse one.
-      const scale = full ? 0.5 : batch.scanned === 0 ? 4 : (0.75 * batchReceipts) / batch.scanned;
+      const scale = full ? 0.5 : scanned === 0 ? 4 : (0.75 * batchReceipts) / scanned;
       const width = head.window.toUs - head.window.fromUs;
       widthUs = Math.max(1000, Math.floor(width * Math.min(4, Math.max(0.5, scale))));
     }

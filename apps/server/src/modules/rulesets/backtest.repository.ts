@@ -44,11 +44,10 @@ export interface BacktestReceipt {
  * here; looking the lines up and joining everything into one text per batch (before 028) cost ≈ 520 ms.
  */
 export interface BacktestBatch {
-  /** How many receipts the batch holds, with or without lines; fewer than asked: the last batch. */
-  scanned: number;
+  /** With or without lines; fewer than asked: the last batch. */
+  receipts: BacktestReceipt[];
   /** The batch's last receipt: where the next batch starts. */
   last: BacktestCursor | null;
-  receipts: BacktestReceipt[];
 }
 
 export interface BacktestCursor {
@@ -148,11 +147,7 @@ export async function readBacktestBatch(
   });
   const rows = result.rows;
   const last = rows[rows.length - 1];
-  return {
-    scanned: rows.length,
-    last: last ? { accrualId: last.accrual_id, atUs: last.at_us } : null,
-    receipts: rows,
-  };
+  return { receipts: rows, last: last ? { accrualId: last.accrual_id, atUs: last.at_us } : null };
 }
 
 /** How many accounts the receipts of [from, to) belong to (their accruals' accounts). */
