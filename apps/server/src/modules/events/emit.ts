@@ -1,8 +1,14 @@
 import type { EventType } from '@loyalty/contracts';
+import { type RawBuilder, sql } from 'kysely';
+import type { Executor } from '../../db/executor';
 import type { Tx } from '../../db/transaction';
 import { centsNumber, parseCents } from '../../lib/money';
-import { findOperationsWithBalances } from '../operations/operations.repository';
-import { insertEvents, operationUuid } from './events.repository';
+import {
+  findOperationsWithBalances,
+  type OperationRow,
+  toOperation,
+} from '../operations/operations.repository';
+import { eventSteps, insertEvents, operationUuid } from './events.repository';
 
 /**
  * The outbox (PROGRAMME-API §5): call it inside the transaction that writes the change, so the event
@@ -16,8 +22,25 @@ export async function appendEvent(trx: Tx, type: EventType, data: object): Promi
 const points = (text: string) => centsNumber(parseCents(text));
 
 /**
- * Events about operations just written in `trx` (by uuid, or a POS's operationId): the operation as
- * `GET /api/v1/operations/{id}` shows it, plus its account's `balance` and `availableBalance` after it.
+ * What an event about each of these operations carries (order not kept): the operation as
+ * `GET /api/v1/operations/{id}` shows it, plus its account's `balance` and `availableBalance` now.
+ */
+export async function readOperationEventData(
+  db: Executor,
+  ids: readonly string[],
+): Promise<Array<{ id: string; data: Record<string, unknown> }>> {
+  return (await findOperationsWithBalances(db, ids)).map((f) => {
+    const money =
+      f.balance !== null && f.available !== null
+        ? { balance: points(f.balance), availableBalance: points(f.available) }
+        : {};
+    return { id: f.operation.id, data: { ...f.operation, ...money } };
+  });
+}
+
+/**
+ * Events about operations just written in `trx` (by uuid, or a POS's operationId), with the data of
+ * `readOperationEventData`, in the order given.
  */
 export async function appendOperationEvents(
   trx: Tx,
@@ -29,17 +52,27 @@ export async function appendOperationEvents(
     : [await operationUuid(trx, (operations as { operationId: string }).operationId)].filter(
         (id): id is string => id !== undefined,
       );
-  const found = new Map((await findOperationsWithBalances(trx, ids)).map((f) => [f.operation.id, f]));
+  const found = new Map((await readOperationEventData(trx, ids)).map((f) => [f.id, f.data]));
   await insertEvents(
     trx,
     ids.flatMap((id) => {
-      const f = found.get(id);
-      if (!f) return [];
-      const money =
-        f.balance !== null && f.available !== null
-          ? { balance: points(f.balance), availableBalance: points(f.available) }
-          : {};
-      return [{ type, data: { ...f.operation, ...money } }];
+      const data = found.get(id);
+      return data ? [{ type, data }] : [];
     }),
   );
+}
+
+/**
+ * The event about the one operation a ledger write is writing, as CTE steps of the write's own statement
+ * (issue 13: a statement and a read fewer under the account's lock than `appendOperationEvents`). Its
+ * data is the same: the operation as `toOperation` shows it, built from the row the write stores, merged
+ * with `balances`, SQL over the statement's `a` step (`balancesAfter` of the ledger).
+ */
+export function operationEventSteps(
+  type: EventType,
+  operation: OperationRow,
+  balances: RawBuilder<unknown>,
+): RawBuilder<unknown> {
+  const data = sql`${JSON.stringify(toOperation(operation))}::jsonb || ${balances}`;
+  return eventSteps(sql`select ${type}::text as type, ${data} as data from a`);
 }

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Executor } from '../../db/executor';
 import type { Tx } from '../../db/transaction';
 import { toIso } from '../../lib/paging';
@@ -9,26 +9,32 @@ export interface NewEvent {
 }
 
 /**
- * Writes events into the outbox and, in the same statement, one pending delivery per active endpoint
- * subscribed to each type: both commit or roll back with the change that caused them. `onlyEndpoint`
- * (the test event) targets that endpoint whatever its subscriptions.
+ * The outbox as CTE steps of a write's statement (`ev`, `ev_d`): the events `events` selects (columns
+ * `type` and `data`) and, in the same statement, one pending delivery per active endpoint subscribed to
+ * each type: both commit or roll back with the change that caused them. `onlyEndpoint` (the test event)
+ * targets that endpoint whatever its subscriptions.
  */
-export async function insertEvents(trx: Tx, events: NewEvent[], onlyEndpoint?: string): Promise<number[]> {
-  if (events.length === 0) return [];
+export function eventSteps(events: RawBuilder<unknown>, onlyEndpoint?: string): RawBuilder<unknown> {
   const target = onlyEndpoint
     ? sql`w.id = ${onlyEndpoint}::uuid`
-    : sql`w.status = 'active' and e.type = any(w.event_types)`;
-  const result = await sql<{ id: number }>`
-    with e as (
-      insert into events (type, data)
-      select t.type, t.data from jsonb_to_recordset(${JSON.stringify(events)}::jsonb) as t(type text, data jsonb)
+    : sql`w.status = 'active' and ev.type = any(w.event_types)`;
+  return sql`ev as (
+      insert into events (type, data) select t.type, t.data from (${events}) as t
       returning id, type
     ),
-    d as (
+    ev_d as (
       insert into webhook_deliveries (endpoint_id, event_id)
-      select w.id, e.id from e join webhook_endpoints w on ${target}
-    )
-    select id from e order by id`.execute(trx);
+      select w.id, ev.id from ev join webhook_endpoints w on ${target}
+    )`;
+}
+
+/** Writes events into the outbox, with their deliveries (`eventSteps`), in a statement of their own. */
+export async function insertEvents(trx: Tx, events: NewEvent[], onlyEndpoint?: string): Promise<number[]> {
+  if (events.length === 0) return [];
+  const rows = sql`select t.type, t.data from jsonb_to_recordset(${JSON.stringify(events)}::jsonb) as t(type text, data jsonb)`;
+  const result = await sql<{ id: number }>`
+    with ${eventSteps(rows, onlyEndpoint)}
+    select id from ev order by id`.execute(trx);
   return result.rows.map((r) => Number(r.id));
 }
 

@@ -1,7 +1,10 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { bearer, createTestContext } from '../../../test/helper';
 import { sweepExpiredHolds } from '../ledger/hold-sweeper';
 import { createCard, createPosKey, createRuleset, expireHold, opId, till } from '../pos/pos.fixtures';
+import { readOperationEventData } from './emit';
 
 const ctx = await createTestContext({ HOLD_SWEEP_INTERVAL_MS: '0', WEBHOOK_POLL_INTERVAL_MS: '0' });
 const db = ctx.database.db;
@@ -207,6 +210,116 @@ describe('the POS writes', () => {
     );
   });
 });
+
+describe("the POS writes: the event written in the write's own statement", () => {
+  /** The event of `type` about operation `id`, as the outbox holds it. */
+  async function stored(type: string, id: string) {
+    const result = await sql<{ data: Record<string, unknown> }>`
+      select data from events where type = ${type} and data->>'id' = ${id}`.execute(db);
+    expect(result.rows).toHaveLength(1);
+    return result.rows[0]!.data;
+  }
+
+  /** What `appendOperationEvents` would write for the operation now: the reference the event must equal. */
+  async function reference(id: string) {
+    const [found] = await readOperationEventData(db, [id]);
+    return found!.data;
+  }
+
+  it('equals what a read after the write gives, with pending lots, a lapsed hold and a subscribed endpoint', async () => {
+    const endpoint = randomUUID();
+    const types = ['points.accrued', 'hold.created', 'points.redeemed', 'hold.released'];
+    await db
+      .insertInto('webhook_endpoints')
+      .values({
+        id: endpoint,
+        url: 'https://hooks.example/e',
+        event_types: types,
+        status: 'active',
+        secret_cipher: 'x',
+      })
+      .execute();
+    const saved = await api('POST', '/api/v1/settings', { points: { pending_days: 1 } });
+    expect(saved.statusCode, saved.body).toBe(200);
+    try {
+      const pos = till(ctx, (await createPosKey(ctx, { address: '1 Event Street' })).apiKey);
+      const card = await createCard(db, { balance: 50 });
+      // A lapsed hold the sweeper has not voided: it no longer counts as held.
+      const lapsed = (
+        await pos.hold({ operationId: opId('hold'), cardNumber: card.number, points: 3 })
+      ).json();
+      await expireHold(db, lapsed.holdId);
+
+      // An accrual whose lot is pending (points.pending_days).
+      const accrued = (
+        await pos.accrue({
+          operationId: opId('acc'),
+          cardNumber: card.number,
+          receipt: { receiptId: 'R-EV', items: [{ sku: 'A', quantity: 1, price: 120 }] },
+        })
+      ).json();
+      const accrual = await stored(
+        'points.accrued',
+        accrued.id ?? (await operationIdOf(accrued.operationId)),
+      );
+      expect(accrual).toEqual(await reference(accrual.id as string));
+      expect(accrual).toMatchObject({ type: 'accrual', posAddress: '1 Event Street', availableBalance: 50 });
+
+      const hold = (
+        await pos.hold({ operationId: opId('hold'), cardNumber: card.number, points: 20 })
+      ).json();
+      const created = await stored('hold.created', hold.holdId);
+      expect(created).toEqual(await reference(hold.holdId));
+      expect(created).toMatchObject({ status: 'active', availableBalance: 30 });
+
+      // The lots turn pending, so the capture takes its points from pending lots. (What is available after it
+      // is then 0 either way: a capture reaches pending lots only once the available ones are used up.)
+      await sql`update lots set available_at = now() + interval '1 day' where account_id = ${card.accountId}::uuid`.execute(
+        db,
+      );
+      const capture = opId('cap');
+      expect((await pos.capture(hold.holdId, { operationId: capture, points: 15 })).statusCode).toBe(200);
+      const redemption = await operationIdOf(capture);
+      const redeemed = await stored('points.redeemed', redemption);
+      expect(redeemed).toEqual(await reference(redemption));
+      expect(redeemed).toMatchObject({ meta: { reason: 'Captured 15.00 of 20.00 held; 5.00 released' } });
+
+      await sql`update lots set available_at = now() where account_id = ${card.accountId}::uuid`.execute(db);
+      const second = (
+        await pos.hold({ operationId: opId('hold'), cardNumber: card.number, points: 2 })
+      ).json();
+      expect((await pos.release(second.holdId, { operationId: opId('rel') })).statusCode).toBe(200);
+      const released = await stored('hold.released', second.holdId);
+      expect(released).toEqual(await reference(second.holdId));
+      expect(released).toMatchObject({ status: 'voided', meta: { reason: 'Released' } });
+
+      // Each event got its delivery to the subscribed endpoint, in the same statement.
+      const deliveries = await sql<{ type: string }>`
+        select e.type from webhook_deliveries d join events e on e.id = d.event_id
+        where d.endpoint_id = ${endpoint}::uuid order by e.id`.execute(db);
+      expect(deliveries.rows.map((r) => r.type)).toEqual([
+        'hold.created',
+        'points.accrued',
+        'hold.created',
+        'points.redeemed',
+        'hold.created',
+        'hold.released',
+      ]);
+    } finally {
+      await api('POST', '/api/v1/settings', { points: { pending_days: null } });
+      await sql`update webhook_endpoints set status = 'disabled' where id = ${endpoint}::uuid`.execute(db);
+    }
+  });
+});
+
+async function operationIdOf(operationId: string): Promise<string> {
+  const row = await db
+    .selectFrom('operations')
+    .select('id')
+    .where('operation_id', '=', operationId)
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
 
 describe('GET /api/v1/events', () => {
   it('pages with after/limit/next and filters by type', async () => {

@@ -2,7 +2,10 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/executor';
 import type { CardStatus } from '../../db/schema';
 import type { Tx } from '../../db/transaction';
+import { operationEventSteps } from '../events/emit';
+import type { OperationRow } from '../operations/operations.repository';
 import type { StoredRequest } from '../pos/idempotency';
+import { balancesAfter } from './balances.sql';
 import type { StoredEarningRules } from './earning-rules';
 import { insertClaim, type PosClaim } from './ledger.repository';
 import { insertCreditLots } from './lots.sql';
@@ -22,6 +25,9 @@ export interface AccrualContext {
   at: Date;
   /** Which of the receipt's SKUs the ruleset in force excludes. */
   excluded: string[] | null;
+  /** The requesting POS's name and address, which the accrual's event shows. */
+  pos_name: string | null;
+  pos_address: string | null;
 }
 
 /**
@@ -32,7 +38,7 @@ export interface AccrualContext {
  */
 export async function readAccrualContext(
   db: Executor,
-  input: { cardNumber: string; skus: string[]; lock: boolean },
+  input: { cardNumber: string; posId: string; skus: string[]; lock: boolean },
 ): Promise<AccrualContext> {
   const result = await sql<AccrualContext>`
     with k as (
@@ -42,9 +48,11 @@ export async function readAccrualContext(
       ${input.lock ? sql`for no key update of a` : sql``}
     )
     select k.*, r.version as ruleset_version, r.percent, r.earning_rules, r.excluded,
-      (select s.text_value from settings s where s.key = 'programme.timezone') as time_zone, now() as at
+      (select s.text_value from settings s where s.key = 'programme.timezone') as time_zone, now() as at,
+      p.name as pos_name, p.address as pos_address
     from (select 1) as one
     left join k on true
+    left join pos_keys p on p.id = ${input.posId}::uuid
     left join lateral (
       select r.version, r.percent, r.earning_rules, array(
         select e.sku from excluded_skus e
@@ -80,6 +88,8 @@ export async function readEarnedToday(
 
 export interface AccrualWrite {
   claim: PosClaim;
+  /** The accrual as stored, for its `points.accrued` event. */
+  operation: OperationRow;
   /** operations.id of the accrual, which the receipt and its lines reference. */
   rowId: string;
   accountId: string;
@@ -107,7 +117,7 @@ export interface AccrualWrite {
 /**
  * Persist a decided accrual in one statement: the balance credit, the idempotency record with the
  * answer, the `accrual` operation, its lot, the receipt (with its lines as one text for the backtest,
- * `receipt_line_text` of migration 028) and its lines. The account is already locked; the claim
+ * `receipt_line_text` of migration 028), its lines and the event. The account is already locked; the claim
  * comes before the new operation (the lock order of every POS write), and a concurrent duplicate fails on
  * the operationId key.
  */
@@ -115,6 +125,7 @@ export async function insertAccrual(trx: Tx, w: AccrualWrite): Promise<StoredReq
   const result = await sql<StoredRequest>`
     with a as (
       update accounts set balance = balance + ${w.points}::numeric where id = ${w.accountId}::uuid
+      returning balance, held_balance
     ),
     q as (${insertClaim(w.claim)}),
     o as (
@@ -147,7 +158,15 @@ export async function insertAccrual(trx: Tx, w: AccrualWrite): Promise<StoredReq
       select ${w.rowId}::uuid, l.line_no, l.sku, l.category, l.quantity, l.price, l.discount, l.line_total,
         l.bonus_points, l.rule
       from q, l
-    )
+    ),
+    ${operationEventSteps(
+      'points.accrued',
+      w.operation,
+      balancesAfter(
+        w.accountId,
+        sql`(select coalesce(sum(remaining), 0) from lot where available_at > now())`,
+      ),
+    )}
     select * from q`.execute(trx);
   return result.rows[0]!;
 }

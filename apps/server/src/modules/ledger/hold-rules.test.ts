@@ -22,6 +22,8 @@ const target = (values: Partial<HoldTarget> = {}): HoldTarget => ({
   pending: '0',
   now,
   ttl_minutes: null,
+  pos_name: 'Till 1',
+  pos_address: null,
   ...values,
 });
 
@@ -64,6 +66,12 @@ describe('holdExpiry', () => {
 
 const hold = (values: Partial<LockedHold> = {}): LockedHold => ({
   hold_id: 'hold',
+  operation_id: 'op-1',
+  created_at: now,
+  meta: {},
+  now,
+  pos_name: 'Till 1',
+  pos_address: null,
   status: 'active',
   pos_id: 'pos',
   lapsed: false,

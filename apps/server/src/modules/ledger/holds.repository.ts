@@ -1,7 +1,10 @@
 import { sql } from 'kysely';
 import type { CardStatus, OperationStatus } from '../../db/schema';
 import type { Tx } from '../../db/transaction';
+import { operationEventSteps } from '../events/emit';
+import type { OperationRow } from '../operations/operations.repository';
 import type { StoredRequest } from '../pos/idempotency';
+import { balancesAfter } from './balances.sql';
 import { lapsedHeld } from './expired-holds.repository';
 import { insertClaim, type PosClaim } from './ledger.repository';
 import { consumeLots, pendingOf } from './lots.sql';
@@ -20,10 +23,13 @@ export interface HoldTarget {
   now: Date;
   /** The `holds.ttl_minutes` setting, null when unset. */
   ttl_minutes: number | null;
+  /** The requesting POS's name and address, which the hold's event shows. */
+  pos_name: string | null;
+  pos_address: string | null;
 }
 
-/** A new hold's card and account, the account locked FOR NO KEY UPDATE; and the TTL setting. */
-export async function lockHoldTarget(trx: Tx, cardNumber: string): Promise<HoldTarget> {
+/** A new hold's card and account, the account locked FOR NO KEY UPDATE; the TTL setting; the POS. */
+export async function lockHoldTarget(trx: Tx, cardNumber: string, posId: string): Promise<HoldTarget> {
   const result = await sql<HoldTarget>`
     with k as (
       select c.id as card_id, c.status as card_status, a.id as account_id, a.balance, a.held_balance
@@ -33,44 +39,54 @@ export async function lockHoldTarget(trx: Tx, cardNumber: string): Promise<HoldT
     )
     select k.*, ${lapsedHeld(sql.ref('k.account_id'))} as lapsed, ${pendingOf(sql.ref('k.account_id'))} as pending,
       date_trunc('milliseconds', now()) as now,
-      (select value from settings where key = 'holds.ttl_minutes') as ttl_minutes
+      (select value from settings where key = 'holds.ttl_minutes') as ttl_minutes,
+      p.name as pos_name, p.address as pos_address
     from (select 1) as one
-    left join k on true`.execute(trx);
+    left join k on true
+    left join pos_keys p on p.id = ${posId}::uuid`.execute(trx);
   return result.rows[0]!;
 }
 
 export interface HoldWrite {
   claim: PosClaim;
-  holdId: string;
-  accountId: string;
+  /** The hold as it is stored (its points negative), which its `hold.created` event shows. */
+  operation: OperationRow;
   cardId: string;
-  cardNumber: string;
-  /** Positive exact decimal text: what is held. */
-  points: string;
   expiresAt: Date;
 }
 
-/** Persist a decided hold: the held points, the claim with the answer, the `hold` operation. */
+/** Persist a decided hold: the held points, the claim with the answer, the `hold` operation, its event. */
 export async function insertHold(trx: Tx, w: HoldWrite): Promise<StoredRequest> {
+  const o = w.operation;
   const result = await sql<StoredRequest>`
     with a as (
-      update accounts set held_balance = held_balance + ${w.points}::numeric where id = ${w.accountId}::uuid
+      update accounts set held_balance = held_balance - ${o.points}::numeric where id = ${o.account_id}::uuid
+      returning balance, held_balance
     ),
     q as (${insertClaim(w.claim)}),
     o as (
       insert into operations (id, operation_id, type, status, points, account_id, card_id, card_number,
         pos_id, expires_at, meta)
-      select ${w.holdId}::uuid, ${w.claim.operationId}, 'hold', 'active', -${w.points}::numeric,
-        ${w.accountId}::uuid, ${w.cardId}::uuid, ${w.cardNumber}, ${w.claim.posId}::uuid,
+      select ${o.id}::uuid, ${w.claim.operationId}, 'hold', 'active', ${o.points}::numeric,
+        ${o.account_id}::uuid, ${w.cardId}::uuid, ${o.card_number}, ${w.claim.posId}::uuid,
         ${w.expiresAt.toISOString()}::timestamptz, '{}'::jsonb
       from q
-    )
+    ),
+    ${operationEventSteps('hold.created', o, balancesAfter(o.account_id!))}
     select * from q`.execute(trx);
   return result.rows[0]!;
 }
 
 export interface LockedHold {
   hold_id: string;
+  operation_id: string | null;
+  created_at: Date;
+  meta: unknown;
+  /** The transaction's now(): a capture's redemption is created at it. */
+  now: Date;
+  /** The hold's POS (the only one that may settle it): its name and address, for the event. */
+  pos_name: string | null;
+  pos_address: string | null;
   status: OperationStatus;
   pos_id: string | null;
   /** Its expires_at has passed (now() of the transaction). */
@@ -101,13 +117,15 @@ export async function lockHold(
   withLapsed: boolean,
 ): Promise<LockedHold | undefined> {
   const result = await sql<LockedHold>`
-    select h.id as hold_id, h.status, h.pos_id, h.expires_at <= now() as lapsed, h.meta->>'reason' as reason,
+    select h.id as hold_id, h.operation_id, h.created_at, h.meta, now() as now, p.name as pos_name,
+      p.address as pos_address, h.status, h.pos_id, h.expires_at <= now() as lapsed, h.meta->>'reason' as reason,
       -h.points as held, h.account_id, h.card_id, h.card_number, c.status as card_status, a.balance,
       a.held_balance, ${withLapsed ? lapsedHeld(sql.ref('a.id')) : sql`0`} as account_lapsed,
       ${withLapsed ? pendingOf(sql.ref('a.id')) : sql`0`} as account_pending
     from operations h
     join accounts a on a.id = h.account_id
     left join cards c on c.id = h.card_id
+    left join pos_keys p on p.id = h.pos_id
     where h.id = ${holdId}::uuid and h.type = 'hold'
     for no key update of h, a`.execute(trx);
   return result.rows[0];
@@ -122,6 +140,8 @@ function closeHold(w: SettleWrite, status: 'applied' | 'voided') {
 export interface SettleWrite {
   claim: PosClaim;
   hold: LockedHold;
+  /** The operation the settlement writes (the redemption) or closes (the hold), for its event. */
+  operation: OperationRow;
   /** meta.reason of the closed hold (and of the redemption a capture writes). */
   reason: string;
 }
@@ -131,42 +151,46 @@ export interface SettleWrite {
  * the whole hold (the rest is released), the claim with the answer, the `redemption` and the lots it
  * consumed (soonest expiry first: expired lots a hold kept from the sweeper go first).
  */
-export async function applyCapture(
-  trx: Tx,
-  w: SettleWrite & { captured: string },
-): Promise<{ stored: StoredRequest; redemptionId: string }> {
+export async function applyCapture(trx: Tx, w: SettleWrite & { captured: string }): Promise<StoredRequest> {
   const h = w.hold;
-  const result = await sql<StoredRequest & { redemption_id: string }>`
+  const result = await sql<StoredRequest>`
     with h as (${closeHold(w, 'applied')}),
     a as (
       update accounts set balance = balance - ${w.captured}::numeric, held_balance = held_balance - ${h.held}::numeric
       where id = ${h.account_id}::uuid
+      returning balance, held_balance
     ),
     q as (${insertClaim(w.claim)}),
     r as (
-      insert into operations (operation_id, type, status, points, account_id, card_id, card_number, pos_id,
+      insert into operations (id, operation_id, type, status, points, account_id, card_id, card_number, pos_id,
         related_id, meta)
-      select ${w.claim.operationId}, 'redemption', 'completed', -${w.captured}::numeric, ${h.account_id}::uuid,
+      select ${w.operation.id}::uuid, ${w.claim.operationId}, 'redemption', 'completed', -${w.captured}::numeric, ${h.account_id}::uuid,
         ${h.card_id}::uuid, ${h.card_number}, ${w.claim.posId}::uuid, ${h.hold_id}::uuid,
         ${JSON.stringify({ reason: w.reason })}::jsonb
       from q
       returning id
     ),
-    ${consumeLots({ accountId: h.account_id, points: w.captured, operationId: sql`(select id from r)` })}
-    select q.*, (select id from r) as redemption_id from q`.execute(trx);
-  // The redemption's id comes back with the claim: its event needs no lookup by operationId under the lock.
-  const { redemption_id, ...stored } = result.rows[0]!;
-  return { stored, redemptionId: redemption_id };
+    ${consumeLots({ accountId: h.account_id, points: w.captured, operationId: sql`(select id from r)` })},
+    ${operationEventSteps(
+      'points.redeemed',
+      w.operation,
+      balancesAfter(h.account_id, sql`-(select coalesce(sum(take), 0) from lc_take where pending)`),
+    )}
+    select q.* from q`.execute(trx);
+  return result.rows[0]!;
 }
 
-/** Persist a decided release: the hold `voided`, its points no longer held, the claim with the answer. */
+/** Persist a decided release: the hold `voided`, its points no longer held, the claim, the event. */
 export async function applyRelease(trx: Tx, w: SettleWrite): Promise<StoredRequest> {
   const h = w.hold;
   const result = await sql<StoredRequest>`
     with h as (${closeHold(w, 'voided')}),
     a as (
       update accounts set held_balance = held_balance - ${h.held}::numeric where id = ${h.account_id}::uuid
-    )
-    ${insertClaim(w.claim)}`.execute(trx);
+      returning balance, held_balance
+    ),
+    q as (${insertClaim(w.claim)}),
+    ${operationEventSteps('hold.released', w.operation, balancesAfter(h.account_id))}
+    select * from q`.execute(trx);
   return result.rows[0]!;
 }

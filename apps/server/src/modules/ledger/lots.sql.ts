@@ -36,7 +36,8 @@ export function insertCreditLots(source: RawBuilder<unknown>, withOwnExpiry = fa
   return sql`insert into lots (account_id, credit_id, earned_at, available_at, expires_at, points, remaining)
     select s.account_id, s.id, s.earned_at, s.earned_at + lp.pending, ${expires}, s.points, s.points
     from ${source} s cross join ${periods}
-    where s.points > 0`;
+    where s.points > 0
+    returning available_at, remaining`;
 }
 
 export interface Consumption {
@@ -51,20 +52,21 @@ export interface Consumption {
 
 /**
  * CTE steps (`lc_pick`, `lc_take`, `lc_used`, `lc_log`) that take `points` from the account's lots and
- * record what each gave. The order is a capture's — available lots before pending ones, soonest expiry
+ * record what each gave (`lc_take.pending`: the lot was still pending, which an event's balances need). The order is a capture's — available lots before pending ones, soonest expiry
  * first (never-expiring last), then oldest — with a return's own lot in front. Each lot gives
  * min(remaining, what is still needed after the lots before it): a running sum, one pass.
  */
 export function consumeLots(c: Consumption): RawBuilder<unknown> {
   const first = c.returnOf ? sql`(l.credit_id is not distinct from ${c.returnOf}::uuid) desc,` : sql``;
   return sql`lc_pick as (
-      select l.id, least(l.remaining, ${c.points}::numeric - (sum(l.remaining) over w - l.remaining)) as take
+      select l.id, l.available_at > now() as pending,
+        least(l.remaining, ${c.points}::numeric - (sum(l.remaining) over w - l.remaining)) as take
       from lots l
       where l.account_id = ${c.accountId}::uuid and l.remaining > 0
       window w as (order by ${first} (l.available_at > now()), l.expires_at, l.earned_at, l.id
         rows between unbounded preceding and current row)
     ),
-    lc_take as (select id, take from lc_pick where take > 0),
+    lc_take as (select id, pending, take from lc_pick where take > 0),
     lc_used as (
       update lots set remaining = lots.remaining - lc_take.take from lc_take where lots.id = lc_take.id
     ),

@@ -13,6 +13,8 @@ const context = (values: Partial<AccrualContext> = {}): AccrualContext => ({
   excluded: ['TOBACCO'],
   earning_rules: null,
   time_zone: null,
+  pos_name: 'Till 1',
+  pos_address: null,
   at: new Date('2026-11-23T12:00:00Z'),
   ...values,
 });

@@ -3,7 +3,6 @@ import type { Executor } from '../../db/executor';
 import type { Tx } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import { type Cents, centsText, MAX_BALANCE_CENTS, milliText, parseCents } from '../../lib/money';
-import { appendOperationEvents } from '../events/emit';
 import type { StoredRequest } from '../pos/idempotency';
 import {
   type AccrualContext,
@@ -80,6 +79,7 @@ const skusOf = (items: ReceiptLineInput[]) => [...new Set(items.map((i) => i.sku
 export async function previewAccrualOn(db: Executor, request: AccrualRequest): Promise<DecidedAccrual> {
   const context = await readAccrualContext(db, {
     cardNumber: request.cardNumber,
+    posId: request.posId,
     skus: skusOf(request.receipt.items),
     lock: false,
   });
@@ -109,6 +109,7 @@ export interface PosAccrual extends AccrualRequest {
 export async function postAccrual(trx: Tx, a: PosAccrual): Promise<StoredRequest> {
   const context = await readAccrualContext(trx, {
     cardNumber: a.cardNumber,
+    posId: a.posId,
     skus: skusOf(a.receipt.items),
     lock: true,
   });
@@ -121,8 +122,22 @@ export async function postAccrual(trx: Tx, a: PosAccrual): Promise<StoredRequest
     await earnedTodayFor(trx, context),
   );
   const { computed } = decided;
-  const stored = await insertAccrual(trx, {
+  return insertAccrual(trx, {
     claim: { ...a.key, response: a.answer(decided) },
+    operation: {
+      id: a.rowId,
+      operation_id: a.key.operationId,
+      type: 'accrual',
+      points: centsText(computed.pointsCents),
+      status: 'completed',
+      account_id: context.account_id!,
+      card_number: a.cardNumber,
+      pos_id: a.key.posId,
+      pos_name: context.pos_name,
+      pos_address: context.pos_address,
+      created_at: context.at,
+      meta: { receipt: a.receipt.receiptId },
+    },
     rowId: a.rowId,
     accountId: context.account_id!,
     cardId: context.card_id!,
@@ -147,6 +162,4 @@ export async function postAccrual(trx: Tx, a: PosAccrual): Promise<StoredRequest
       rule: l.rule,
     })),
   });
-  await appendOperationEvents(trx, 'points.accrued', [a.rowId]);
-  return stored;
 }

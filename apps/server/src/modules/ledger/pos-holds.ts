@@ -1,9 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/connection';
 import { inTransaction, type Tx } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import { type Cents, centsText, parseCents } from '../../lib/money';
 import { isUuid } from '../../lib/uuid';
-import { appendOperationEvents } from '../events/emit';
 import type { StoredRequest } from '../pos/idempotency';
 import { expireHolds } from './expire-holds';
 import {
@@ -56,24 +56,34 @@ export async function postHold(db: Db, h: PosHold): Promise<StoredRequest> {
 }
 
 async function holdOnce(trx: Tx, h: PosHold): Promise<{ stored: StoredRequest } | { lapsedOn: string }> {
-  const target = await lockHoldTarget(trx, h.cardNumber);
+  const target = await lockHoldTarget(trx, h.cardNumber, h.key.posId);
   h.onTarget?.(target);
   const refused = holdRefusal(target, h.points);
   if (refused) throw refused;
   if (needsLapsedVoided(target, h.points)) return { lapsedOn: target.account_id! };
   const expiresAt = holdExpiry(target.now, target.ttl_minutes);
   const response = h.answer({ expiresAt, availableAfter: availableFor(target) - h.points });
-  const stored = await insertHold(trx, {
-    claim: { ...h.key, response },
-    holdId: h.holdId,
-    accountId: target.account_id!,
-    cardId: target.card_id!,
-    cardNumber: h.cardNumber,
-    points: centsText(h.points),
-    expiresAt,
-  });
-  await appendOperationEvents(trx, 'hold.created', [h.holdId]);
-  return { stored };
+  return {
+    stored: await insertHold(trx, {
+      claim: { ...h.key, response },
+      operation: {
+        id: h.holdId,
+        operation_id: h.key.operationId,
+        type: 'hold',
+        points: centsText(-h.points),
+        status: 'active',
+        account_id: target.account_id!,
+        card_number: h.cardNumber,
+        pos_id: h.key.posId,
+        pos_name: target.pos_name,
+        pos_address: target.pos_address,
+        created_at: target.now,
+        meta: {},
+      },
+      cardId: target.card_id!,
+      expiresAt,
+    }),
+  };
 }
 
 export interface PosSettlement<S extends Settlement, Made> {
@@ -83,6 +93,17 @@ export interface PosSettlement<S extends Settlement, Made> {
   answer: (made: Made) => unknown;
   /** Told what was locked (undefined: no such hold), so the caller can record a refusal against it. */
   onHold?: (hold: LockedHold | undefined) => void;
+}
+
+/** What a settlement's operation (the redemption, or the hold itself) shares with the hold, for its event. */
+function settledRow(hold: LockedHold) {
+  return {
+    account_id: hold.account_id,
+    card_number: hold.card_number,
+    pos_id: hold.pos_id,
+    pos_name: hold.pos_name,
+    pos_address: hold.pos_address,
+  };
 }
 
 /** Lock the hold and its account → `settleRefusal`; the hold as locked when it may be settled. */
@@ -113,14 +134,23 @@ export async function postCapture(
   const held = parseCents(hold.held);
   const captured = s.settlement.points ?? held;
   const balanceAfter = parseCents(hold.balance) - captured;
-  const { stored, redemptionId } = await applyCapture(trx, {
+  const reason = captureReason(held, captured);
+  return applyCapture(trx, {
     claim: { ...s.key, response: s.answer({ holdId: hold.hold_id, captured, balanceAfter }) },
     hold,
-    reason: captureReason(held, captured),
+    operation: {
+      ...settledRow(hold),
+      id: randomUUID(),
+      operation_id: s.key.operationId,
+      type: 'redemption',
+      points: centsText(-captured),
+      status: 'completed',
+      created_at: hold.now,
+      meta: { reason },
+    },
+    reason,
     captured: centsText(captured),
   });
-  await appendOperationEvents(trx, 'points.redeemed', [redemptionId]);
-  return stored;
 }
 
 /** A release inside the caller's transaction: the hold's points are available again. */
@@ -135,11 +165,20 @@ export async function postRelease(
     lapsed: hold.account_lapsed,
     pending: hold.account_pending,
   });
-  const stored = await applyRelease(trx, {
+  const reason = 'Released';
+  return applyRelease(trx, {
     claim: { ...s.key, response: s.answer({ holdId: hold.hold_id, availableAfter }) },
     hold,
-    reason: 'Released',
+    operation: {
+      ...settledRow(hold),
+      id: hold.hold_id,
+      operation_id: hold.operation_id,
+      type: 'hold',
+      points: centsText(-parseCents(hold.held)),
+      status: 'voided',
+      created_at: hold.created_at,
+      meta: { ...(hold.meta as object), reason },
+    },
+    reason,
   });
-  await appendOperationEvents(trx, 'hold.released', [hold.hold_id]);
-  return stored;
 }

@@ -6,8 +6,7 @@ import type { Executor } from '../../db/executor';
 import { listSource } from '../../lib/list-stream';
 import { likePrefix, toIso } from '../../lib/paging';
 import { isUuid } from '../../lib/uuid';
-import { lapsedHeld } from '../ledger/expired-holds.repository';
-import { pendingOf } from '../ledger/lots.sql';
+import { availableSql } from '../ledger/balances.sql';
 
 const META_KEYS = ['store', 'transactionId', 'receipt', 'reward', 'reason', 'error', 'lots'] as const;
 
@@ -47,9 +46,10 @@ function operationQuery(db: Executor) {
     .select([...operationColumns, 'p.name as pos_name', 'p.address as pos_address']);
 }
 
-type OperationRow = Awaited<ReturnType<ReturnType<typeof operationQuery>['executeTakeFirstOrThrow']>>;
+/** An operation's row as read for the wire; a ledger write builds the one it is writing, for its event. */
+export type OperationRow = Awaited<ReturnType<ReturnType<typeof operationQuery>['executeTakeFirstOrThrow']>>;
 
-function toOperation(row: OperationRow): Operation {
+export function toOperation(row: OperationRow): Operation {
   return {
     id: row.id,
     operationId: row.operation_id,
@@ -81,9 +81,11 @@ export async function findOperationsWithBalances(db: Executor, ids: readonly str
     .leftJoin('accounts as a', 'a.id', 'o.account_id')
     .select([
       sql<string | null>`a.balance::text`.as('account_balance'),
-      sql<string | null>`greatest(a.balance - a.held_balance + ${lapsedHeld(sql.ref('a.id'))} - ${pendingOf(
-        sql.ref('a.id'),
-      )}, 0)::text`.as('account_available'),
+      sql<
+        string | null
+      >`${availableSql(sql.ref('a.id'), sql.ref('a.balance'), sql.ref('a.held_balance'))}::text`.as(
+        'account_available',
+      ),
     ])
     .where('o.id', '=', anyUuid(ids))
     .execute();

@@ -1,0 +1,29 @@
+import { type RawBuilder, sql } from 'kysely';
+import { lapsedHeld } from './expired-holds.repository';
+import { pendingOf } from './lots.sql';
+
+/**
+ * What an account can hold, as SQL: balance − held − pending (PROGRAMME-API §1), where a lapsed hold no
+ * longer counts as held; never negative. `availableFor` (hold-rules.ts) is the same rule over values
+ * already read. Inside a write's statement the subqueries see the account's lots and holds as they were
+ * before the statement: `pendingAdded` is what the statement itself adds to its pending lots (negative:
+ * takes from them).
+ */
+export function availableSql(
+  accountId: RawBuilder<unknown>,
+  balance: RawBuilder<unknown>,
+  held: RawBuilder<unknown>,
+  pendingAdded: RawBuilder<unknown> = sql`0`,
+): RawBuilder<string> {
+  return sql<string>`greatest(${balance} - ${held} + ${lapsedHeld(accountId)} - (${pendingOf(accountId)} + ${pendingAdded}), 0)`;
+}
+
+/**
+ * The balances an operation's event carries (`balance`, `availableBalance`, wire numbers) after the write,
+ * over the write statement's `a` step: its UPDATE of the account, returning `balance` and `held_balance`.
+ * Read in the statement, they cost the write no round trip under the account's lock.
+ */
+export function balancesAfter(accountId: string, pendingAdded?: RawBuilder<unknown>): RawBuilder<unknown> {
+  const available = availableSql(sql`${accountId}::uuid`, sql`a.balance`, sql`a.held_balance`, pendingAdded);
+  return sql`jsonb_build_object('balance', trim_scale(a.balance), 'availableBalance', trim_scale(${available}))`;
+}
