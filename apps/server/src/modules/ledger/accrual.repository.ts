@@ -88,16 +88,13 @@ export async function readEarnedToday(
 
 export interface AccrualWrite {
   claim: PosClaim;
-  /** The accrual as stored, for its `points.accrued` event. */
+  /**
+   * The accrual operation as it is stored and as its `points.accrued` event shows it: its id (which the
+   * receipt and its lines reference), points (what the balance moves by: Σ of the lines' bonus), meta.
+   */
   operation: OperationRow;
-  /** operations.id of the accrual, which the receipt and its lines reference. */
-  rowId: string;
-  accountId: string;
   cardId: string;
-  cardNumber: string;
   rulesetVersion: number;
-  /** Exact decimal text: what the balance moves by (Σ of the lines' bonus). */
-  points: string;
   receipt: { receiptId: string; totalAmount: string; totalDiscount: string };
   /** An offline till's purchase time (ISO-8601): the lot is earned then. Null: now. */
   purchasedAt: string | null;
@@ -122,18 +119,19 @@ export interface AccrualWrite {
  * the operationId key.
  */
 export async function insertAccrual(trx: Tx, w: AccrualWrite): Promise<StoredRequest> {
+  const o = w.operation;
   const result = await sql<StoredRequest>`
     with a as (
-      update accounts set balance = balance + ${w.points}::numeric where id = ${w.accountId}::uuid
+      update accounts set balance = balance + ${o.points}::numeric where id = ${o.account_id}::uuid
       returning balance, held_balance
     ),
     q as (${insertClaim(w.claim)}),
     o as (
       insert into operations (id, operation_id, type, status, points, account_id, card_id, card_number,
         pos_id, ruleset_version, meta)
-      select ${w.rowId}::uuid, ${w.claim.operationId}, 'accrual', 'completed', ${w.points}::numeric,
-        ${w.accountId}::uuid, ${w.cardId}::uuid, ${w.cardNumber}, ${w.claim.posId}::uuid, ${w.rulesetVersion},
-        ${JSON.stringify({ receipt: w.receipt.receiptId })}::jsonb
+      select ${o.id}::uuid, ${w.claim.operationId}, 'accrual', 'completed', ${o.points}::numeric,
+        ${o.account_id}::uuid, ${w.cardId}::uuid, ${o.card_number}, ${w.claim.posId}::uuid, ${w.rulesetVersion},
+        ${JSON.stringify(o.meta)}::jsonb
       from q
       returning id, account_id, points, coalesce(${w.purchasedAt}::timestamptz, created_at) as earned_at
     ),
@@ -146,7 +144,7 @@ export async function insertAccrual(trx: Tx, w: AccrualWrite): Promise<StoredReq
     rc as (
       insert into receipts (accrual_id, receipt_id, pos_id, card_number, total_amount, total_discount,
         purchased_at, lines_text)
-      select ${w.rowId}::uuid, ${w.receipt.receiptId}, ${w.claim.posId}::uuid, ${w.cardNumber},
+      select ${o.id}::uuid, ${w.receipt.receiptId}, ${w.claim.posId}::uuid, ${o.card_number},
         ${w.receipt.totalAmount}::numeric, ${w.receipt.totalDiscount}::numeric, ${w.purchasedAt}::timestamptz,
         (select string_agg(receipt_line_text(l.sku, l.category, l.quantity, l.price, l.discount, l.bonus_points),
           E'\\t' order by l.line_no) from l)
@@ -155,15 +153,15 @@ export async function insertAccrual(trx: Tx, w: AccrualWrite): Promise<StoredReq
     i as (
       insert into receipt_items (accrual_id, line_no, sku, category, quantity, price, discount, line_total,
         bonus_points, rule)
-      select ${w.rowId}::uuid, l.line_no, l.sku, l.category, l.quantity, l.price, l.discount, l.line_total,
+      select ${o.id}::uuid, l.line_no, l.sku, l.category, l.quantity, l.price, l.discount, l.line_total,
         l.bonus_points, l.rule
       from q, l
     ),
     ${operationEventSteps(
       'points.accrued',
-      w.operation,
+      o,
       balancesAfter(
-        w.accountId,
+        o.account_id!,
         sql`(select coalesce(sum(remaining), 0) from lot where available_at > now())`,
       ),
     )}

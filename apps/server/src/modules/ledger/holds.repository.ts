@@ -140,9 +140,12 @@ function closeHold(w: SettleWrite, status: 'applied' | 'voided') {
 export interface SettleWrite {
   claim: PosClaim;
   hold: LockedHold;
-  /** The operation the settlement writes (the redemption) or closes (the hold), for its event. */
+  /**
+   * The operation the settlement writes (the redemption, stored as this row says) or closes (the hold),
+   * as its event shows it.
+   */
   operation: OperationRow;
-  /** meta.reason of the closed hold (and of the redemption a capture writes). */
+  /** meta.reason of the closed hold. */
   reason: string;
 }
 
@@ -164,9 +167,9 @@ export async function applyCapture(trx: Tx, w: SettleWrite & { captured: string 
     r as (
       insert into operations (id, operation_id, type, status, points, account_id, card_id, card_number, pos_id,
         related_id, meta)
-      select ${w.operation.id}::uuid, ${w.claim.operationId}, 'redemption', 'completed', -${w.captured}::numeric, ${h.account_id}::uuid,
-        ${h.card_id}::uuid, ${h.card_number}, ${w.claim.posId}::uuid, ${h.hold_id}::uuid,
-        ${JSON.stringify({ reason: w.reason })}::jsonb
+      select ${w.operation.id}::uuid, ${w.claim.operationId}, 'redemption', 'completed', ${w.operation.points}::numeric,
+        ${h.account_id}::uuid, ${h.card_id}::uuid, ${h.card_number}, ${w.claim.posId}::uuid, ${h.hold_id}::uuid,
+        ${JSON.stringify(w.operation.meta)}::jsonb
       from q
       returning id
     ),

@@ -138,12 +138,8 @@ export async function postAccrual(trx: Tx, a: PosAccrual): Promise<StoredRequest
       created_at: context.at,
       meta: { receipt: a.receipt.receiptId },
     },
-    rowId: a.rowId,
-    accountId: context.account_id!,
     cardId: context.card_id!,
-    cardNumber: a.cardNumber,
     rulesetVersion: context.ruleset_version!,
-    points: centsText(computed.pointsCents),
     receipt: {
       receiptId: a.receipt.receiptId,
       totalAmount: centsText(computed.totalAmountCents),
