@@ -21,7 +21,9 @@ export function availableSql(
 /**
  * The balances an operation's event carries (`balance`, `availableBalance`, wire numbers) after the write,
  * over the write statement's `a` step: its UPDATE of the account, returning `balance` and `held_balance`.
- * Read in the statement, they cost the write no round trip under the account's lock.
+ * Read in the statement, they cost the write no round trip under the account's lock. The lapsed holds and
+ * pending lots are read again here rather than taken from the write's lock statement: that statement's
+ * snapshot predates its wait for the lock, so a sweep committed meanwhile would be missing from it.
  */
 export function balancesAfter(accountId: string, pendingAdded?: RawBuilder<unknown>): RawBuilder<unknown> {
   const available = availableSql(sql`${accountId}::uuid`, sql`a.balance`, sql`a.held_balance`, pendingAdded);

@@ -52,8 +52,9 @@ export interface Consumption {
 
 /**
  * CTE steps (`lc_pick`, `lc_take`, `lc_used`, `lc_log`) that take `points` from the account's lots and
- * record what each gave (`lc_take.pending`: the lot was still pending, which an event's balances need). The order is a capture's — available lots before pending ones, soonest expiry
- * first (never-expiring last), then oldest — with a return's own lot in front. Each lot gives
+ * record what each gave (`lc_take.pending`: the lot was still pending, which an event's balances need).
+ * The order is a capture's — available lots before pending ones, soonest expiry first (never-expiring
+ * last), then oldest — with a return's own lot in front. Each lot gives
  * min(remaining, what is still needed after the lots before it): a running sum, one pass.
  */
 export function consumeLots(c: Consumption): RawBuilder<unknown> {
