@@ -37,7 +37,7 @@ async function idValueShape(value: Locator) {
 }
 
 async function axeViolations(page: Page): Promise<string[]> {
-  const results = await axeScan(page).analyze();
+  const results = await axeScan(page);
   return results.violations.map((v) => `${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
