@@ -7,12 +7,12 @@
  * the HTTP cache is emptied before every run, so each run is a first visit. Prints the median
  * performance score and the JS bytes of each route's first load (as sent, i.e. compressed, and unpacked).
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import chromium from '@sparticuz/chromium';
+import { startSeededConsole } from './console-server';
 
 const { values } = parseArgs({
   options: {
@@ -25,9 +25,7 @@ const { values } = parseArgs({
 const runs = Number(values.runs);
 const routes = values.routes.split(',');
 const port = Number(values.port);
-const base = `http://127.0.0.1:${port}`;
 const root = new URL('..', import.meta.url).pathname;
-const password = 'bench-lighthouse-pw';
 
 interface RunResult {
   route: string;
@@ -46,63 +44,11 @@ function median(xs: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
-async function waitForReady(server: ChildProcess) {
-  for (let i = 0; i < 600; i++) {
-    if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`);
-    const ok = await fetch(`${base}/readyz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('server not ready after 60 s');
-}
-
 async function main(): Promise<void> {
   if (!values['no-build']) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
 
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-lighthouse-'));
-  const env = {
-    ...process.env,
-    PORT: String(port),
-    DATA_DIR: dataDir,
-    DATABASE_URL: '',
-    ADMIN_PASSWORD: password,
-    LOG_LEVEL: 'warn',
-  };
-  // A small programme so the dashboard's cards and chart have something to show.
-  execFileSync(
-    'npx',
-    ['tsx', 'apps/server/scripts/seed.ts', '--accounts', '120', '--days', '7', '--per-day', '20'],
-    {
-      cwd: root,
-      env,
-      stdio: 'ignore',
-    },
-  );
-  // node itself (not npx) so the PID killed at the end is the server's.
-  const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let serverErrors = '';
-  server.stderr?.on('data', (chunk: Buffer) => {
-    serverErrors = (serverErrors + chunk.toString()).slice(-2000);
-  });
-  server.on('exit', (code) => {
-    if (code) console.error(`server exited with ${code}:\n${serverErrors}`);
-  });
+  const { base, token, stop } = await startSeededConsole(root, port);
   try {
-    await waitForReady(server);
-    const login = await fetch(`${base}/auth/api/v1/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'admin', password }),
-    });
-    const { token } = (await login.json()) as { token: string };
-    if (!token) throw new Error(`sign-in failed: ${login.status}`);
     const chromePath = process.env.CHROMIUM_PATH ?? (await chromium.executablePath());
 
     console.log(
@@ -140,8 +86,7 @@ async function main(): Promise<void> {
       );
     }
   } finally {
-    server.kill('SIGTERM');
-    rmSync(dataDir, { recursive: true, force: true });
+    stop();
   }
 }
 

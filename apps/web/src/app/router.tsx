@@ -89,15 +89,15 @@ const pages: Record<string, LazyPage> = {
   ),
 };
 
-/** Starts the chunks of the page the browser opened with, before React renders the route tree. */
-export function preloadInitialRoute(pathname: string) {
-  if (pathname === '/login' || !isSessionValid()) {
-    void login.preload();
-    return;
-  }
-  void shell.preload();
+/**
+ * Starts the chunks of the page the browser opened with, before React renders the route tree, and settles when
+ * they are in (or failed: a chunk that cannot load is then reported by the route's error boundary).
+ */
+export function preloadInitialRoute(pathname: string): Promise<unknown> {
+  if (pathname === '/login' || !isSessionValid()) return login.preload().catch(() => undefined);
   const [, first = '', second] = pathname.split('/');
-  void pages[second && first === 'clients' ? 'clients/:ref' : first || 'dashboard']?.preload();
+  const page = pages[second && first === 'clients' ? 'clients/:ref' : first || 'dashboard'];
+  return Promise.allSettled([shell.preload(), page?.preload()]);
 }
 
 const Shell = shell.Component;
