@@ -390,7 +390,14 @@ test('the chart: UTC labels, a faded partial last bar, round value ticks', async
   await expect(chartCard(page)).toContainText('current day so far');
 
   // The last bucket is today (UTC), still filling up: its bar is faded; the complete ones are not.
-  await expect.poll(() => bars(page).count()).toBeGreaterThan(0);
+  // A bar's group is in the DOM before its path: recharts draws the path once the bar's grow-in animation has
+  // given it a height (a CI run read the groups' paths in between and found none). Wait until each bar has one.
+  await expect
+    .poll(async () => {
+      const count = await bars(page).count();
+      return count > 0 && (await bars(page).locator('path').count()) === count;
+    })
+    .toBe(true);
   const opacities = await chartCard(page)
     .locator('.recharts-bar-rectangle path')
     .evaluateAll((paths) => paths.map((p) => p.getAttribute('fill-opacity')));
