@@ -34,3 +34,24 @@ test('a screen whose code cannot load shows the error page; Back and Reload reco
   await page.getByRole('button', { name: 'Reload page' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'User Management' })).toBeVisible();
 });
+
+// A part of a screen loaded on demand (the dashboard's chart, lib/lazy-module.ts) whose code cannot be downloaded
+// reports it the same way.
+test("the dashboard's chart code failing to load shows the error page; Reload recovers", async ({
+  page,
+  signIn,
+}) => {
+  await signIn(page);
+  await page.route('**/assets/operations-chart-*.js', (route) => route.abort());
+  await page.goto('/');
+
+  const heading = page.getByRole('heading', { level: 1, name: 'Something went wrong' });
+  await expect(heading).toBeVisible();
+  await page.getByText('Details').click();
+  await expect(page.getByText(/operations-chart/)).toBeVisible();
+
+  await page.unroute('**/assets/operations-chart-*.js');
+  await page.getByRole('button', { name: 'Reload page' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await expect(page.locator('.recharts-surface').first()).toBeVisible();
+});

@@ -1,4 +1,5 @@
 import { type ComponentType, createElement, lazy } from 'react';
+import { lazyModule } from '@/lib/lazy-module';
 
 export interface LazyPage {
   Component: ComponentType;
@@ -10,22 +11,14 @@ export interface LazyPage {
  * A route's screen as its own chunk. `preload` lets the router start the chunk of the page being opened at
  * start-up, in parallel with the shell, instead of after it (one round trip less before the first paint).
  *
- * Once the chunk has arrived the screen renders directly, not through React.lazy: a lazy component suspends on
- * its first render even when its promise has already resolved, and React 19 then shows the boundary's fallback
- * and holds the real screen back for its reveal throttle (300 ms, measured as the gap between the last chunk
- * and the screen's first data request on a fresh page load).
+ * Once the chunk has arrived the screen renders directly, not through React.lazy (see lib/lazy-module.ts: a lazy
+ * component suspends on its first render even when its chunk is in, and React 19 then holds the screen back
+ * behind the fallback for 300 ms). Before that, React.lazy: navigations run in a transition, which keeps the
+ * previous screen up while the next one's chunk downloads.
  */
 export function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): LazyPage {
-  let pending: Promise<{ default: ComponentType }> | undefined;
-  let loaded: ComponentType | undefined;
-  const preload = () => {
-    pending ??= load().then((module) => {
-      loaded = pick(module);
-      return { default: loaded };
-    });
-    return pending;
-  };
-  const Lazy = lazy(preload);
-  const Component = () => createElement(loaded ?? Lazy);
-  return { Component, preload };
+  const page = lazyModule(() => load().then(pick));
+  const Lazy = lazy(() => page.preload().then((component) => ({ default: component })));
+  const Component = () => createElement(page.current() ?? Lazy);
+  return { Component, preload: page.preload };
 }

@@ -1,7 +1,7 @@
 import { ChartColumnIcon } from 'lucide-react';
-import { lazy, Suspense } from 'react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
+import { lazyModule, useLazyModule } from '@/lib/lazy-module';
 import { useIsMobile } from '@/lib/use-mobile';
 import { cn } from '@/lib/utils';
 import { CHART_RANGES, type ChartRange } from './analytics-windows';
@@ -12,7 +12,7 @@ import { useSeen } from './use-seen';
 
 // Recharts is the heaviest dependency of the console: it loads in its own chunk, after the numbers, and
 // only once the chart's place is (nearly) on screen.
-const OperationsChart = lazy(() => import('./operations-chart'));
+const operationsChart = lazyModule(() => import('./operations-chart'));
 
 const CHART_HEIGHT = 'h-[280px]';
 
@@ -41,6 +41,7 @@ export function OperationsChartCard({
 }) {
   const compact = useIsMobile();
   const [placeRef, seen] = useSeen<HTMLDivElement>();
+  const Chart = useLazyModule(operationsChart, seen)?.default;
   const totals = chart.data && operationTotals(chart.data);
   const groupBy = chart.data?.range.groupBy ?? CHART_RANGES[range].groupBy;
 
@@ -64,10 +65,8 @@ export function OperationsChartCard({
           <Skeleton className={cn(CHART_HEIGHT, 'w-full')} />
         ) : chart.data ? (
           <div ref={placeRef} className={cn('relative transition-opacity', chart.stale && 'opacity-50')}>
-            {seen ? (
-              <Suspense fallback={<Skeleton className={cn(CHART_HEIGHT, 'w-full')} />}>
-                <OperationsChart points={chartPoints(chart.data)} groupBy={groupBy} compact={compact} />
-              </Suspense>
+            {seen && Chart ? (
+              <Chart points={chartPoints(chart.data)} groupBy={groupBy} compact={compact} />
             ) : (
               <Skeleton className={cn(CHART_HEIGHT, 'w-full')} />
             )}

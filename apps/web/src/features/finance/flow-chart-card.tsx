@@ -1,18 +1,19 @@
 import type { PointsFlowReport } from '@loyalty/contracts';
 import { ChartColumnIcon } from 'lucide-react';
-import { lazy, Suspense } from 'react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
+import { lazyModule, useLazyModule } from '@/lib/lazy-module';
 import { useIsMobile } from '@/lib/use-mobile';
 
 // Recharts is the console's heaviest dependency: its own chunk, fetched only when this card renders a chart.
-const FlowChart = lazy(() => import('./flow-chart'));
+const flowChart = lazyModule(() => import('./flow-chart'));
 
 const chartSkeleton = <Skeleton className="h-[280px] w-full" />;
 
 /** Earned against redeemed against expired, per period; says so when the range has none of them. */
 export function FlowChartCard({ report, empty }: { report: PointsFlowReport | undefined; empty: boolean }) {
   const compact = useIsMobile();
+  const chart = useLazyModule(flowChart, Boolean(report) && !empty);
   return (
     <Card className="gap-4">
       <CardHeader>
@@ -27,10 +28,10 @@ export function FlowChartCard({ report, empty }: { report: PointsFlowReport | un
             <ChartColumnIcon className="size-6" aria-hidden="true" />
             <p>No points earned, redeemed or expired in this range.</p>
           </div>
+        ) : chart ? (
+          <chart.default rows={report.rows} compact={compact} />
         ) : (
-          <Suspense fallback={chartSkeleton}>
-            <FlowChart rows={report.rows} compact={compact} />
-          </Suspense>
+          chartSkeleton
         )}
       </CardContent>
     </Card>

@@ -1,17 +1,23 @@
 import type { BacktestResponse, Ruleset } from '@loyalty/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Label } from '@/components/ui/label';
 import { OptionSelect } from '@/components/ui/option-select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { formatNumber } from '@/lib/format';
+import { lazyModule, useLazyModule } from '@/lib/lazy-module';
 import { cn } from '@/lib/utils';
 import { backtestRuleset } from './rulesets-api';
 
 // recharts is heavy: its chunk loads only once a backtest has an answer to draw, never with the route.
-const BacktestChart = lazy(() => import('./backtest-chart'));
+const backtestChart = lazyModule(() => import('./backtest-chart'));
+
+function BacktestChartSlot({ rows }: { rows: BacktestResponse['byCategory'] }) {
+  const chart = useLazyModule(backtestChart);
+  return chart ? <chart.default rows={rows} /> : <Skeleton className="h-48 w-full" />;
+}
 
 const ranges = [
   { value: '7', label: 'Last 7 days' },
@@ -92,9 +98,7 @@ function BacktestResult({ result }: { result: BacktestResponse }) {
           </dd>
         </div>
       </dl>
-      <Suspense fallback={<Skeleton className="h-48 w-full" />}>
-        <BacktestChart rows={result.byCategory} />
-      </Suspense>
+      <BacktestChartSlot rows={result.byCategory} />
       <div className="overflow-x-auto rounded-md border">
         <Table aria-label="Backtest by category">
           <TableHeader>
