@@ -1,18 +1,16 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { lazy, type ReactNode, Suspense, useState } from 'react';
+import { type ReactNode, useState } from 'react';
+import { lazyModule, useLazyModule } from '@/lib/lazy-module';
 import { useToasterWanted } from '@/lib/toast';
 import { createQueryClient } from './query-client';
 
 // sonner stays out of the first download: its Toaster mounts when a toast is first wanted (lib/toast.ts).
-const Toaster = lazy(() => import('@/components/ui/sonner').then((module) => ({ default: module.Toaster })));
+const toasterModule = lazyModule(() => import('@/components/ui/sonner'));
 
 function DeferredToaster() {
   const wanted = useToasterWanted();
-  return wanted ? (
-    <Suspense fallback={null}>
-      <Toaster />
-    </Suspense>
-  ) : null;
+  const Toaster = useLazyModule(toasterModule, wanted)?.Toaster;
+  return Toaster ? <Toaster /> : null;
 }
 
 // Tooltips bring their own provider (components/ui/tooltip.tsx): no Radix code on the first download.

@@ -1,14 +1,6 @@
 import { PanelLeftIcon } from 'lucide-react';
-import {
-  type ComponentProps,
-  type CSSProperties,
-  lazy,
-  Suspense,
-  useCallback,
-  useEffect,
-  useMemo,
-  useState,
-} from 'react';
+import { type ComponentProps, type CSSProperties, useCallback, useEffect, useMemo, useState } from 'react';
+import { lazyModule, useLazyModule } from '@/lib/lazy-module';
 import { useIsMobile } from '@/lib/use-mobile';
 import { cn } from '@/lib/utils';
 import { Button } from './button';
@@ -24,8 +16,9 @@ export const SIDEBAR_KEYBOARD_SHORTCUT = 'b';
 
 // A closed sheet renders nothing, so the sheet's code (Radix's dialog: focus trap, scroll lock, layers) loads
 // when the phone's navigation is first asked for — on the trigger's first touch or focus — not with the shell.
-const loadSheet = () => import('./sidebar-sheet');
-const SidebarSheet = lazy(() => loadSheet().then((module) => ({ default: module.SidebarSheet })));
+// Through lib/lazy-module, not React.lazy: a first opening shows the sheet as soon as its code is in (usually
+// already, from the touch), not behind React's 300 ms reveal throttle.
+const sheetModule = lazyModule(() => import('./sidebar-sheet'));
 
 function readSidebarCookie(): boolean {
   const match = document.cookie.match(new RegExp(`(?:^|; )${SIDEBAR_COOKIE_NAME}=([^;]*)`));
@@ -98,20 +91,14 @@ export function Sidebar({ className, children, label, ...props }: ComponentProps
   // Mounted from the first opening on, so that closing plays its animation and reopening is immediate.
   const [sheetWanted, setSheetWanted] = useState(openMobile);
   if (openMobile && !sheetWanted) setSheetWanted(true);
+  const SidebarSheet = useLazyModule(sheetModule, isMobile && sheetWanted)?.SidebarSheet;
 
   if (isMobile) {
-    if (!sheetWanted) return null;
+    if (!sheetWanted || !SidebarSheet) return null;
     return (
-      <Suspense fallback={null}>
-        <SidebarSheet
-          label={label}
-          width={SIDEBAR_WIDTH_MOBILE}
-          open={openMobile}
-          onOpenChange={setOpenMobile}
-        >
-          {children}
-        </SidebarSheet>
-      </Suspense>
+      <SidebarSheet label={label} width={SIDEBAR_WIDTH_MOBILE} open={openMobile} onOpenChange={setOpenMobile}>
+        {children}
+      </SidebarSheet>
     );
   }
 
@@ -148,8 +135,8 @@ export function SidebarTrigger({ className, onClick, ...props }: ComponentProps<
       aria-expanded={isMobile ? openMobile : open}
       className={cn('size-7', className)}
       // The phone's sheet starts loading at the first touch or focus, a moment before the click opens it.
-      onPointerDown={isMobile ? () => void loadSheet() : undefined}
-      onFocus={isMobile ? () => void loadSheet() : undefined}
+      onPointerDown={isMobile ? () => void sheetModule.preload() : undefined}
+      onFocus={isMobile ? () => void sheetModule.preload() : undefined}
       onClick={(event) => {
         onClick?.(event);
         toggleSidebar();
