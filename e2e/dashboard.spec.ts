@@ -1,4 +1,5 @@
 import type { APIRequestContext, Page, Request, Response, Route } from '@playwright/test';
+import { roundTicks } from '../apps/web/src/features/dashboard/chart-format';
 import { expect, expectJson, test, toast } from './support/fixtures';
 import { addPoints, createCardholder, failWith, fitsViewport } from './support/loyalty-api';
 
@@ -420,4 +421,18 @@ test('the chart: UTC labels, a faded partial last bar, round value ticks', async
     expect([1, 2, 2.5, 5]).toContain(mantissa);
     for (const [index, value] of values.entries()) expect(value).toBeCloseTo(index * step);
   }
+});
+
+// The browser test above sees only the maxima today's data happens to give (a run once drew 0, 3, 6, 9): every
+// maximum up to 200,000, without a browser.
+test('value axes: for every maximum the ticks start at 0, step by a whole 1, 2, 2.5 or 5 × 10ⁿ and cover it', () => {
+  const wrong: string[] = [];
+  for (let max = 1; max <= 200_000; max++) {
+    const ticks = roundTicks(max);
+    const step = ticks[1]! - ticks[0]!;
+    const mantissa = step / 10 ** Math.floor(Math.log10(step));
+    const round = [1, 2, 2.5, 5].includes(mantissa) && Number.isInteger(step);
+    if (ticks[0] !== 0 || !round || ticks.at(-1)! < max || ticks.length > 5) wrong.push(`${max}: ${ticks}`);
+  }
+  expect(wrong.slice(0, 5)).toEqual([]);
 });

@@ -43,11 +43,14 @@ export function roundTicks(max: number, count = 4): number[] {
   if (!(max > 0)) return [0, 1];
   const raw = max / count;
   const magnitude = 10 ** Math.floor(Math.log10(raw));
-  const step = Math.max(1, ([1, 2, 2.5, 5, 10].find((m) => m * magnitude >= raw) ?? 10) * magnitude);
-  const wholeStep = Number.isInteger(step) ? step : Math.ceil(step);
+  // The first whole round step: 2.5 is skipped below 10 (rounding it up gave 0, 3, 6, 9, not a round axis).
+  const step = Math.max(
+    1,
+    [1, 2, 2.5, 5, 10].map((m) => m * magnitude).find((s) => s >= raw && Number.isInteger(s)) ??
+      10 * magnitude,
+  );
   const ticks: number[] = [];
-  for (let tick = 0; ticks.length === 0 || ticks[ticks.length - 1]! < max; tick += wholeStep)
-    ticks.push(tick);
+  for (let tick = 0; ticks.length === 0 || ticks[ticks.length - 1]! < max; tick += step) ticks.push(tick);
   return ticks;
 }
 
