@@ -29,18 +29,22 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
  */
 export async function axeScan(page: Page, options: AxeScanOptions = {}): Promise<AxeResults> {
   const exclude = options.exclude ?? [];
-  const unscannedFrames = await page.evaluate(
-    (excluded) =>
-      [...document.querySelectorAll('iframe, frame')].filter((f) => !excluded.some((s) => f.matches(s)))
-        .length,
+  // One trip to the page for both: the frames the scan would skip, and whether this document has axe yet.
+  const state = await page.evaluate(
+    (excluded) => ({
+      unscannedFrames: [...document.querySelectorAll('iframe, frame')].filter(
+        (f) => !excluded.some((s) => f.matches(s)),
+      ).length,
+      hasAxe: 'axe' in window,
+    }),
     exclude,
   );
-  if (unscannedFrames > 0) {
+  if (state.unscannedFrames > 0) {
     throw new Error(
-      `axeScan: ${unscannedFrames} frame(s) would go unscanned; exclude them or scan them apart`,
+      `axeScan: ${state.unscannedFrames} frame(s) would go unscanned; exclude them or scan them apart`,
     );
   }
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  if (!state.hasAxe) await page.evaluate(axeSource);
 
   const context: ElementContext = { exclude: exclude.map((s) => [s]) };
   if (options.include) context.include = [[options.include]];

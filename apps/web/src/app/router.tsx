@@ -94,7 +94,7 @@ const pages: Record<string, LazyPage> = {
  * they are in (or failed: a chunk that cannot load is then reported by the route's error boundary).
  */
 export function preloadInitialRoute(pathname: string): Promise<unknown> {
-  if (pathname === '/login' || !isSessionValid()) return login.preload().catch(() => undefined);
+  if (pathname === '/login' || !isSessionValid()) return Promise.allSettled([login.preload()]);
   const [, first = '', second] = pathname.split('/');
   const page = pages[second && first === 'clients' ? 'clients/:ref' : first || 'dashboard'];
   return Promise.allSettled([shell.preload(), page?.preload()]);

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useReducer, useState } from 'react';
 
 /**
  * A chunk loaded on demand, once, and readable synchronously after it has arrived.
@@ -40,20 +40,17 @@ export function lazyModule<T>(load: () => Promise<T>): LazyModule<T> {
  * would for `React.lazy`.
  */
 export function useLazyModule<T>(module: LazyModule<T>, enabled = true): T | undefined {
-  const [, setArrived] = useState(0);
-  const [error, setError] = useState<unknown>(undefined);
+  // The module itself lives in `module`; a render after its arrival is all this component needs.
+  const [, arrived] = useReducer((renders: number) => renders + 1, 0);
+  const [failure, setFailure] = useState<{ reason: unknown }>();
   const current = module.current();
   useEffect(() => {
-    if (!enabled || current !== undefined) return;
-    let active = true;
-    module.preload().then(
-      () => active && setArrived((n) => n + 1),
-      (reason: unknown) => active && setError(() => reason),
-    );
-    return () => {
-      active = false;
-    };
+    if (enabled && current === undefined)
+      module.preload().then(
+        () => arrived(),
+        (reason) => setFailure({ reason }),
+      );
   }, [module, enabled, current]);
-  if (error !== undefined) throw error;
+  if (failure) throw failure.reason;
   return current;
 }
