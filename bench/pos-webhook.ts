@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import type { Db } from '../apps/server/src/db/connection';
+import { deliveryBacklog } from '../apps/server/src/modules/events/streams.repository';
 import { newSigningSecret } from '../apps/server/src/modules/events/webhook-sender';
 import { createKeyCrypto } from '../apps/server/src/modules/pos-keys/key-crypto';
 
@@ -54,11 +55,7 @@ export async function disableEndpoint(db: Db, id: string) {
 /** Waits (bounded) until the endpoint's deliveries are done, then the lag of each delivered event. */
 export async function deliveryLag(db: Db, endpointId: string, arrivals: Map<string, number>) {
   for (let i = 0; i < 600; i++) {
-    const pending = await sql<{ n: number }>`
-      select count(*)::int as n from webhook_deliveries where endpoint_id = ${endpointId}::uuid and status = 'pending'`.execute(
-      db,
-    );
-    if (pending.rows[0]!.n === 0) break;
+    if ((await deliveryBacklog(db, endpointId)) === 0) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const events = await sql<{ id: string; created_at: Date; status: string }>`

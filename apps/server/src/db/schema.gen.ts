@@ -323,6 +323,11 @@ export interface WebhookEndpoints {
   id: string;
   secret_cipher: string;
   status: 'active' | 'disabled';
+  stream_id: Generated<ColumnType<number, number | bigint, number | bigint>>;
+  stream_lease: string | null;
+  stream_lease_until: Timestamp | null;
+  stream_slots: Generated<number>;
+  stream_xid: Generated<string>;
   url: string;
 }
 

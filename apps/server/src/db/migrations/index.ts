@@ -21,6 +21,7 @@ import * as m023 from './023-lots-pending-index';
 import * as m026 from './026-finance-rollups';
 import * as m027 from './027-receipt-items-fk';
 import * as m028 from './028-receipt-lines-text';
+import * as m029 from './029-webhook-streams';
 
 /**
  * Every migration, in order. Forward-only: a shipped migration is never edited; add the next one.
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '026-finance-rollups': m026,
   '027-receipt-items-fk': m027,
   '028-receipt-lines-text': m028,
+  '029-webhook-streams': m029,
 };

@@ -136,7 +136,8 @@ export interface ClaimedDelivery {
   secret_cipher: string;
   event_id: number;
   event_type: string;
-  event_data: Record<string, unknown>;
+  /** JSON text, spliced into the body as it is (`eventBody`). */
+  event_data: string;
   event_created_at: Date;
 }
 
@@ -211,11 +212,18 @@ export async function claimDeliveries(
       limit ${options.limit * 4}
       for update skip locked
     ),
-    -- Attempts in flight, from webhook_deliveries_claimed_idx (020): never the whole pending backlog.
+    -- Attempts in flight, from webhook_deliveries_claimed_idx (020): never the whole pending backlog; and
+    -- the slots of an endpoint's leased stream (streams.repository.ts).
     busy as (
-      select endpoint_id, count(*) as n from webhook_deliveries
-      where status = 'pending' and claimed_until is not null and claimed_until > now() ${notEnded}
-        and endpoint_id in (select endpoint_id from candidates)
+      select endpoint_id, sum(n) as n from (
+        select endpoint_id, count(*) as n from webhook_deliveries
+        where status = 'pending' and claimed_until is not null and claimed_until > now() ${notEnded}
+          and endpoint_id in (select endpoint_id from candidates)
+        group by endpoint_id
+        union all
+        select id, stream_slots from webhook_endpoints
+        where stream_lease_until > now() and id in (select endpoint_id from candidates)
+      ) b
       group by endpoint_id
     ),
     chosen as (
@@ -235,7 +243,7 @@ export async function claimDeliveries(
     from chosen, webhook_endpoints w, events e
     where d.id = chosen.id and w.id = d.endpoint_id and e.id = d.event_id
     returning d.id, d.attempts, d.endpoint_id, w.url, w.secret_cipher, e.id as event_id, e.type as event_type,
-      e.data as event_data, e.created_at as event_created_at`.execute(db);
+      e.data::text as event_data, e.created_at as event_created_at`.execute(db);
   return result.rows;
 }
 

@@ -2,20 +2,19 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/connection';
 import type { KeyCrypto } from '../pos-keys/key-crypto';
 import {
-  type AttemptOutcome,
   type ClaimedDelivery,
   claimDeliveries,
   type FinishedAttempt,
   recordAttempts,
 } from './deliveries.repository';
-import { pruneEvents, toEvent } from './events.repository';
-import { isSuccess, sendWebhook } from './webhook-sender';
+import { eventBody, pruneEvents } from './events.repository';
+import { claimStreamBatch, deliverStream, outcomeOf, type StreamOptions } from './stream-batch';
+import type { ClaimedStream } from './streams.repository';
+import { sendWebhook } from './webhook-sender';
 
-export interface DeliveryOptions {
-  timeoutMs: number;
-  allowPrivate: boolean;
-  /** Seconds before retry n (1-based: after the n-th failed attempt); past its end the delivery fails. */
-  retrySchedule: number[];
+export { retryDelay } from './stream-batch';
+
+export interface DeliveryOptions extends StreamOptions {
   /** Attempts one server runs at once, and at most this many per endpoint (across servers). */
   maxInFlight?: number;
   perEndpoint?: number;
@@ -25,52 +24,55 @@ const MAX_IN_FLIGHT = 16;
 const PER_ENDPOINT = 4;
 
 /**
- * A claim holds a delivery for twice the time limit and a margin: long past any attempt that is still
- * running, and short enough that a delivery whose server died is taken by another soon.
+ * A claim holds a delivery (or a stream) for twice the time limit and a margin: long past any attempt that
+ * is still running, and short enough that work whose server died is taken by another soon.
  */
 export const leaseMs = (timeoutMs: number) => 2 * timeoutMs + 5000;
 
-/** Seconds until the next attempt after `attempts` failed ones, or null when the schedule is used up. */
-export function retryDelay(schedule: number[], attempts: number): number | null {
-  return attempts <= schedule.length ? schedule[attempts - 1]! : null;
-}
-
-/** One attempt of a claimed delivery: its outcome, to be recorded against the claim. */
+/** One attempt of a claimed delivery row: its outcome, to be recorded against the claim. */
 export async function attemptDelivery(
   crypto: KeyCrypto,
   options: DeliveryOptions,
   claim: ClaimedDelivery,
 ): Promise<FinishedAttempt> {
-  const event = toEvent({
+  const body = eventBody({
     id: claim.event_id,
     type: claim.event_type,
     data: claim.event_data,
     created_at: claim.event_created_at,
   });
   const secret = crypto.decrypt(claim.secret_cipher, claim.endpoint_id);
-  const result = await sendWebhook(claim.url, { id: event.id, body: JSON.stringify(event), secret }, options);
-  const succeeded = isSuccess(result);
-  const outcome: AttemptOutcome = {
-    succeeded,
-    responseStatus: result.status,
-    error: succeeded ? null : (result.error ?? `HTTP ${result.status}`),
-    retryInSeconds: succeeded ? null : retryDelay(options.retrySchedule, claim.attempts),
+  const result = await sendWebhook(claim.url, { id: String(claim.event_id), body, secret }, options);
+  return {
+    id: claim.id,
+    attempts: claim.attempts,
+    outcome: outcomeOf(result, claim.attempts, options.retrySchedule),
   };
-  return { id: claim.id, attempts: claim.attempts, outcome };
 }
 
-/** Claims what is due, runs those attempts to the end and records them (tests drive delivery with this). */
+const limits = (options: DeliveryOptions) => ({
+  maxInFlight: options.maxInFlight ?? MAX_IN_FLIGHT,
+  perEndpoint: options.perEndpoint ?? PER_ENDPOINT,
+  leaseMs: leaseMs(options.timeoutMs),
+});
+
+/**
+ * Claims what is due (delivery rows, then streams with new events), runs those attempts to the end and
+ * records them; returns the attempts made (tests drive delivery with this).
+ */
 export async function deliverDue(db: Db, crypto: KeyCrypto, options: DeliveryOptions): Promise<number> {
-  const claimed = await claimDeliveries(db, {
-    limit: options.maxInFlight ?? MAX_IN_FLIGHT,
-    perEndpoint: options.perEndpoint ?? PER_ENDPOINT,
-    leaseMs: leaseMs(options.timeoutMs),
+  const { maxInFlight, perEndpoint, leaseMs } = limits(options);
+  const claimed = await claimDeliveries(db, { limit: maxInFlight, perEndpoint, leaseMs });
+  const rows = Promise.all(claimed.map((claim) => attemptDelivery(crypto, options, claim)));
+  const free = maxInFlight - claimed.length;
+  const { token, streams } = await claimStreamBatch(db, {
+    limit: Math.floor(free / perEndpoint),
+    perEndpoint,
+    leaseMs,
   });
-  await recordAttempts(
-    db,
-    await Promise.all(claimed.map((claim) => attemptDelivery(crypto, options, claim))),
-  );
-  return claimed.length;
+  const sent = await Promise.all(streams.map((stream) => deliverStream(db, crypto, options, stream, token)));
+  await recordAttempts(db, await rows);
+  return claimed.length + sent.reduce((sum, n) => sum + n, 0);
 }
 
 export interface DeliveryWorker {
@@ -80,11 +82,11 @@ export interface DeliveryWorker {
 const PRUNE_EVERY_MS = 3600_000;
 
 /**
- * Claims due deliveries up to the free slots and starts their attempts without waiting for them, so a slow
- * receiver never holds back the others: every `intervalMs`, and again as soon as an attempt ends (a backlog
- * drains at the receivers' pace, not one batch per interval); each claim also records the attempts that
- * ended since the last one. Prunes old events about once an hour. Every server runs one: they share the
- * work through the claims.
+ * Claims due delivery rows and streams up to the free slots and starts them without waiting, so a slow
+ * receiver never holds back the others: every `intervalMs`, and again as soon as an attempt or a stream's
+ * batch ends (a backlog drains at the receivers' pace, not one batch per interval); each claim also
+ * records the rows' attempts that ended since the last one. Prunes old events about once an hour. Every
+ * server runs one: they share the work through the claims.
  */
 export function startDeliveryWorker(
   db: Db,
@@ -92,8 +94,9 @@ export function startDeliveryWorker(
   options: DeliveryOptions & { intervalMs: number; retentionDays: number },
   log: FastifyBaseLogger,
 ): DeliveryWorker {
+  const { maxInFlight, perEndpoint, leaseMs } = limits(options);
   const inFlight = new Set<Promise<void>>();
-  const maxInFlight = options.maxInFlight ?? MAX_IN_FLIGHT;
+  let slotsInUse = 0;
   let claiming: Promise<void> | null = null;
   let stopped = false;
   let lastPrune = 0;
@@ -101,18 +104,35 @@ export function startDeliveryWorker(
   // Attempts that ended and are not recorded yet: the next claim records them in its own statement.
   const finished: FinishedAttempt[] = [];
 
-  const run = (claim: ClaimedDelivery) => {
-    const attempt = attemptDelivery(crypto, options, claim)
-      .then((ended) => {
-        finished.push(ended);
-      })
-      .catch((error) => log.error({ err: error, delivery: claim.id }, 'webhook attempt failed to run'))
-      .finally(() => {
-        inFlight.delete(attempt);
-        claimNow();
-      });
-    inFlight.add(attempt);
+  const track = (work: Promise<void>, slots: number) => {
+    slotsInUse += slots;
+    const tracked = work.finally(() => {
+      slotsInUse -= slots;
+      inFlight.delete(tracked);
+      claimNow();
+    });
+    inFlight.add(tracked);
   };
+
+  const runRow = (claim: ClaimedDelivery) =>
+    track(
+      attemptDelivery(crypto, options, claim)
+        .then((ended) => {
+          finished.push(ended);
+        })
+        .catch((error) => log.error({ err: error, delivery: claim.id }, 'webhook attempt failed to run')),
+      1,
+    );
+
+  // A batch that fails to record is sent again by whoever takes the stream when its lease ends.
+  const runStream = (stream: ClaimedStream, token: string) =>
+    track(
+      deliverStream(db, crypto, options, stream, token).then(
+        () => undefined,
+        (error) => log.error({ err: error, webhook: stream.id }, 'webhook stream batch failed'),
+      ),
+      stream.stream_slots,
+    );
 
   const tick = async () => {
     if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
@@ -120,23 +140,29 @@ export function startDeliveryWorker(
       const pruned = await pruneEvents(db, options.retentionDays);
       if (pruned > 0) log.info({ pruned }, 'old events pruned');
     }
-    const free = maxInFlight - inFlight.size;
-    if (free <= 0 && finished.length === 0) return;
-    const ended = finished.splice(0);
-    let claimed: ClaimedDelivery[];
-    try {
-      claimed = await claimDeliveries(db, {
-        limit: Math.max(free, 0),
-        perEndpoint: options.perEndpoint ?? PER_ENDPOINT,
-        leaseMs: leaseMs(options.timeoutMs),
-        finished: ended,
-      });
-    } catch (error) {
-      // Not recorded: kept for the next claim (if this server dies first, the lease makes them due again).
-      finished.unshift(...ended);
-      throw error;
+    const free = maxInFlight - slotsInUse;
+    if (free > 0 || finished.length > 0) {
+      const ended = finished.splice(0);
+      let claimed: ClaimedDelivery[];
+      try {
+        claimed = await claimDeliveries(db, {
+          limit: Math.max(free, 0),
+          perEndpoint,
+          leaseMs,
+          finished: ended,
+        });
+      } catch (error) {
+        // Not recorded: kept for the next claim (if this server dies first, the lease makes them due again).
+        finished.unshift(...ended);
+        throw error;
+      }
+      for (const claim of claimed) runRow(claim);
     }
-    for (const claim of claimed) run(claim);
+    const streamsFree = Math.floor((maxInFlight - slotsInUse) / perEndpoint);
+    if (streamsFree > 0) {
+      const { token, streams } = await claimStreamBatch(db, { limit: streamsFree, perEndpoint, leaseMs });
+      for (const stream of streams) runStream(stream, token);
+    }
   };
 
   // Never two claims at once in this process: one asked for meanwhile runs when the current one ends.

@@ -9,26 +9,25 @@ export interface NewEvent {
 }
 
 /**
- * The outbox as CTE steps of a write's statement (`ev`, `ev_d`): the events `events` selects (columns
- * `type` and `data`) and, in the same statement, one pending delivery per active endpoint subscribed to
- * each type: both commit or roll back with the change that caused them. `onlyEndpoint` (the test event)
- * targets that endpoint whatever its subscriptions.
+ * The outbox as CTE steps of a write's statement (`ev`): the events `events` selects (columns
+ * `type` and `data`), committed or rolled back with the change that caused them. Endpoints read them as a
+ * stream afterwards (`streams.repository.ts`), so a write pays for no delivery of its own; only the test
+ * event (`onlyEndpoint`) is queued here as a delivery row for that one endpoint, whatever its subscriptions.
  */
 export function eventSteps(events: RawBuilder<unknown>, onlyEndpoint?: string): RawBuilder<unknown> {
-  const target = onlyEndpoint
-    ? sql`w.id = ${onlyEndpoint}::uuid`
-    : sql`w.status = 'active' and ev.type = any(w.event_types)`;
+  const queued = onlyEndpoint
+    ? sql`,
+    ev_d as (
+      insert into webhook_deliveries (endpoint_id, event_id) select ${onlyEndpoint}::uuid, ev.id from ev
+    )`
+    : sql``;
   return sql`ev as (
       insert into events (type, data) select t.type, t.data from (${events}) as t
       returning id, type
-    ),
-    ev_d as (
-      insert into webhook_deliveries (endpoint_id, event_id)
-      select w.id, ev.id from ev join webhook_endpoints w on ${target}
-    )`;
+    )${queued}`;
 }
 
-/** Writes events into the outbox, with their deliveries (`eventSteps`), in a statement of their own. */
+/** Writes events into the outbox (`eventSteps`), in a statement of their own. */
 export async function insertEvents(trx: Tx, events: NewEvent[], onlyEndpoint?: string): Promise<number[]> {
   if (events.length === 0) return [];
   const rows = sql`select t.type, t.data from jsonb_to_recordset(${JSON.stringify(events)}::jsonb) as t(type text, data jsonb)`;
@@ -54,6 +53,15 @@ export interface EventRow {
 
 export function toEvent(row: EventRow) {
   return { id: String(row.id), type: row.type, createdAt: toIso(row.created_at) as string, data: row.data };
+}
+
+/**
+ * An event as a webhook's body: `toEvent`'s JSON, with the data spliced in as PostgreSQL wrote it
+ * (`data::text`), not parsed and written again for every attempt.
+ */
+export function eventBody(row: Omit<EventRow, 'data'> & { data: string }): string {
+  const { id, type, createdAt } = toEvent({ ...row, data: {} });
+  return `{"id":${JSON.stringify(id)},"type":${JSON.stringify(type)},"createdAt":${JSON.stringify(createdAt)},"data":${row.data}}`;
 }
 
 export interface FeedFilter {

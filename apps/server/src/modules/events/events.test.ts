@@ -5,6 +5,7 @@ import { bearer, createTestContext } from '../../../test/helper';
 import { sweepExpiredHolds } from '../ledger/hold-sweeper';
 import { createCard, createPosKey, createRuleset, expireHold, opId, till } from '../pos/pos.fixtures';
 import { readOperationEventData } from './emit';
+import { readStream } from './streams.repository';
 
 const ctx = await createTestContext({ HOLD_SWEEP_INTERVAL_MS: '0', WEBHOOK_POLL_INTERVAL_MS: '0' });
 const db = ctx.database.db;
@@ -293,11 +294,18 @@ describe("the POS writes: the event written in the write's own statement", () =>
       expect(released).toEqual(await reference(second.holdId));
       expect(released).toMatchObject({ status: 'voided', meta: { reason: 'Released' } });
 
-      // Each event got its delivery to the subscribed endpoint, in the same statement.
-      const deliveries = await sql<{ type: string }>`
-        select e.type from webhook_deliveries d join events e on e.id = d.event_id
-        where d.endpoint_id = ${endpoint}::uuid order by e.id`.execute(db);
-      expect(deliveries.rows.map((r) => r.type)).toEqual([
+      // The write queued no delivery of its own: the subscribed endpoint's stream holds each event, in order.
+      const queued = await sql<{ n: number }>`
+        select count(*)::int as n from webhook_deliveries where endpoint_id = ${endpoint}::uuid`.execute(db);
+      expect(queued.rows[0]!.n).toBe(0);
+      const stream = await db
+        .selectFrom('webhook_endpoints')
+        .select(['id', 'url', 'secret_cipher', 'event_types', 'stream_id', 'stream_slots'])
+        .select(sql<string>`stream_xid::text`.as('stream_xid'))
+        .where('id', '=', endpoint)
+        .executeTakeFirstOrThrow();
+      const streamed = (await readStream(db, stream, 500)).filter((e) => e.data !== null);
+      expect(streamed.map((e) => e.type)).toEqual([
         'hold.created',
         'points.accrued',
         'hold.created',
@@ -305,6 +313,8 @@ describe("the POS writes: the event written in the write's own statement", () =>
         'hold.created',
         'hold.released',
       ]);
+      expect(JSON.parse(streamed[1]!.data!)).toEqual(accrual);
+      expect(JSON.parse(streamed[5]!.data!)).toEqual(released);
     } finally {
       await api('POST', '/api/v1/settings', { points: { pending_days: null } });
       await sql`update webhook_endpoints set status = 'disabled' where id = ${endpoint}::uuid`.execute(db);

@@ -115,6 +115,13 @@ export async function updateWebhook(trx: Tx, id: string, values: Partial<Webhook
       ...(values.description !== undefined ? { description: values.description } : {}),
       ...(values.eventTypes !== undefined ? { event_types: values.eventTypes } : {}),
       ...(values.status !== undefined ? { status: values.status } : {}),
+      // Enabled again: its stream starts from now, so what was written while it was disabled is not sent.
+      ...(values.status === 'active'
+        ? {
+            stream_xid: sql`case when status = 'disabled' then pg_current_xact_id() else stream_xid end`,
+            stream_id: sql`case when status = 'disabled' then 0 else stream_id end`,
+          }
+        : {}),
     })
     .where('id', '=', id)
     .returning(publicColumns)

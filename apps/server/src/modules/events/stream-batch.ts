@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import type { Executor } from '../../db/executor';
+import type { KeyCrypto } from '../pos-keys/key-crypto';
+import type { AttemptOutcome } from './deliveries.repository';
+import { eventBody } from './events.repository';
+import {
+  type ClaimedStream,
+  claimStreams,
+  readStream,
+  recordStream,
+  type StreamOutcome,
+} from './streams.repository';
+import { isSuccess, type SendOptions, type SendResult, sendWebhook } from './webhook-sender';
+
+/** Events read from a stream at once, and at most this many of them sent in one batch. */
+const WINDOW = 256;
+const BATCH = 64;
+
+/** Seconds until the next attempt after `attempts` failed ones, or null when the schedule is used up. */
+export function retryDelay(schedule: number[], attempts: number): number | null {
+  return attempts <= schedule.length ? schedule[attempts - 1]! : null;
+}
+
+/** What an attempt's answer means for its delivery, after `attempts` attempts in all. */
+export function outcomeOf(result: SendResult, attempts: number, schedule: number[]): AttemptOutcome {
+  const succeeded = isSuccess(result);
+  return {
+    succeeded,
+    responseStatus: result.status,
+    error: succeeded ? null : (result.error ?? `HTTP ${result.status}`),
+    retryInSeconds: succeeded ? null : retryDelay(schedule, attempts),
+  };
+}
+
+export interface StreamOptions extends SendOptions {
+  retrySchedule: number[];
+}
+
+/**
+ * Sends one leased stream's next batch, `stream_slots` attempts at a time, then records every outcome and
+ * the new position in one statement. No attempt starts once `timeoutMs` has passed since the batch began,
+ * so every attempt ends well inside the lease (2 × the time limit + 5 s); the events left are queued as
+ * delivery rows, due at once, for the rows' worker. Returns the attempts made.
+ */
+export async function deliverStream(
+  db: Executor,
+  crypto: KeyCrypto,
+  options: StreamOptions,
+  stream: ClaimedStream,
+  token: string,
+): Promise<number> {
+  const started = Date.now();
+  const events = await readStream(db, stream, WINDOW);
+  const wanted = events.filter((event) => event.data !== null);
+  const batch = wanted.slice(0, BATCH);
+  // Past the batch when more wanted events follow it; otherwise past every event read.
+  const last = wanted.length > BATCH ? batch.at(-1) : events.at(-1);
+  const position = last ? { xid: last.xid, id: last.id } : { xid: stream.stream_xid, id: stream.stream_id };
+  const secret = batch.length > 0 ? crypto.decrypt(stream.secret_cipher, stream.id) : '';
+  const outcomes: StreamOutcome[] = batch.map((event) => ({
+    eventId: event.id,
+    attemptedAt: null,
+    outcome: null,
+  }));
+  let next = 0;
+  let attempts = 0;
+  const lane = async () => {
+    while (next < batch.length && Date.now() - started < options.timeoutMs) {
+      const index = next++;
+      const read = batch[index]!;
+      const body = eventBody({ ...read, data: read.data! });
+      const attemptedAt = new Date();
+      attempts++;
+      const result = await sendWebhook(stream.url, { id: String(read.id), body, secret }, options);
+      const outcome = outcomeOf(result, 1, options.retrySchedule);
+      outcomes[index] = { eventId: read.id, attemptedAt, outcome };
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(stream.stream_slots, 1) }, lane));
+  await recordStream(db, { id: stream.id, token, position }, outcomes);
+  return attempts;
+}
+
+/** Leases up to `limit` streams under a token of this claim's own. */
+export async function claimStreamBatch(
+  db: Executor,
+  options: { limit: number; perEndpoint: number; leaseMs: number },
+) {
+  const token = randomUUID();
+  return { token, streams: await claimStreams(db, { ...options, token }) };
+}

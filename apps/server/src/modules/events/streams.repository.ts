@@ -1,0 +1,146 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/executor';
+import type { AttemptOutcome } from './deliveries.repository';
+
+/**
+ * Each active endpoint reads the outbox as a stream (migration 029): its position is the last event, in
+ * the feed's order (xid, id), that has been handed over to it, delivered or queued as a delivery row. Only
+ * transactions older than every one still running are read (`pg_snapshot_xmin`, as the feed does), so no
+ * event can commit behind a position.
+ */
+const visible = sql`e.xid < pg_snapshot_xmin(pg_current_snapshot())`;
+
+/** A stream a worker has leased: where to send, how many at once, and where it stands. */
+export interface ClaimedStream {
+  id: string;
+  url: string;
+  secret_cipher: string;
+  event_types: string[];
+  stream_xid: string;
+  stream_id: number;
+  stream_slots: number;
+}
+
+/**
+ * Leases up to `limit` streams that have events to read, each for `leaseMs` under `token`, with the
+ * attempts its endpoint has free: `perEndpoint` less its delivery rows in flight (`claimDeliveries` counts
+ * a leased stream's slots the same way), so one slow receiver cannot take every slot. `FOR UPDATE SKIP
+ * LOCKED`: any number of servers share the endpoints; a lease that runs out (its server died) is taken by
+ * the next claim, which reads again from the position the dead one never moved.
+ */
+export async function claimStreams(
+  db: Executor,
+  options: { limit: number; perEndpoint: number; leaseMs: number; token: string },
+): Promise<ClaimedStream[]> {
+  const result = await sql<ClaimedStream>`
+    with candidates as (
+      select w.id, ${options.perEndpoint} - (select count(*) from webhook_deliveries d
+        where d.endpoint_id = w.id and d.status = 'pending' and d.claimed_until > now()) as slots
+      from webhook_endpoints w
+      where w.status = 'active' and (w.stream_lease_until is null or w.stream_lease_until <= now())
+        and exists (select 1 from events e where (e.xid, e.id) > (w.stream_xid, w.stream_id) and ${visible})
+      order by w.stream_lease_until nulls first
+      limit ${options.limit}
+      for update of w skip locked
+    )
+    update webhook_endpoints w
+    set stream_lease = ${options.token}::uuid,
+      stream_lease_until = now() + make_interval(secs => ${options.leaseMs / 1000}),
+      stream_slots = c.slots
+    from candidates c
+    where w.id = c.id and c.slots > 0
+    returning w.id, w.url, w.secret_cipher, w.event_types, w.stream_xid::text as stream_xid, w.stream_id,
+      w.stream_slots`.execute(db);
+  return result.rows.map((row) => ({ ...row, stream_id: Number(row.stream_id) }));
+}
+
+export interface StreamEvent {
+  id: number;
+  xid: string;
+  type: string;
+  /** As JSON text, only for the types the endpoint takes (the others are passed over, not sent). */
+  data: string | null;
+  created_at: Date;
+}
+
+/** The next `limit` events after the stream's position, in feed order. */
+export async function readStream(db: Executor, stream: ClaimedStream, limit: number): Promise<StreamEvent[]> {
+  const result = await sql<StreamEvent>`
+    select e.id, e.xid::text as xid, e.type, e.created_at,
+      case when e.type = any(${stream.event_types}::text[]) then e.data::text end as data
+    from events e
+    where (e.xid, e.id) > (${stream.stream_xid}::xid8, ${stream.stream_id}::bigint) and ${visible}
+    order by e.xid, e.id
+    limit ${limit}`.execute(db);
+  return result.rows.map((row) => ({ ...row, id: Number(row.id) }));
+}
+
+/** What became of one event of a stream's batch: an attempt's outcome, or queued for the rows' worker. */
+export interface StreamOutcome {
+  eventId: number;
+  attemptedAt: Date | null;
+  outcome: AttemptOutcome | null;
+}
+
+/**
+ * Moves the stream to `position` and ends its lease, inserting one delivery row per outcome (a failed
+ * attempt pending its retry, an event not attempted pending now), in one statement: only while the lease
+ * is still `token`'s. A late batch whose lease another worker has taken writes nothing; that worker sends
+ * the same events again (at least once), and a row can exist only once per event and endpoint.
+ */
+export async function recordStream(
+  db: Executor,
+  stream: { id: string; token: string; position: { xid: string; id: number } },
+  outcomes: readonly StreamOutcome[],
+): Promise<void> {
+  const rows = outcomes.map(({ eventId, attemptedAt, outcome }) => ({
+    event_id: eventId,
+    status: !outcome
+      ? 'pending'
+      : outcome.succeeded
+        ? 'succeeded'
+        : outcome.retryInSeconds === null
+          ? 'failed'
+          : 'pending',
+    attempts: outcome ? 1 : 0,
+    retry: outcome ? outcome.retryInSeconds : 0,
+    attempted_at: attemptedAt?.toISOString() ?? null,
+    response_status: outcome?.responseStatus ?? null,
+    last_error: outcome?.error ?? null,
+  }));
+  await sql`
+    with moved as (
+      update webhook_endpoints
+      set stream_xid = ${stream.position.xid}::xid8, stream_id = ${stream.position.id},
+        stream_lease = null, stream_lease_until = null, stream_slots = 0
+      where id = ${stream.id}::uuid and stream_lease = ${stream.token}::uuid
+      returning id
+    )
+    insert into webhook_deliveries
+      (endpoint_id, event_id, status, attempts, next_attempt_at, last_attempt_at, response_status, last_error)
+    select m.id, f.event_id, f.status, f.attempts,
+      case when f.status = 'pending' then now() + make_interval(secs => f.retry) end,
+      f.attempted_at, f.response_status, f.last_error
+    from moved m, jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as f(event_id bigint, status text,
+      attempts integer, retry double precision, attempted_at timestamptz, response_status integer, last_error text)
+    on conflict (event_id, endpoint_id) do nothing`.execute(db);
+}
+
+/**
+ * What active endpoints (or this one) still have to get: events their streams have not reached, committed
+ * or not, and pending delivery rows due by now. Zero when delivery has caught up (tests and benchmarks wait
+ * on it: a stream reads only transactions older than every running one, anywhere on the server).
+ */
+export async function deliveryBacklog(db: Executor, endpointId?: string): Promise<number> {
+  const only = endpointId ? sql`and w.id = ${endpointId}::uuid` : sql``;
+  const result = await sql<{ n: number }>`
+    select (
+      select count(*) from webhook_endpoints w
+      join events e on (e.xid, e.id) > (w.stream_xid, w.stream_id) and e.type = any(w.event_types)
+      where w.status = 'active' ${only}
+    ) + (
+      select count(*) from webhook_deliveries d join webhook_endpoints w on w.id = d.endpoint_id
+      where w.status = 'active' and d.status = 'pending' and d.next_attempt_at <= now() ${only}
+    ) as n`.execute(db);
+  return Number(result.rows[0]!.n);
+}
