@@ -40,7 +40,8 @@ export interface StreamOptions extends SendOptions {
  * Sends one leased stream's next batch, `stream_slots` attempts at a time, then records every outcome and
  * the new position in one statement. No attempt starts once `timeoutMs` has passed since the batch began,
  * so every attempt ends well inside the lease (2 × the time limit + 5 s); the events left are queued as
- * delivery rows, due at once, for the rows' worker. Returns the attempts made.
+ * delivery rows, due at once, for the rows' worker. Returns the attempts made, and whether the stream
+ * had more to read than one batch (a backlog: worth claiming again at once).
  */
 export async function deliverStream(
   db: Executor,
@@ -48,7 +49,7 @@ export async function deliverStream(
   options: StreamOptions,
   stream: ClaimedStream,
   token: string,
-): Promise<number> {
+): Promise<{ attempts: number; more: boolean }> {
   const started = Date.now();
   const events = await readStream(db, stream, WINDOW);
   const wanted = events.filter((event) => event.data !== null);
@@ -78,7 +79,7 @@ export async function deliverStream(
   };
   await Promise.all(Array.from({ length: Math.max(stream.stream_slots, 1) }, lane));
   await recordStream(db, { id: stream.id, token, position }, outcomes);
-  return attempts;
+  return { attempts, more: wanted.length > BATCH || events.length === WINDOW };
 }
 
 /** Leases up to `limit` streams under a token of this claim's own. */

@@ -374,9 +374,15 @@ describe('streams: each endpoint reads the outbox in commit order', () => {
     );
     const second = await claimStreamBatch(db, limits);
     expect(second.streams.map((s) => s.id)).toEqual([hook.id]);
-    expect(await deliverStream(db, crypto, options, first.streams[0]!, first.token)).toBe(1);
+    expect(await deliverStream(db, crypto, options, first.streams[0]!, first.token)).toEqual({
+      attempts: 1,
+      more: false,
+    });
     expect(await deliveries(hook.id)).toEqual([]);
-    expect(await deliverStream(db, crypto, options, second.streams[0]!, second.token)).toBe(1);
+    expect(await deliverStream(db, crypto, options, second.streams[0]!, second.token)).toEqual({
+      attempts: 1,
+      more: false,
+    });
     expect(receiver.received).toHaveLength(2);
     expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(1);
     expect(await deliveries(hook.id)).toMatchObject([{ status: 'succeeded', attempts: 1 }]);
