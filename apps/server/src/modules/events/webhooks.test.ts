@@ -290,6 +290,7 @@ describe('deliveries', () => {
       expect(receiver.received).toHaveLength(2);
       expect(await tried(slow.id)).toBe(2);
       expect(other.received.length).toBeGreaterThanOrEqual(2);
+      expect((await deliveries(fast.id, '?status=succeeded')).length).toBe(other.received.length);
       // The rows: two attempts at once for the slow endpoint again, whatever is due.
       expect((await deliveries(slow.id, '?status=pending')).length).toBe(5);
       await deliverDue(db, crypto, limited);
