@@ -118,6 +118,11 @@ export const webhookListItem = webhook.extend({
 });
 export type WebhookListItem = z.infer<typeof webhookListItem>;
 
+/**
+ * One event's delivery to one endpoint. It exists from the event's first attempt on: an event its endpoint's
+ * stream has not reached yet (usually well under a second, see modules/events/README.md) is not listed. The
+ * test event, a Retry and the events a batch left unsent are listed `pending` with 0 attempts.
+ */
 export const delivery = z.object({
   id: z.uuid(),
   webhookId: z.uuid(),
