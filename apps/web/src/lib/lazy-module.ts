@@ -20,14 +20,16 @@ export function lazyModule<T>(load: () => Promise<T>): LazyModule<T> {
   let loaded: T | undefined;
   return {
     preload: () => {
-      pending ??= load().then((module) => {
-        loaded = module;
-        return module;
-      });
-      // A failed download is not remembered: the next call (a retry, a later render) tries again.
-      pending.catch(() => {
-        pending = undefined;
-      });
+      if (!pending) {
+        pending = load().then((module) => {
+          loaded = module;
+          return module;
+        });
+        // A failed download is not remembered: the next call (a retry, a later render) tries again.
+        pending.catch(() => {
+          pending = undefined;
+        });
+      }
       return pending;
     },
     current: () => loaded,

@@ -4,6 +4,7 @@ import type { Db } from '../../db/connection';
 import type { Executor } from '../../db/executor';
 import { listSource } from '../../lib/list-stream';
 import { toIso } from '../../lib/paging';
+import { type AttemptOutcome, statusAfter } from './attempt-outcome';
 import { type EventRow, toEvent } from './events.repository';
 
 interface DeliveryRow {
@@ -141,14 +142,6 @@ export interface ClaimedDelivery {
   event_created_at: Date;
 }
 
-export interface AttemptOutcome {
-  responseStatus: number | null;
-  error: string | null;
-  /** Seconds until the next attempt; null when the delivery is finished (succeeded, or out of retries). */
-  retryInSeconds: number | null;
-  succeeded: boolean;
-}
-
 /** An attempt that has ended, to be recorded against the claim it ran under. */
 export interface FinishedAttempt {
   id: string;
@@ -164,7 +157,7 @@ function recordStep(finished: readonly FinishedAttempt[]) {
   const rows = finished.map(({ id, attempts, outcome }) => ({
     id,
     attempts,
-    status: outcome.succeeded ? 'succeeded' : outcome.retryInSeconds === null ? 'failed' : 'pending',
+    status: statusAfter(outcome),
     retry: outcome.retryInSeconds,
     response_status: outcome.responseStatus,
     last_error: outcome.error,
@@ -182,6 +175,12 @@ function recordStep(finished: readonly FinishedAttempt[]) {
 export async function recordAttempts(db: Executor, finished: readonly FinishedAttempt[]): Promise<void> {
   if (finished.length > 0) await recordStep(finished).execute(db);
 }
+
+/**
+ * A delivery row whose attempt is running: claimed, lease not over (webhook_deliveries_claimed_idx, 020).
+ * Counted against `perEndpoint` by the rows' claim and the streams' claim alike.
+ */
+export const attemptRunning = sql`status = 'pending' and claimed_until is not null and claimed_until > now()`;
 
 /**
  * Claims up to `limit` due deliveries for one attempt each, safely among any number of servers: the rows
@@ -217,7 +216,7 @@ export async function claimDeliveries(
     busy as (
       select endpoint_id, sum(n) as n from (
         select endpoint_id, count(*) as n from webhook_deliveries
-        where status = 'pending' and claimed_until is not null and claimed_until > now() ${notEnded}
+        where ${attemptRunning} ${notEnded}
           and endpoint_id in (select endpoint_id from candidates)
         group by endpoint_id
         union all

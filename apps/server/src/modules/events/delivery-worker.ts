@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/connection';
 import type { KeyCrypto } from '../pos-keys/key-crypto';
+import { outcomeOf } from './attempt-outcome';
 import {
   type ClaimedDelivery,
   claimDeliveries,
@@ -8,11 +9,9 @@ import {
   recordAttempts,
 } from './deliveries.repository';
 import { eventBody, pruneEvents } from './events.repository';
-import { claimStreamBatch, deliverStream, outcomeOf, type StreamOptions } from './stream-batch';
+import { claimStreamBatch, deliverStream, type StreamOptions } from './stream-batch';
 import type { ClaimedStream } from './streams.repository';
 import { sendWebhook } from './webhook-sender';
-
-export { retryDelay } from './stream-batch';
 
 export interface DeliveryOptions extends StreamOptions {
   /** Attempts one server runs at once, and at most this many per endpoint (across servers). */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../../db/executor';
 import type { KeyCrypto } from '../pos-keys/key-crypto';
-import type { AttemptOutcome } from './deliveries.repository';
+import { outcomeOf } from './attempt-outcome';
 import { eventBody } from './events.repository';
 import {
   type ClaimedStream,
@@ -10,27 +10,11 @@ import {
   recordStream,
   type StreamOutcome,
 } from './streams.repository';
-import { isSuccess, type SendOptions, type SendResult, sendWebhook } from './webhook-sender';
+import { type SendOptions, sendWebhook } from './webhook-sender';
 
 /** Events read from a stream at once, and at most this many of them sent in one batch. */
 const WINDOW = 256;
 const BATCH = 64;
-
-/** Seconds until the next attempt after `attempts` failed ones, or null when the schedule is used up. */
-export function retryDelay(schedule: number[], attempts: number): number | null {
-  return attempts <= schedule.length ? schedule[attempts - 1]! : null;
-}
-
-/** What an attempt's answer means for its delivery, after `attempts` attempts in all. */
-export function outcomeOf(result: SendResult, attempts: number, schedule: number[]): AttemptOutcome {
-  const succeeded = isSuccess(result);
-  return {
-    succeeded,
-    responseStatus: result.status,
-    error: succeeded ? null : (result.error ?? `HTTP ${result.status}`),
-    retryInSeconds: succeeded ? null : retryDelay(schedule, attempts),
-  };
-}
 
 export interface StreamOptions extends SendOptions {
   retrySchedule: number[];

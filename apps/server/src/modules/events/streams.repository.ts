@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/executor';
-import type { AttemptOutcome } from './deliveries.repository';
+import { type AttemptOutcome, statusAfter } from './attempt-outcome';
+import { attemptRunning } from './deliveries.repository';
 
 /**
  * Each active endpoint reads the outbox as a stream (migration 029): its position is the last event, in
@@ -34,8 +35,8 @@ export async function claimStreams(
 ): Promise<ClaimedStream[]> {
   const result = await sql<ClaimedStream>`
     with candidates as (
-      select w.id, ${options.perEndpoint} - (select count(*) from webhook_deliveries d
-        where d.endpoint_id = w.id and d.status = 'pending' and d.claimed_until > now()) as slots
+      select w.id, ${options.perEndpoint} - (select count(*) from webhook_deliveries
+        where endpoint_id = w.id and ${attemptRunning}) as slots
       from webhook_endpoints w
       where w.status = 'active' and (w.stream_lease_until is null or w.stream_lease_until <= now())
         and exists (select 1 from events e where (e.xid, e.id) > (w.stream_xid, w.stream_id) and ${visible})
@@ -95,13 +96,7 @@ export async function recordStream(
 ): Promise<void> {
   const rows = outcomes.map(({ eventId, attemptedAt, outcome }) => ({
     event_id: eventId,
-    status: !outcome
-      ? 'pending'
-      : outcome.succeeded
-        ? 'succeeded'
-        : outcome.retryInSeconds === null
-          ? 'failed'
-          : 'pending',
+    status: outcome ? statusAfter(outcome) : 'pending',
     attempts: outcome ? 1 : 0,
     retry: outcome ? outcome.retryInSeconds : 0,
     attempted_at: attemptedAt?.toISOString() ?? null,
