@@ -21,6 +21,7 @@
  * BENCH_PROFILE=<dir> (--cpu-prof of the server), BENCH_RULES=<n> (accrual under a ruleset of 1 earning rule,
  * then of n rules, then of 1 again: what the rules cost an accrual, issue 10).
  */
+
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -35,6 +36,7 @@ import { type Db, openDatabase } from '../apps/server/src/db/connection';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
 import { ledgerIsSound, verifyLedger } from '../apps/server/src/modules/ledger/verify-ledger';
 import { seedPosKeys } from './bench-pos-keys';
+import { type Batching, batchMeter, describeBatching } from './pos-batches';
 import { meterDatabase, processCpuMs, selfCpuMs } from './pos-cpu';
 import { explainHotPath } from './pos-explain';
 import { statementMeter } from './pos-statements';
@@ -155,6 +157,8 @@ interface PhaseResult {
   errors: number;
   /** CPU ms per request: the Node server, its PostgreSQL backends, the load generator. */
   cpu: { server: number; database: number; client: number };
+  /** How the server group-committed the phase's writes (`POS_GROUP_COMMIT_LANES`). */
+  batching: Batching;
 }
 
 const RULES = Number(process.env.BENCH_RULES ?? 0);
@@ -223,6 +227,7 @@ async function run(
   const meter = await meterDatabase(SERVER_URL, DB_NAME);
   const server0 = processCpuMs(serverPid) ?? 0;
   const self0 = selfCpuMs();
+  const batches = await batchMeter(PORT);
   const result = await autocannon({
     url: `http://127.0.0.1:${PORT}`,
     connections: CONNECTIONS,
@@ -248,6 +253,7 @@ async function run(
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
     cpu,
+    batching: await batches.stop(),
   };
 }
 
@@ -484,6 +490,10 @@ async function main() {
       console.log(
         `  ${p.name}: server ${ms(p.cpu.server)}, database ${ms(p.cpu.database)}, client ${ms(p.cpu.client)}`,
       );
+    console.log(
+      `\ngroup commit (POS_GROUP_COMMIT_LANES=${process.env.POS_GROUP_COMMIT_LANES ?? 'default'}):`,
+    );
+    for (const p of phases) console.log(`  ${p.name}: ${describeBatching(p.requests, p.batching)}`);
     for (const [label, r] of [
       ['before', before],
       ['after', after],

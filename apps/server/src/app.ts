@@ -5,6 +5,7 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { DatabaseHandle } from './db/connection';
+import { useGroupCommit } from './db/group-commit';
 import type { Secrets } from './lib/secrets';
 import { createTokenService } from './lib/tokens';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
@@ -87,6 +88,13 @@ export async function buildApp({ config, database, secrets, logger }: AppDeps) {
   });
   await app.register(databasePlugin, { db: database.db, kind: database.kind });
   await app.register(metricsPlugin, { token: config.METRICS_TOKEN, poolStats: database.poolStats });
+  if (config.POS_GROUP_COMMIT_LANES > 0) {
+    useGroupCommit(database.db, {
+      lanes: config.POS_GROUP_COMMIT_LANES,
+      maxBatch: config.POS_GROUP_COMMIT_MAX,
+      onBatch: (size, outcome) => app.metrics.groupCommitBatch(size, outcome),
+    });
+  }
   await app.register(ledgerSweepersPlugin, {
     holdIntervalMs: config.HOLD_SWEEP_INTERVAL_MS,
     expiryIntervalMs: config.POINTS_EXPIRY_INTERVAL_MS,

@@ -35,6 +35,13 @@ const envSchema = z.object({
   LOGIN_SLOWDOWN_MAX_MS: z.coerce.number().int().min(0).default(5000),
   /** How long a server remembers a POS key it found active (a deactivation reaches every server at once); 0 = ask every time. */
   POS_KEY_CACHE_MS: z.coerce.number().int().min(0).default(5000),
+  /**
+   * Group commit of POS writes (db/group-commit.ts): transactions of one card in flight at once on a server;
+   * the card's writes that arrive meanwhile share the next one. 0 turns it off (each write alone).
+   */
+  POS_GROUP_COMMIT_LANES: z.coerce.number().int().min(0).max(8).default(2),
+  /** The most POS writes of one card one group-committed transaction takes. */
+  POS_GROUP_COMMIT_MAX: z.coerce.number().int().min(1).max(256).default(16),
   /** How often the hold sweeper voids expired holds; 0 turns it off (tests drive it by hand). */
   HOLD_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).default(30_000),
   /** How often the points-expiry sweeper expires lots whose time has come (PROGRAMME-API §1); 0 turns it off. */

@@ -14,3 +14,9 @@ export async function pollUntilMetric(
   }
   throw new Error(`metrics never matched ${pattern}:\n${body.slice(0, 2000)}`);
 }
+
+/** The value of one series (`name{labels}` exactly as exposed) in a scraped body; 0 when absent. */
+export function metricValue(body: string, series: string): number {
+  const line = body.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? 0 : Number(line.slice(series.length + 1));
+}

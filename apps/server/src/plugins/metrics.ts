@@ -11,6 +11,8 @@ export interface Metrics {
   sweeperRun(outcome: 'ok' | 'error', voided: number): void;
   /** One run of the points-expiry sweeper: how it ended and how many points it expired. */
   expiryRun(outcome: 'ok' | 'error', points: number): void;
+  /** One group-committed batch of POS writes (two or more): its size, and whether it committed or was split. */
+  groupCommitBatch(size: number, outcome: 'committed' | 'split'): void;
 }
 
 declare module 'fastify' {
@@ -94,6 +96,14 @@ export const metricsPlugin = fp(
       });
     }
 
+    const batches = new Histogram({
+      name: 'loyalty_pos_group_commit_batch_size',
+      help: 'POS writes per group-committed transaction (two or more), by outcome: committed, or split into one transaction each',
+      labelNames: ['outcome'] as const,
+      buckets: [2, 4, 8, 16, 32, 64],
+      registers: [registry],
+    });
+
     app.decorate('metrics', {
       registry,
       sweeperRun(outcome, voided) {
@@ -103,6 +113,9 @@ export const metricsPlugin = fp(
       expiryRun(outcome, points) {
         expiryRuns.inc({ outcome });
         if (points > 0) expiredPoints.inc(points);
+      },
+      groupCommitBatch(size, outcome) {
+        batches.observe({ outcome }, size);
       },
     } satisfies Metrics);
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/connection';
-import { inTransaction, type Tx } from '../../db/transaction';
+import { cardKey, posTransaction } from '../../db/group-commit';
+import type { Tx } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import { type Cents, centsText, parseCents } from '../../lib/money';
 import { isUuid } from '../../lib/uuid';
@@ -48,7 +49,7 @@ const ATTEMPTS = 3;
  */
 export async function postHold(db: Db, h: PosHold): Promise<StoredRequest> {
   for (let attempt = 1; ; attempt++) {
-    const posted = await inTransaction(db, (trx) => holdOnce(trx, h));
+    const posted = await posTransaction(db, cardKey(h.cardNumber), (trx) => holdOnce(trx, h));
     if ('stored' in posted) return posted.stored;
     if (attempt === ATTEMPTS) throw new AppError('INSUFFICIENT_FUNDS');
     await expireHolds(db, { accountId: posted.lapsedOn });

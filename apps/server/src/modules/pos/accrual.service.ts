@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AccrualPreviewResponse, AccrualResponse } from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
-import { inTransaction } from '../../db/transaction';
+import { cardKey, posTransaction } from '../../db/group-commit';
 import { centsNumber } from '../../lib/money';
 import type { AccrualContext } from '../ledger/accrual.repository';
 import {
@@ -54,7 +54,7 @@ export async function accrue(
     db,
     ctx,
     () =>
-      inTransaction(db, (trx) =>
+      posTransaction(db, cardKey(input.cardNumber), (trx) =>
         postAccrual(trx, {
           key: {
             operationId: input.operationId,

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { CaptureResponse, HoldResponse, ReleaseResponse } from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
-import { inTransaction, type Tx } from '../../db/transaction';
+import { cardKey, posTransaction } from '../../db/group-commit';
+import type { Tx } from '../../db/transaction';
 import { centsNumber, centsText, toCents } from '../../lib/money';
 import type { HoldTarget, LockedHold } from '../ledger/holds.repository';
 import { postCapture, postHold, postRelease } from '../ledger/pos-holds';
@@ -27,6 +28,25 @@ const keyOf = (ctx: WriteContext) => ({
   status: successStatus[ctx.kind],
 });
 
+/**
+ * The card of each hold made on this server, so that its capture or release is group-committed with that
+ * card's other writes (`db/group-commit.ts`; a capture names only the hold). A hold made on another server,
+ * or forgotten, is keyed by its own id: its settlement then runs in a transaction of its own, as correct,
+ * only not coalesced.
+ */
+const holdCards = new Map<string, string>();
+const HOLD_CARDS_MAX = 10_000;
+
+function rememberHoldCard(holdId: string, cardNumber: string) {
+  holdCards.set(holdId, cardNumber);
+  if (holdCards.size > HOLD_CARDS_MAX) holdCards.delete(holdCards.keys().next().value!);
+}
+
+function settleKey(holdId: string): string {
+  const card = holdCards.get(holdId);
+  return card === undefined ? `hold:${holdId}` : cardKey(card);
+}
+
 /** POST /pos/api/v1/holds. */
 export async function createHold(
   db: Db,
@@ -37,6 +57,7 @@ export async function createHold(
   const ctx = writeContext('hold', pos.id, '', input, requestId);
   const points = toCents(input.points);
   const holdId = randomUUID();
+  rememberHoldCard(holdId, input.cardNumber);
   let target: HoldTarget | undefined;
   return answerWrite(
     db,
@@ -91,7 +112,7 @@ function settle(
   return answerWrite(
     db,
     ctx,
-    () => inTransaction(db, (trx) => post(trx, onHold)),
+    () => posTransaction(db, settleKey(holdId), (trx) => post(trx, onHold)),
     (error): FailureDetails => {
       const found = hold as LockedHold | undefined;
       const ours = found !== undefined && found.pos_id === ctx.posId;

@@ -1,0 +1,166 @@
+import { AppError } from '../lib/app-error';
+import type { Db } from './connection';
+import { isConnectionError } from './connection-errors';
+import { inTransaction, type Tx } from './transaction';
+
+/** Work run in a transaction: what `inTransaction` takes. It must be safe to run again (see below). */
+export type Work<T> = (trx: Tx) => Promise<T>;
+
+export interface GroupCommitOptions {
+  /** Transactions of one key in flight at once. */
+  lanes: number;
+  /** The most writes of one key one transaction takes. */
+  maxBatch: number;
+  /** Told of each batch of two or more: its size, and whether it committed or was split. */
+  onBatch?: (size: number, outcome: 'committed' | 'split') => void;
+}
+
+export interface GroupCommit {
+  /**
+   * Runs `work` in a transaction. While `lanes` transactions of the same `key` are in flight on this server,
+   * the writes of that key queue, and the next transaction takes them together.
+   */
+  run<T>(key: string, work: Work<T>): Promise<T>;
+  /** Writes waiting for their key's transaction. */
+  queued(): number;
+  /**
+   * Starts no transaction until the returned function is called: what queues meanwhile goes in the next
+   * batches. For tests, which need a batch made of exactly the requests they sent, without holding a connection.
+   */
+  pause(): () => void;
+}
+
+interface Queued {
+  work: Work<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+interface Line {
+  queue: Queued[];
+  /** Transactions of the key in flight. */
+  running: number;
+}
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: AppError };
+
+/**
+ * Group commit (issue 13) of the writes that wait for the same lock: POS writes are keyed by their card, and
+ * while `lanes` transactions of a card are in flight, that card's next writes queue; when one ends, the next
+ * transaction runs up to `maxBatch` of them one after another, paying BEGIN, COMMIT (one WAL flush) and the
+ * wait for the account's lock once for all. Two lanes keep the next transaction already waiting on the lock
+ * when one commits, so the account is never idle for a round trip of this server. Writes of different cards never wait for each other here (each
+ * runs at once in a transaction of its own, as `inTransaction` runs it): coalescing them too would trade the
+ * parallelism of independent accounts for fewer commits, which measured no faster (BENCHMARKS.md).
+ *
+ * Each write still locks, decides and persists on its own (modules/ledger), and sees the writes before it
+ * in the batch as a later transaction would. One write never fails its neighbours:
+ * - a refusal (an `AppError`, which the ledger throws before it writes anything) is that write's answer,
+ *   and the batch goes on;
+ * - any other error (a statement that failed, e.g. a duplicate operationId on the claim's unique key, a
+ *   deadlock, a bug) rolls the whole batch back, and each of its writes runs again in a transaction of its
+ *   own, so the failing one gets its error exactly as it would have alone, and the others their answers;
+ * - a connection lost at COMMIT leaves every write of the batch ambiguous: each gets the error (503), as a
+ *   lone write would, and the till retries with its operationId.
+ */
+export function groupCommit(db: Db, options: GroupCommitOptions): GroupCommit {
+  const lines = new Map<string, Line>();
+  let waiting = 0;
+  let paused = 0;
+
+  const start = (key: string, line: Line) => {
+    while (paused === 0 && line.running < options.lanes && line.queue.length > 0) {
+      const batch = line.queue.splice(0, options.maxBatch);
+      waiting -= batch.length;
+      line.running++;
+      void runBatch(db, batch, options).finally(() => {
+        line.running--;
+        start(key, line);
+      });
+    }
+    if (line.running === 0 && line.queue.length === 0) lines.delete(key);
+  };
+
+  return {
+    run: <T>(key: string, work: Work<T>) =>
+      new Promise<T>((resolve, reject) => {
+        let line = lines.get(key);
+        if (!line) {
+          line = { queue: [], running: 0 };
+          lines.set(key, line);
+        }
+        line.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+        waiting++;
+        start(key, line);
+      }),
+    queued: () => waiting,
+    pause: () => {
+      paused++;
+      let resumed = false;
+      return () => {
+        if (resumed) return;
+        resumed = true;
+        paused--;
+        for (const [key, line] of [...lines]) start(key, line);
+      };
+    },
+  };
+}
+
+async function runBatch(db: Db, batch: Queued[], options: GroupCommitOptions): Promise<void> {
+  if (batch.length === 1) return runAlone(db, batch[0]!);
+  const outcomes: Outcome[] = [];
+  let worksFinished = false;
+  try {
+    await db.transaction().execute(async (trx) => {
+      for (const { work } of batch) {
+        try {
+          outcomes.push({ ok: true, value: await work(trx) });
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error;
+          outcomes.push({ ok: false, error });
+        }
+      }
+      worksFinished = true;
+    });
+  } catch (error) {
+    if (worksFinished && isConnectionError(error)) {
+      for (const item of batch) item.reject(error);
+      return;
+    }
+    options.onBatch?.(batch.length, 'split');
+    await Promise.all(batch.map((item) => runAlone(db, item)));
+    return;
+  }
+  options.onBatch?.(batch.length, 'committed');
+  batch.forEach((item, i) => {
+    const outcome = outcomes[i]!;
+    if (outcome.ok) item.resolve(outcome.value);
+    else item.reject(outcome.error);
+  });
+}
+
+function runAlone(db: Db, item: Queued): Promise<void> {
+  return inTransaction(db, item.work).then(item.resolve, item.reject);
+}
+
+const committers = new WeakMap<Db, GroupCommit>();
+
+/** POS writes on `db` go through this group commit from now on (the app does this once at build). */
+export function useGroupCommit(db: Db, options: GroupCommitOptions): GroupCommit {
+  const commit = groupCommit(db, options);
+  committers.set(db, commit);
+  return commit;
+}
+
+/** The key of the writes of one card: they all wait for its account's lock. */
+export const cardKey = (cardNumber: string) => `card:${cardNumber}`;
+
+/**
+ * A POS write's transaction, keyed by what it will lock (`cardKey`): group-committed when the app turned it
+ * on for `db` (`useGroupCommit`), else `inTransaction` (services called directly, e.g. by tests and seeds).
+ */
+export function posTransaction<T>(db: Db, key: string, work: Work<T>): Promise<T> {
+  const commit = committers.get(db);
+  return commit ? commit.run(key, work) : inTransaction(db, work);
+}

@@ -1,0 +1,125 @@
+import { describe, expect, it, vi } from 'vitest';
+import { useGroupCommit } from '../../db/group-commit';
+import { metricValue } from '../../plugins/metrics.test-support';
+import { accountOf, createCard, failedOperations, opId, posTestFile } from './pos.fixtures';
+
+/**
+ * POS writes group-committed (issue 13), through the API: one lane per card, paused while the requests are
+ * sent, each sent once the one before it waits in the queue, so a card's writes go in one batch in the
+ * order sent. The ledger is verified after the file (posTestFile).
+ */
+const { ctx, db, pos } = await posTestFile({ ruleset: { percent: 10 } });
+const batches: Array<{ size: number; outcome: string }> = [];
+const commit = useGroupCommit(db, {
+  lanes: 1,
+  maxBatch: 16,
+  onBatch: (size, outcome) => {
+    batches.push({ size, outcome });
+    ctx.app.metrics.groupCommitBatch(size, outcome);
+  },
+});
+
+const queuedReaches = (n: number) =>
+  vi.waitFor(() => expect(commit.queued()).toBe(n), { timeout: 60_000, interval: 2 });
+
+/** Sends `requests` in order while no batch may start; once all of them wait in the queue, lets them go. */
+async function inOneBatch<T>(requests: Array<() => Promise<T>>): Promise<T[]> {
+  batches.length = 0;
+  const resume = commit.pause();
+  try {
+    const answers: Array<Promise<T>> = [];
+    for (const send of requests) {
+      answers.push(send());
+      await queuedReaches(answers.length);
+    }
+    resume();
+    return await Promise.all(answers);
+  } finally {
+    resume();
+  }
+}
+
+const accrual = (cardNumber: string, operationId = opId('acc'), price = 100) => ({
+  operationId,
+  cardNumber,
+  receipt: { receiptId: operationId, items: [{ sku: 'A', quantity: 1, price }] },
+});
+
+describe('group-committed POS writes', () => {
+  it('a batch with one refused request answers the others their successes and that one its error', async () => {
+    const card = await createCard(db, { balance: 0 });
+    const refused = { operationId: opId('h'), cardNumber: card.number, points: 25 };
+    const answers = await inOneBatch([
+      () => pos.accrue(accrual(card.number)),
+      () => pos.accrue(accrual(card.number)),
+      () => pos.hold(refused),
+      () => pos.accrue(accrual(card.number)),
+      () => pos.accrue(accrual(card.number)),
+    ]);
+    expect(batches).toEqual([{ size: 5, outcome: 'committed' }]);
+    expect(answers.map((a) => a.statusCode)).toEqual([201, 201, 409, 201, 201]);
+    expect(answers[2]!.json().code).toBe('INSUFFICIENT_FUNDS');
+    // Each saw the ones before it in the batch, as one after another would: 20 points when the hold asked 25.
+    expect(answers.filter((a) => a.statusCode === 201).map((a) => a.json().balance)).toEqual([
+      10, 20, 30, 40,
+    ]);
+    expect(await accountOf(db, card.accountId)).toEqual({ balance: 40, held: 0 });
+    const failed = await failedOperations(db, 'INSUFFICIENT_FUNDS');
+    expect(failed.map((f) => f.operation_id)).toContain(refused.operationId);
+  });
+
+  it('batches each card apart: writes of other cards are not in its transaction', async () => {
+    const [a, b] = [await createCard(db, { balance: 0 }), await createCard(db, { balance: 0 })];
+    const answers = await inOneBatch([a, b, a, b, a].map((card) => () => pos.accrue(accrual(card.number))));
+    expect(answers.map((x) => x.statusCode)).toEqual([201, 201, 201, 201, 201]);
+    expect(batches.map((x) => x.size).sort()).toEqual([2, 3]);
+    expect(await accountOf(db, a.accountId)).toEqual({ balance: 30, held: 0 });
+  });
+
+  it('a batch whose statement fails (one operationId twice) is split: one effect, a replay, the rest done', async () => {
+    const card = await createCard(db, { balance: 0 });
+    const twice = accrual(card.number);
+    const bodies = [accrual(card.number), twice, accrual(card.number), twice, accrual(card.number)];
+    const answers = await inOneBatch(bodies.map((body) => () => pos.accrue(body)));
+    expect(batches).toEqual([{ size: 5, outcome: 'split' }]);
+    expect(answers.map((a) => a.statusCode)).toEqual([201, 201, 201, 201, 201]);
+    expect(answers[1]!.body).toBe(answers[3]!.body);
+    expect([answers[1], answers[3]].filter((a) => a!.headers['idempotent-replayed'] === 'true')).toHaveLength(
+      1,
+    );
+    expect(await accountOf(db, card.accountId)).toEqual({ balance: 40, held: 0 });
+  });
+
+  it('holds, captures and a refused capture of one card in one batch: each answered as if alone', async () => {
+    const card = await createCard(db, { balance: 100 });
+    const held = (await pos.hold({ operationId: opId('h'), cardNumber: card.number, points: 30 })).json();
+    const answers = await inOneBatch([
+      () => pos.hold({ operationId: opId('h'), cardNumber: card.number, points: 50 }),
+      () => pos.capture(held.holdId, { operationId: opId('c'), points: 20 }),
+      () => pos.hold({ operationId: opId('h'), cardNumber: card.number, points: 60 }),
+      () => pos.capture(held.holdId, { operationId: opId('c') }),
+    ]);
+    expect(batches).toEqual([{ size: 4, outcome: 'committed' }]);
+    expect(answers.map((a) => a.statusCode)).toEqual([201, 200, 409, 409]);
+    expect(answers[0]!.json().availableBalance).toBe(20);
+    expect(answers[1]!.json()).toMatchObject({ status: 'captured', points: 20, balance: 80 });
+    expect(answers[2]!.json().code).toBe('INSUFFICIENT_FUNDS');
+    expect(answers[3]!.json().code).toBe('ALREADY_CAPTURED_OR_CLOSED');
+    expect(await accountOf(db, card.accountId)).toEqual({ balance: 80, held: 50 });
+  });
+
+  it('counts each batch in /metrics: its size, by outcome', async () => {
+    const committed = async () => {
+      const body = (await ctx.app.inject({ method: 'GET', url: '/metrics' })).body;
+      const series = 'loyalty_pos_group_commit_batch_size';
+      return {
+        count: metricValue(body, `${series}_count{outcome="committed"}`),
+        sum: metricValue(body, `${series}_sum{outcome="committed"}`),
+      };
+    };
+    const before = await committed();
+    const card = await createCard(db, { balance: 0 });
+    await inOneBatch([1, 2, 3].map(() => () => pos.accrue(accrual(card.number))));
+    expect(await committed()).toEqual({ count: before.count + 1, sum: before.sum + 3 });
+  });
+});
