@@ -36,10 +36,10 @@ const envSchema = z.object({
   /** How long a server remembers a POS key it found active (a deactivation reaches every server at once); 0 = ask every time. */
   POS_KEY_CACHE_MS: z.coerce.number().int().min(0).default(5000),
   /**
-   * Group commit of POS writes (db/group-commit.ts): transactions of one card in flight at once on a server;
-   * the card's writes that arrive meanwhile share the next one. 0 turns it off (each write alone).
+   * Group commit of POS writes (db/group-commit.ts): transactions of one card doing their writes at once on a
+   * server; the card's writes that arrive meanwhile share the next one. 0 turns it off (each write alone).
    */
-  POS_GROUP_COMMIT_LANES: z.coerce.number().int().min(0).max(8).default(2),
+  POS_GROUP_COMMIT_LANES: z.coerce.number().int().min(0).max(8).default(1),
   /** The most POS writes of one card one group-committed transaction takes. */
   POS_GROUP_COMMIT_MAX: z.coerce.number().int().min(1).max(256).default(16),
   /** How often the hold sweeper voids expired holds; 0 turns it off (tests drive it by hand). */

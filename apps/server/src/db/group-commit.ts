@@ -7,7 +7,7 @@ import { inTransaction, type Tx } from './transaction';
 export type Work<T> = (trx: Tx) => Promise<T>;
 
 export interface GroupCommitOptions {
-  /** Transactions of one key in flight at once. */
+  /** Transactions of one key doing their writes at once (each may then still be committing). */
   lanes: number;
   /** The most writes of one key one transaction takes. */
   maxBatch: number;
@@ -17,8 +17,8 @@ export interface GroupCommitOptions {
 
 export interface GroupCommit {
   /**
-   * Runs `work` in a transaction. While `lanes` transactions of the same `key` are in flight on this server,
-   * the writes of that key queue, and the next transaction takes them together.
+   * Runs `work` in a transaction. While `lanes` transactions of the same `key` are doing their writes on this
+   * server, the writes of that key queue, and the next transaction takes them together.
    */
   run<T>(key: string, work: Work<T>): Promise<T>;
   /** Writes waiting for their key's transaction. */
@@ -38,20 +38,21 @@ interface Queued {
 
 interface Line {
   queue: Queued[];
-  /** Transactions of the key in flight. */
-  running: number;
+  /** Transactions of the key that have not finished their writes yet (they may still be committing). */
+  working: number;
 }
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: AppError };
 
 /**
  * Group commit (issue 13) of the writes that wait for the same lock: POS writes are keyed by their card, and
- * while `lanes` transactions of a card are in flight, that card's next writes queue; when one ends, the next
- * transaction runs up to `maxBatch` of them one after another, paying BEGIN, COMMIT (one WAL flush) and the
- * wait for the account's lock once for all. Two lanes keep the next transaction already waiting on the lock
- * when one commits, so the account is never idle for a round trip of this server. Writes of different cards never wait for each other here (each
- * runs at once in a transaction of its own, as `inTransaction` runs it): coalescing them too would trade the
- * parallelism of independent accounts for fewer commits, which measured no faster (BENCHMARKS.md).
+ * while a transaction of a card is doing its writes (`lanes`: 1 by default), that card's next writes queue.
+ * When its writes are done, before its COMMIT, the next transaction starts with up to `maxBatch` of them and
+ * runs them one after another: its BEGIN and first lock overlap the commit before it, and BEGIN, COMMIT (one
+ * WAL flush) and the wait for the account's lock are paid once for all. Writes of different cards never wait
+ * for each other here (each runs at once in a transaction of its own, as `inTransaction` runs it): a batch
+ * across cards could stall every card of a server behind one lock held elsewhere (an import's accounts, a
+ * sweeper's batch), and cross-card batches were no faster on many cards (BENCHMARKS.md).
  *
  * Each write still locks, decides and persists on its own (modules/ledger), and sees the writes before it
  * in the batch as a later transaction would. One write never fails its neighbours:
@@ -69,16 +70,22 @@ export function groupCommit(db: Db, options: GroupCommitOptions): GroupCommit {
   let paused = 0;
 
   const start = (key: string, line: Line) => {
-    while (paused === 0 && line.running < options.lanes && line.queue.length > 0) {
+    while (paused === 0 && line.working < options.lanes && line.queue.length > 0) {
       const batch = line.queue.splice(0, options.maxBatch);
       waiting -= batch.length;
-      line.running++;
-      void runBatch(db, batch, options).finally(() => {
-        line.running--;
+      line.working++;
+      let released = false;
+      // Called when the batch's writes are done, before its COMMIT: the next batch's BEGIN and first lock
+      // then overlap the commit, and the account is handed over without a round trip of this server.
+      const release = () => {
+        if (released) return;
+        released = true;
+        line.working--;
         start(key, line);
-      });
+      };
+      void runBatch(db, batch, options, release).finally(release);
     }
-    if (line.running === 0 && line.queue.length === 0) lines.delete(key);
+    if (line.working === 0 && line.queue.length === 0) lines.delete(key);
   };
 
   return {
@@ -86,7 +93,7 @@ export function groupCommit(db: Db, options: GroupCommitOptions): GroupCommit {
       new Promise<T>((resolve, reject) => {
         let line = lines.get(key);
         if (!line) {
-          line = { queue: [], running: 0 };
+          line = { queue: [], working: 0 };
           lines.set(key, line);
         }
         line.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
@@ -107,8 +114,13 @@ export function groupCommit(db: Db, options: GroupCommitOptions): GroupCommit {
   };
 }
 
-async function runBatch(db: Db, batch: Queued[], options: GroupCommitOptions): Promise<void> {
-  if (batch.length === 1) return runAlone(db, batch[0]!);
+async function runBatch(
+  db: Db,
+  batch: Queued[],
+  options: GroupCommitOptions,
+  release: () => void,
+): Promise<void> {
+  if (batch.length === 1) return runAlone(db, batch[0]!, release);
   const outcomes: Outcome[] = [];
   let worksFinished = false;
   try {
@@ -122,6 +134,7 @@ async function runBatch(db: Db, batch: Queued[], options: GroupCommitOptions): P
         }
       }
       worksFinished = true;
+      release();
     });
   } catch (error) {
     if (worksFinished && isConnectionError(error)) {
@@ -140,8 +153,12 @@ async function runBatch(db: Db, batch: Queued[], options: GroupCommitOptions): P
   });
 }
 
-function runAlone(db: Db, item: Queued): Promise<void> {
-  return inTransaction(db, item.work).then(item.resolve, item.reject);
+function runAlone(db: Db, item: Queued, release?: () => void): Promise<void> {
+  return inTransaction(db, async (trx) => {
+    const value = await item.work(trx);
+    release?.();
+    return value;
+  }).then(item.resolve, item.reject);
 }
 
 const committers = new WeakMap<Db, GroupCommit>();
