@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { metricValue } from '../src/plugins/metrics.test-support';
 import { cardBalance, setUpProgramme } from './support/api';
 import { freshDatabase } from './support/database';
 import { verifyLedger } from './support/ledger';
@@ -31,6 +32,10 @@ describe('kill -9 of a server during a POS load', () => {
       maxPerClient: 400,
     });
     await pollUntil(() => load.acknowledged() >= 150, { attempts: 600, what: '150 acknowledged accruals' });
+    // Eight tills on one card: its writes are group-committed (issue 13), so the kill cuts batches too.
+    const metrics = await (await fetch(`${victim.url}/metrics`)).text();
+    const batched = metricValue(metrics, 'loyalty_pos_group_commit_batch_size_sum{outcome="committed"}');
+    expect(batched).toBeGreaterThan(0);
     await victim.kill('SIGKILL');
     expect(victim.alive()).toBe(false);
     // Really gone: nothing answers on its port any more.
@@ -53,7 +58,7 @@ describe('kill -9 of a server during a POS load', () => {
     const ledger = verifyLedger(database.url);
     expect(ledger.ok, ledger.output).toBe(true);
     console.info(
-      `kill -9: ${acknowledged} acknowledged, ${load.count(0)} cut off unanswered, ${load.sent.length} in all`,
+      `kill -9: ${acknowledged} acknowledged, ${load.count(0)} cut off unanswered, ${load.sent.length} in all; ${batched} group-committed before the kill`,
     );
   });
 });
