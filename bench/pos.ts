@@ -21,7 +21,6 @@
  * BENCH_PROFILE=<dir> (--cpu-prof of the server), BENCH_RULES=<n> (accrual under a ruleset of 1 earning rule,
  * then of n rules, then of 1 again: what the rules cost an accrual, issue 10).
  */
-
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
