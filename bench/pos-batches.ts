@@ -1,23 +1,22 @@
+import { metricValue } from '../apps/server/src/plugins/metrics.test-support';
+
 /**
  * How the server group-committed a phase's POS writes (issue 13), from its `/metrics`: the
  * `loyalty_pos_group_commit_batch_size` histogram's sums and counts by outcome, read before and after.
  */
 interface Totals {
   committed: { sum: number; count: number };
-  split: { sum: number; count: number };
+  split: { count: number };
 }
 
 async function read(port: number): Promise<Totals> {
   const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-  const value = (series: string, outcome: string) => {
-    const line = text.split('\n').find((l) => l.startsWith(`${series}{outcome="${outcome}"}`));
-    return line ? Number(line.split(' ').pop()) : 0;
+  const value = (what: 'sum' | 'count', outcome: string) =>
+    metricValue(text, `loyalty_pos_group_commit_batch_size_${what}{outcome="${outcome}"}`);
+  return {
+    committed: { sum: value('sum', 'committed'), count: value('count', 'committed') },
+    split: { count: value('count', 'split') },
   };
-  const totals = (outcome: string) => ({
-    sum: value('loyalty_pos_group_commit_batch_size_sum', outcome),
-    count: value('loyalty_pos_group_commit_batch_size_count', outcome),
-  });
-  return { committed: totals('committed'), split: totals('split') };
 }
 
 export interface Batching {

@@ -223,10 +223,11 @@ async function run(
 ): Promise<PhaseResult> {
   let keyIndex = 0;
   await statements?.reset();
+  // Read before the CPU meters start: a /metrics scrape is not the phase's work.
+  const batches = await batchMeter(PORT);
   const meter = await meterDatabase(SERVER_URL, DB_NAME);
   const server0 = processCpuMs(serverPid) ?? 0;
   const self0 = selfCpuMs();
-  const batches = await batchMeter(PORT);
   const result = await autocannon({
     url: `http://127.0.0.1:${PORT}`,
     connections: CONNECTIONS,

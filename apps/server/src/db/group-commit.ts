@@ -67,13 +67,11 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: AppError };
  */
 export function groupCommit(db: Db, options: GroupCommitOptions): GroupCommit {
   const lines = new Map<string, Line>();
-  let waiting = 0;
   let paused = 0;
 
   const start = (key: string, line: Line) => {
     while (paused === 0 && line.working < options.lanes && line.queue.length > 0) {
       const batch = line.queue.splice(0, options.maxBatch);
-      waiting -= batch.length;
       line.working++;
       let released = false;
       // Called when the batch's writes are done, before its COMMIT: the next batch's BEGIN and first lock
@@ -98,10 +96,13 @@ export function groupCommit(db: Db, options: GroupCommitOptions): GroupCommit {
           lines.set(key, line);
         }
         line.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
-        waiting++;
         start(key, line);
       }),
-    queued: () => waiting,
+    queued: () => {
+      let queued = 0;
+      for (const line of lines.values()) queued += line.queue.length;
+      return queued;
+    },
     pause: () => {
       paused++;
       let resumed = false;
