@@ -96,8 +96,11 @@ export async function listFeed(db: Executor, filter: FeedFilter): Promise<EventR
 }
 
 /**
- * Retention: events older than `days` whose deliveries are all finished go, with those deliveries (the
- * foreign key cascades). Bounded per call, so a large backlog is pruned over several runs.
+ * Retention: events older than `days` go, with their deliveries (the foreign key cascades), once no active
+ * endpoint still has to get them: none of its deliveries is pending and every active endpoint that takes
+ * the type has read past it. An endpoint far behind keeps its events (never lost; the Webhooks screen shows
+ * its backlog); disabling it lets them go, since enabled again it starts from then. Bounded per call, so a
+ * large backlog is pruned over several runs.
  */
 export async function pruneEvents(db: Executor, days: number, limit = 1000): Promise<number> {
   const result = await sql`
@@ -105,6 +108,10 @@ export async function pruneEvents(db: Executor, days: number, limit = 1000): Pro
       select e.id from events e
       where e.created_at < now() - make_interval(days => ${days})
         and not exists (select 1 from webhook_deliveries d where d.event_id = e.id and d.status = 'pending')
+        and not exists (
+          select 1 from webhook_endpoints w
+          where w.status = 'active' and e.type = any(w.event_types)
+            and (e.xid, e.id) > (w.stream_xid, w.stream_id))
       order by e.created_at
       limit ${limit})`.execute(db);
   return Number(result.numAffectedRows ?? 0);
