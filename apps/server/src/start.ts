@@ -4,6 +4,7 @@ import type { Config } from './config';
 import { type DatabaseHandle, openDatabase } from './db/connection';
 import { migrateToLatest } from './db/migrate';
 import { loadSecrets } from './lib/secrets';
+import { rebaseRestoredEvents } from './modules/events/restored-xids';
 
 export interface StartOptions {
   /** Runs after migrations and the first-admin check, before the port opens (the demo seeds here). */
@@ -18,6 +19,13 @@ export async function startServer(config: Config, options: StartOptions = {}) {
   const secrets = loadSecrets(config.DATA_DIR, config);
   const app = await buildApp({ config, database, secrets });
   if (applied.length) app.log.info({ applied }, 'migrations applied');
+  const rebased = await rebaseRestoredEvents(database.db);
+  if (rebased) {
+    app.log.warn(
+      rebased,
+      'events restored from another cluster put before every new transaction (feed order)',
+    );
+  }
 
   const admin = await ensureFirstAdmin(database.db, config);
   if (admin?.password) {
