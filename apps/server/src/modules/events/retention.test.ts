@@ -39,7 +39,12 @@ async function oldEvents(types: string[], days = RETENTION_DAYS + 10): Promise<s
 }
 
 async function remaining(ids: string[]): Promise<string[]> {
-  const rows = await db.selectFrom('events').select('id').where('id', 'in', ids).orderBy('id').execute();
+  const rows = await db
+    .selectFrom('events')
+    .select('id')
+    .where('id', 'in', ids.map(Number))
+    .orderBy('id')
+    .execute();
   return rows.map((row) => String(row.id));
 }
 
@@ -57,7 +62,11 @@ describe('event retention never takes what an active endpoint still has to get',
         'points.adjusted',
       ]);
       // The third is recent: retention never takes it, whoever has read it.
-      await db.updateTable('events').set({ created_at: new Date() }).where('id', '=', recent!).execute();
+      await db
+        .updateTable('events')
+        .set({ created_at: new Date() })
+        .where('id', '=', Number(recent))
+        .execute();
 
       // Only the type no active endpoint takes goes; the endpoint's two stay for its stream.
       expect(await pruneEvents(db, RETENTION_DAYS)).toBe(1);
