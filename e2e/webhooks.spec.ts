@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, expectJson, test, toast, uniqueName } from './support/fixtures';
-import { fitsViewport } from './support/loyalty-api';
+import { createAccount, fitsViewport } from './support/loyalty-api';
+import { manualAccrual } from './support/programme-api';
 import { startWebhookReceiver } from './support/webhook-receiver';
 
 // Issue 12 "Console": the Webhooks screen (ADMIN), against real deliveries to a receiver in the test.
@@ -39,6 +40,7 @@ test('add an endpoint (secret shown once), send a test event and watch it succee
       'Status',
       'Last Delivery',
       'Success Rate',
+      'Backlog',
       'Actions',
     ]);
 
@@ -71,6 +73,7 @@ test('add an endpoint (secret shown once), send a test event and watch it succee
     await expect(row.getByRole('cell').nth(2)).toHaveText('Active');
     await expect(row.getByRole('cell').nth(3)).toHaveText('Never');
     await expect(row.getByRole('cell').nth(4)).toHaveText('N/A');
+    await expect(row.getByRole('cell').nth(5)).toHaveText('Up to date');
 
     await rowAction(page, url, 'Send test event');
     await expect(toast(page, 'Test event queued')).toBeVisible();
@@ -136,6 +139,8 @@ test('a receiver answering 500: the delivery fails, Retry sends it again; reveal
       .click();
     await expect(toast(page, 'Endpoint disabled')).toBeVisible();
     await expect(row.getByRole('cell').nth(2)).toHaveText('Disabled');
+    // A disabled endpoint has no backlog: enabled again, it starts from then.
+    await expect(row.getByRole('cell').nth(5).getByTitle('Disabled')).toHaveText('—Disabled');
     await rowAction(page, url, 'Enable');
     await expect(toast(page, 'Endpoint enabled')).toBeVisible();
     await expect(row.getByRole('cell').nth(2)).toHaveText('Active');
@@ -155,6 +160,59 @@ test('a receiver answering 500: the delivery fails, Retry sends it again; reveal
         await page.screenshot({ path: `${SHOTS}/deliveries-${width}-${theme}.png`, animations: 'disabled' });
       }
     }
+  } finally {
+    await receiver.close();
+  }
+});
+
+test('the Backlog column counts what a receiver that has not answered yet still has to get, then is Up to date', async ({
+  page,
+  signIn,
+  api,
+}) => {
+  const receiver = await startWebhookReceiver(200);
+  // Every answer waits: the endpoint's stream cannot move past what it is sending.
+  receiver.hold();
+  try {
+    const url = receiver.url(uniqueName('backlog'));
+    await expectJson(await api.post('/api/v1/webhooks', { data: { url, eventTypes: ['points.adjusted'] } }));
+    const account = await createAccount(api);
+    await manualAccrual(api, account.id, 10);
+    await manualAccrual(api, account.id, 20);
+
+    await signIn(page);
+    await page.goto('/webhooks');
+    const backlog = rowFor(page, url).getByRole('cell').nth(5);
+    // At least these two (other tests' adjustments wait too); the second line is the oldest one's age.
+    const waiting = /^\d[\d,]*\+? events?oldest (just now|\d+ (s|min|h|days) ago)$/;
+    await expect(backlog).toHaveText(waiting);
+    const count = Number((await backlog.innerText()).replace(/[,+]/g, '').split(' ')[0]);
+    expect(count).toBeGreaterThanOrEqual(2);
+
+    for (const theme of ['light', 'dark'] as const) {
+      await page.evaluate((value) => localStorage.setItem('theme', value), theme);
+      for (const width of [1280, 390]) {
+        await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+        await page.goto('/webhooks');
+        await expect(backlog).toHaveText(waiting);
+        expect(await fitsViewport(page)).toBe(true);
+        await page.screenshot({ path: `${SHOTS}/backlog-${width}-${theme}.png`, fullPage: true });
+      }
+    }
+
+    receiver.release();
+    // Delivered: both adjustments arrived, and the list (refreshed until it says so) is up to date.
+    await expect
+      .poll(() =>
+        receiver.received
+          .map((call) => JSON.parse(call.body) as { data: { accountId?: string } })
+          .filter((event) => event.data.accountId === account.id),
+      )
+      .toHaveLength(2);
+    await expect(async () => {
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      await expect(backlog).toHaveText('Up to date', { timeout: 2000 });
+    }).toPass();
   } finally {
     await receiver.close();
   }

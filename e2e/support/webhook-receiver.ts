@@ -9,10 +9,18 @@ export interface ReceivedCall {
 /**
  * A webhook receiver for a browser test: node:http on a free loopback port, answering `status` (changeable
  * mid-test) and keeping what it got. The e2e server allows http to 127.0.0.1 (WEBHOOK_ALLOW_PRIVATE).
+ * `hold()` keeps every answer back until `release()` (or `close()`): while it holds, the endpoint's stream
+ * cannot move, so what was written for it stays its backlog (within WEBHOOK_TIMEOUT_MS).
  */
 export async function startWebhookReceiver(status = 200) {
   const received: ReceivedCall[] = [];
   let answer = status;
+  let held: (() => void)[] | null = null;
+  const release = () => {
+    const waiting = held ?? [];
+    held = null;
+    for (const reply of waiting) reply();
+  };
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk) => {
@@ -20,7 +28,9 @@ export async function startWebhookReceiver(status = 200) {
     });
     req.on('end', () => {
       received.push({ headers: req.headers, body });
-      res.writeHead(answer).end();
+      const reply = () => res.writeHead(answer).end();
+      if (held) held.push(reply);
+      else reply();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -31,6 +41,13 @@ export async function startWebhookReceiver(status = 200) {
     answer: (next: number) => {
       answer = next;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    hold: () => {
+      held ??= [];
+    },
+    release,
+    close: () => {
+      release();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }

@@ -106,15 +106,26 @@ export const deliveryStatuses = ['pending', 'succeeded', 'failed'] as const;
 export const deliveryStatus = z.enum(deliveryStatuses);
 export type DeliveryStatus = z.infer<typeof deliveryStatus>;
 
+/** The endpoints list counts an endpoint's backlog up to this many: the count stays cheap however far behind. */
+export const WEBHOOK_BACKLOG_CAP = 10_000;
+
 /**
  * A row of the endpoints list: the endpoint with what its deliveries say so far. The last delivery is the
  * one attempted last (`pending` there means its last attempt failed and a retry is due); the success
  * rate counts finished deliveries only (succeeded / (succeeded + failed)), null before any finished.
+ *
+ * The backlog is what the endpoint still has to get: committed events of its types that its stream has not
+ * reached yet, plus its pending deliveries that are due (a retry whose time has come, the test event, a
+ * Retry). Counted up to WEBHOOK_BACKLOG_CAP, so that value means "at least"; 0 is caught up. Null for a
+ * disabled endpoint: its stream does not move, and enabled again it starts from then, so nothing waits.
+ * `backlogSince` is when the oldest event its stream has not reached was written (null when none waits).
  */
 export const webhookListItem = webhook.extend({
   lastDeliveryAt: isoTimestamp.nullable(),
   lastDeliveryStatus: deliveryStatus.nullable(),
   successRate: z.number().min(0).max(1).nullable(),
+  backlog: z.number().int().min(0).max(WEBHOOK_BACKLOG_CAP).nullable(),
+  backlogSince: isoTimestamp.nullable(),
 });
 export type WebhookListItem = z.infer<typeof webhookListItem>;
 

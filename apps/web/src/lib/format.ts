@@ -56,3 +56,24 @@ export function formatTimestamp(value: string | number | Date | null | undefined
   const date = toDate(value);
   return date ? timestampFormat.format(date) : empty;
 }
+
+/**
+ * How long ago, in the largest whole unit: "just now", "45 s ago", "3 min ago", "5 h ago", "2 days ago".
+ * A time ahead of this clock (another machine's) is "just now".
+ */
+export function formatTimeAgo(
+  value: string | number | Date | null | undefined,
+  now = Date.now(),
+  empty = 'N/A',
+): string {
+  const date = toDate(value);
+  if (!date) return empty;
+  const seconds = Math.floor((now - date.getTime()) / 1000);
+  if (seconds < 1) return 'just now';
+  if (seconds < 60) return `${seconds} s ago`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h ago`;
+  return `${Math.floor(hours / 24)} days ago`;
+}

@@ -2,6 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Executor } from '../../db/executor';
 import type { Tx } from '../../db/transaction';
 import { toIso } from '../../lib/paging';
+import { streamHasNotReached } from './streams.sql';
 
 export interface NewEvent {
   type: string;
@@ -109,9 +110,7 @@ export async function pruneEvents(db: Executor, days: number, limit = 1000): Pro
       where e.created_at < now() - make_interval(days => ${days})
         and not exists (select 1 from webhook_deliveries d where d.event_id = e.id and d.status = 'pending')
         and not exists (
-          select 1 from webhook_endpoints w
-          where w.status = 'active' and e.type = any(w.event_types)
-            and (e.xid, e.id) > (w.stream_xid, w.stream_id))
+          select 1 from webhook_endpoints w where w.status = 'active' and ${streamHasNotReached})
       order by e.created_at
       limit ${limit})`.execute(db);
   return Number(result.numAffectedRows ?? 0);

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { bearer, createTestContext } from '../../../test/helper';
 import { inTransaction } from '../../db/transaction';
-import { deliverDue } from './delivery-worker';
+import { deliverUntilCaughtUp } from './deliver-until-caught-up.test-support';
 import { insertEvents, pruneEvents } from './events.repository';
-import { deliveryBacklog } from './streams.repository';
 import { startReceiver } from './webhook-receiver.test-support';
 import { webhookCrypto } from './webhooks.service';
 
@@ -73,11 +72,7 @@ describe('event retention never takes what an active endpoint still has to get',
       expect(await remaining([adjusted!, other!, recent!])).toEqual([adjusted, recent]);
 
       // Delivered: the stream has passed it, so the old one goes now (with its delivery row).
-      const options = { timeoutMs: 2000, allowPrivate: true, retrySchedule: [0] };
-      for (let round = 0; (await deliveryBacklog(db, taken.id)) > 0; round++) {
-        if (round > 3000) throw new Error('the stream never caught up');
-        if ((await deliverDue(db, crypto, options)) === 0) await new Promise((r) => setTimeout(r, 20));
-      }
+      await deliverUntilCaughtUp(db, crypto, { timeoutMs: 2000, allowPrivate: true, retrySchedule: [0] });
       expect(receiver.received.map((hook) => (JSON.parse(hook.body) as { id: string }).id)).toEqual([
         adjusted,
         recent,

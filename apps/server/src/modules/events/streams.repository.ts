@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/executor';
 import { type AttemptOutcome, statusAfter } from './attempt-outcome';
 import { attemptRunning } from './deliveries.repository';
+import { streamHasNotReached } from './streams.sql';
 
 /**
  * Each active endpoint reads the outbox as a stream (migration 029): its position is the last event, in
@@ -122,20 +123,45 @@ export async function recordStream(
 }
 
 /**
- * What active endpoints (or this one) still have to get: events their streams have not reached, committed
- * or not, and pending delivery rows due by now. Zero when delivery has caught up (tests and benchmarks wait
- * on it: a stream reads only transactions older than every running one, anywhere on the server).
+ * What the endpoint aliased `w` in the enclosing query still has to get, as a subquery of one row to join
+ * laterally: events of its types that its stream has not reached plus its pending delivery rows due by now
+ * (`backlog`), and when the oldest of those events was written (`backlog_since`). No row for a disabled
+ * endpoint: its stream does not move, and enabled again it starts from then. Events count whether or not
+ * the stream may read them yet (a statement sees committed ones only, and one committed above the
+ * snapshot's xmin is waiting too). With `cap`, each part stops at `cap` rows (a range of events_feed_idx in
+ * feed order, not the whole backlog) and their sum at `cap` ("at least"); without it the count is exact.
+ */
+export function endpointBacklog(cap?: number) {
+  const capped = cap !== undefined;
+  return sql<{ backlog: number; backlog_since: Date | null }>`(
+    select ${capped ? sql`least(s.n + r.n, ${cap})` : sql`s.n + r.n`}::int as backlog, s.since as backlog_since
+    from (
+      select count(*) as n, min(waiting.created_at) as since from (
+        select e.created_at from events e
+        where ${streamHasNotReached}
+        ${capped ? sql`order by e.xid, e.id limit ${cap}` : sql``}
+      ) waiting
+    ) s, (
+      select count(*) as n from (
+        select 1 from webhook_deliveries d
+        where d.endpoint_id = w.id and d.status = 'pending' and d.next_attempt_at <= now()
+        ${capped ? sql`limit ${cap}` : sql``}
+      ) due
+    ) r
+    where w.status = 'active'
+  )`;
+}
+
+/**
+ * What active endpoints (or this one) still have to get (`endpointBacklog`, exact). Zero when delivery has
+ * caught up (tests and benchmarks wait on it: a stream reads only transactions older than every running
+ * one, anywhere on the server).
  */
 export async function deliveryBacklog(db: Executor, endpointId?: string): Promise<number> {
   const only = endpointId ? sql`and w.id = ${endpointId}::uuid` : sql``;
   const result = await sql<{ n: number }>`
-    select (
-      select count(*) from webhook_endpoints w
-      join events e on (e.xid, e.id) > (w.stream_xid, w.stream_id) and e.type = any(w.event_types)
-      where w.status = 'active' ${only}
-    ) + (
-      select count(*) from webhook_deliveries d join webhook_endpoints w on w.id = d.endpoint_id
-      where w.status = 'active' and d.status = 'pending' and d.next_attempt_at <= now() ${only}
-    ) as n`.execute(db);
+    select coalesce(sum(b.backlog), 0)::int as n
+    from webhook_endpoints w cross join lateral ${endpointBacklog()} b
+    where w.status = 'active' ${only}`.execute(db);
   return Number(result.rows[0]!.n);
 }

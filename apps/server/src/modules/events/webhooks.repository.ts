@@ -1,8 +1,16 @@
-import type { DeliveryStatus, EventType, Webhook, WebhookListItem, WebhookStatus } from '@loyalty/contracts';
+import {
+  type DeliveryStatus,
+  type EventType,
+  WEBHOOK_BACKLOG_CAP,
+  type Webhook,
+  type WebhookListItem,
+  type WebhookStatus,
+} from '@loyalty/contracts';
 import { sql } from 'kysely';
 import type { Executor } from '../../db/executor';
 import type { Tx } from '../../db/transaction';
 import { toIso } from '../../lib/paging';
+import { endpointBacklog } from './streams.repository';
 
 interface WebhookRow {
   id: string;
@@ -27,11 +35,13 @@ export function toWebhook(row: WebhookRow): Webhook {
 }
 
 /**
- * Every endpoint, oldest first (a handful per programme: no paging), each with its delivery summary. The
- * lateral subquery reads one endpoint's deliveries through webhook_deliveries_endpoint_idx; retention keeps
- * them to EVENT_RETENTION_DAYS.
+ * Every endpoint, oldest first (a handful per programme: no paging), each with its delivery summary and
+ * its backlog. The first lateral subquery reads one endpoint's deliveries through
+ * webhook_deliveries_endpoint_idx; retention keeps them to EVENT_RETENTION_DAYS. The backlog is counted up
+ * to `cap` (the contract's; a test passes a small one): an endpoint far behind is not counted to its end
+ * on every request.
  */
-export async function listWebhooks(db: Executor): Promise<WebhookListItem[]> {
+export async function listWebhooks(db: Executor, cap = WEBHOOK_BACKLOG_CAP): Promise<WebhookListItem[]> {
   const rows = await db
     .selectFrom('webhook_endpoints as w')
     .leftJoinLateral(
@@ -49,8 +59,10 @@ export async function listWebhooks(db: Executor): Promise<WebhookListItem[]> {
           .as('s'),
       (join) => join.onTrue(),
     )
+    // No row for a disabled endpoint: its backlog is null.
+    .leftJoinLateral(endpointBacklog(cap).as('b'), (join) => join.onTrue())
     .select(publicColumns.map((column) => `w.${column}` as const))
-    .select(['s.last_attempt_at', 's.last_status', 's.succeeded', 's.failed'])
+    .select(['s.last_attempt_at', 's.last_status', 's.succeeded', 's.failed', 'b.backlog', 'b.backlog_since'])
     .orderBy('w.created_at')
     .execute();
   return rows.map((row) => {
@@ -62,6 +74,8 @@ export async function listWebhooks(db: Executor): Promise<WebhookListItem[]> {
       lastDeliveryAt: toIso(row.last_attempt_at),
       lastDeliveryStatus: row.last_status,
       successRate: finished > 0 ? succeeded / finished : null,
+      backlog: row.backlog,
+      backlogSince: toIso(row.backlog_since),
     };
   });
 }

@@ -3,6 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, createTestContext } from '../../../test/helper';
 import { inTransaction } from '../../db/transaction';
+import { deliverUntilCaughtUp } from './deliver-until-caught-up.test-support';
 import { claimDeliveries } from './deliveries.repository';
 import { deliverDue } from './delivery-worker';
 import { type EventRow, insertEvents, toEvent } from './events.repository';
@@ -21,20 +22,8 @@ const admin = bearer(ctx.tokens.ADMIN);
 const crypto = webhookCrypto({ jwtSecret: '', posKeySecret: '0'.repeat(64) });
 /** A time limit long enough for a loaded machine to answer, short enough for the test that never does. */
 const options = { timeoutMs: 2000, allowPrivate: true, retrySchedule: [0, 0] };
-/**
- * Runs the due attempts until nothing is left (the schedule above retries at once). Streams read only
- * transactions older than every running one on the server: on a PostgreSQL server shared with other test
- * files, theirs can hold an event back for a moment, so an empty round waits a little (bounded) before the
- * next, until the backlog is empty.
- */
-async function deliverAll() {
-  for (let round = 0; round < 3000; round++) {
-    if ((await deliverDue(db, crypto, options)) > 0) continue;
-    if ((await deliveryBacklog(db)) === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('deliveries still due after 3,000 rounds');
-}
+/** Runs the due attempts until nothing is left (the schedule above retries at once). */
+const deliverAll = () => deliverUntilCaughtUp(db, crypto, options);
 
 let receiver: Receiver;
 beforeEach(async () => {

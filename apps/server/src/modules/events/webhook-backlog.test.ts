@@ -1,0 +1,133 @@
+import { WEBHOOK_BACKLOG_CAP, type WebhookListItem } from '@loyalty/contracts';
+import { sql } from 'kysely';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { bearer, createTestContext } from '../../../test/helper';
+import { inTransaction } from '../../db/transaction';
+import { deliverUntilCaughtUp } from './deliver-until-caught-up.test-support';
+import { insertEvents } from './events.repository';
+import { deliveryBacklog } from './streams.repository';
+import { type Receiver, startReceiver } from './webhook-receiver.test-support';
+import { listWebhooks } from './webhooks.repository';
+import { webhookCrypto } from './webhooks.service';
+
+const ctx = await createTestContext({
+  HOLD_SWEEP_INTERVAL_MS: '0',
+  WEBHOOK_POLL_INTERVAL_MS: '0',
+  WEBHOOK_ALLOW_PRIVATE: 'true',
+});
+const db = ctx.database.db;
+const crypto = webhookCrypto({ jwtSecret: '', posKeySecret: '0'.repeat(64) });
+const options = { timeoutMs: 2000, allowPrivate: true, retrySchedule: [0] };
+
+let receiver: Receiver;
+beforeEach(async () => {
+  // Each test starts without endpoints: none counts the events of another's.
+  await db.deleteFrom('webhook_endpoints').execute();
+  receiver = await startReceiver();
+  return () => receiver.close();
+});
+
+async function api(method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) {
+  const res = await ctx.app.inject({
+    method,
+    url,
+    headers: bearer(ctx.tokens.ADMIN),
+    ...(payload ? { payload } : {}),
+  });
+  expect(res.statusCode, res.body).toBeLessThan(300);
+  return res.json();
+}
+
+async function endpoint(eventTypes: string[]): Promise<string> {
+  return (await api('POST', '/api/v1/webhooks', { url: receiver.url, eventTypes })).id;
+}
+
+/** The endpoint's row of `GET /api/v1/webhooks`. */
+async function listed(id: string): Promise<WebhookListItem> {
+  const list = (await api('GET', '/api/v1/webhooks')) as WebhookListItem[];
+  return list.find((w) => w.id === id)!;
+}
+
+/** Events of these types, written in one transaction; returns when they were written. */
+async function write(types: string[]): Promise<string> {
+  const [first] = await inTransaction(db, (trx) =>
+    insertEvents(
+      trx,
+      types.map((type, n) => ({ type, data: { n } })),
+    ),
+  );
+  const row = await db
+    .selectFrom('events')
+    .select('created_at')
+    .where('id', '=', first!)
+    .executeTakeFirstOrThrow();
+  return row.created_at.toISOString();
+}
+
+describe('the backlog of the endpoints list', () => {
+  it('counts the events of its types its stream has not reached and its due deliveries; null when disabled', async () => {
+    const hook = await endpoint(['account.created']);
+    expect(await listed(hook)).toMatchObject({ backlog: 0, backlogSince: null });
+    // The test event is a delivery row, due at once: it counts, but is no event of the stream.
+    await api('POST', `/api/v1/webhooks/${hook}/test`);
+    expect(await listed(hook)).toMatchObject({ backlog: 1, backlogSince: null });
+
+    const since = await write(['account.created', 'card.issued', 'account.created', 'card.issued']);
+    expect(await listed(hook)).toMatchObject({ backlog: 3, backlogSince: since });
+    expect(await deliveryBacklog(db, hook)).toBe(3);
+    // An endpoint added later starts from then; a card.issued counts for it, not for the first one's.
+    const later = await endpoint(['account.created', 'card.issued']);
+    expect(await listed(later)).toMatchObject({ backlog: 0, backlogSince: null });
+    await write(['card.issued']);
+    expect((await listed(later)).backlog).toBe(1);
+    expect((await listed(hook)).backlog).toBe(3);
+
+    await api('PATCH', `/api/v1/webhooks/${hook}`, { status: 'disabled' });
+    expect(await listed(hook)).toMatchObject({ status: 'disabled', backlog: null, backlogSince: null });
+    expect(await deliveryBacklog(db, hook)).toBe(0);
+    // Enabled again, its stream starts from then: what was written meanwhile is not its to get, and only
+    // the test event, a row that waited, is left.
+    await write(['account.created']);
+    await api('PATCH', `/api/v1/webhooks/${hook}`, { status: 'active' });
+    expect(await listed(hook)).toMatchObject({ backlog: 1, backlogSince: null });
+  });
+
+  it('is 0 once delivery has caught up; a retry counts once it is due', async () => {
+    const hook = await endpoint(['account.created']);
+    await write(['account.created', 'account.created']);
+    expect((await listed(hook)).backlog).toBe(2);
+    await deliverUntilCaughtUp(db, crypto, options);
+    expect(receiver.received).toHaveLength(2);
+    expect(await listed(hook)).toMatchObject({ backlog: 0, backlogSince: null });
+
+    // A failed attempt waits for its retry in an hour: not behind until then.
+    receiver.always(500);
+    await write(['account.created']);
+    await deliverUntilCaughtUp(db, crypto, { ...options, retrySchedule: [3600] });
+    expect(receiver.received).toHaveLength(3);
+    expect(await listed(hook)).toMatchObject({ backlog: 0, lastDeliveryStatus: 'pending' });
+    await sql`update webhook_deliveries set next_attempt_at = now()
+      where endpoint_id = ${hook}::uuid and status = 'pending'`.execute(db);
+    expect(await listed(hook)).toMatchObject({ backlog: 1, backlogSince: null });
+  });
+
+  it('counts up to the cap (the events, the due deliveries, and both together); deliveryBacklog counts all', async () => {
+    const hook = await endpoint(['account.created']);
+    const since = await write(['account.created', 'account.created', 'account.created', 'account.created']);
+    await api('POST', `/api/v1/webhooks/${hook}/test`);
+    await api('POST', `/api/v1/webhooks/${hook}/test`);
+    const capped = async (cap: number) => (await listWebhooks(db, cap)).find((w) => w.id === hook)!;
+    expect(await capped(2)).toMatchObject({ backlog: 2, backlogSince: since });
+    expect((await capped(5)).backlog).toBe(5);
+    expect((await capped(6)).backlog).toBe(6);
+    expect((await capped(100)).backlog).toBe(6);
+    expect(await deliveryBacklog(db, hook)).toBe(6);
+
+    // The API's cap is the contract's: past it, the list says WEBHOOK_BACKLOG_CAP ("at least").
+    await sql`insert into events (type, data)
+      select 'account.created', jsonb_build_object('n', n)
+      from generate_series(1, ${WEBHOOK_BACKLOG_CAP}::int) as n`.execute(db);
+    expect(await listed(hook)).toMatchObject({ backlog: WEBHOOK_BACKLOG_CAP, backlogSince: since });
+    expect(await deliveryBacklog(db, hook)).toBe(WEBHOOK_BACKLOG_CAP + 6);
+  });
+});
