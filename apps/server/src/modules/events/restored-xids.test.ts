@@ -1,17 +1,13 @@
 import { sql } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
-import { bearer, createTestContext } from '../../../test/helper';
+import { bearer } from '../../../test/helper';
 import { inTransaction } from '../../db/transaction';
 import { insertEvents } from './events.repository';
 import { rebaseRestoredEvents } from './restored-xids';
 import { type ClaimedStream, readStream } from './streams.repository';
+import { webhookTestContext } from './webhook-test-context.test-support';
 
-const ctx = await createTestContext({
-  HOLD_SWEEP_INTERVAL_MS: '0',
-  WEBHOOK_POLL_INTERVAL_MS: '0',
-  WEBHOOK_ALLOW_PRIVATE: 'true',
-});
-const db = ctx.database.db;
+const { ctx, db } = await webhookTestContext();
 
 async function feedIds(): Promise<string[]> {
   const res = await ctx.app.inject({

@@ -1,18 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { bearer, createTestContext } from '../../../test/helper';
+import { bearer } from '../../../test/helper';
 import { inTransaction } from '../../db/transaction';
 import { deliverUntilCaughtUp } from './deliver-until-caught-up.test-support';
 import { insertEvents, pruneEvents } from './events.repository';
 import { startReceiver } from './webhook-receiver.test-support';
-import { webhookCrypto } from './webhooks.service';
+import { webhookTestContext } from './webhook-test-context.test-support';
 
-const ctx = await createTestContext({
-  HOLD_SWEEP_INTERVAL_MS: '0',
-  WEBHOOK_POLL_INTERVAL_MS: '0',
-  WEBHOOK_ALLOW_PRIVATE: 'true',
-});
-const db = ctx.database.db;
-const crypto = webhookCrypto({ jwtSecret: '', posKeySecret: '0'.repeat(64) });
+const { ctx, db, crypto } = await webhookTestContext();
 const RETENTION_DAYS = 30;
 
 async function api(method: 'POST' | 'PATCH', url: string, payload: object) {

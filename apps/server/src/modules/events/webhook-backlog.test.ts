@@ -1,22 +1,16 @@
 import { WEBHOOK_BACKLOG_CAP, type WebhookListItem } from '@loyalty/contracts';
 import { sql } from 'kysely';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { bearer, createTestContext } from '../../../test/helper';
+import { bearer } from '../../../test/helper';
 import { inTransaction } from '../../db/transaction';
 import { deliverUntilCaughtUp } from './deliver-until-caught-up.test-support';
 import { insertEvents } from './events.repository';
 import { deliveryBacklog } from './streams.repository';
 import { type Receiver, startReceiver } from './webhook-receiver.test-support';
+import { webhookTestContext } from './webhook-test-context.test-support';
 import { listWebhooks } from './webhooks.repository';
-import { webhookCrypto } from './webhooks.service';
 
-const ctx = await createTestContext({
-  HOLD_SWEEP_INTERVAL_MS: '0',
-  WEBHOOK_POLL_INTERVAL_MS: '0',
-  WEBHOOK_ALLOW_PRIVATE: 'true',
-});
-const db = ctx.database.db;
-const crypto = webhookCrypto({ jwtSecret: '', posKeySecret: '0'.repeat(64) });
+const { ctx, db, crypto } = await webhookTestContext();
 const options = { timeoutMs: 2000, allowPrivate: true, retrySchedule: [0] };
 
 let receiver: Receiver;

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, createTestContext } from '../../../test/helper';
+import { bearer, buildTestApp } from '../../../test/helper';
 import { inTransaction } from '../../db/transaction';
 import { deliverUntilCaughtUp } from './deliver-until-caught-up.test-support';
 import { claimDeliveries } from './deliveries.repository';
@@ -10,16 +10,10 @@ import { type EventRow, insertEvents, toEvent } from './events.repository';
 import { claimStreamBatch, deliverStream } from './stream-batch';
 import { deliveryBacklog } from './streams.repository';
 import { type Receiver, startReceiver } from './webhook-receiver.test-support';
-import { webhookCrypto } from './webhooks.service';
+import { webhookTestContext } from './webhook-test-context.test-support';
 
-const ctx = await createTestContext({
-  HOLD_SWEEP_INTERVAL_MS: '0',
-  WEBHOOK_POLL_INTERVAL_MS: '0',
-  WEBHOOK_ALLOW_PRIVATE: 'true',
-});
-const db = ctx.database.db;
+const { ctx, db, crypto } = await webhookTestContext();
 const admin = bearer(ctx.tokens.ADMIN);
-const crypto = webhookCrypto({ jwtSecret: '', posKeySecret: '0'.repeat(64) });
 /** A time limit long enough for a loaded machine to answer, short enough for the test that never does. */
 const options = { timeoutMs: 2000, allowPrivate: true, retrySchedule: [0, 0] };
 /** Runs the due attempts until nothing is left (the schedule above retries at once). */
