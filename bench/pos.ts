@@ -14,6 +14,8 @@
  * BENCH_CONNECTIONS (8), BENCH_SECONDS (20, at most 30), BENCH_CARDS (20000), BENCH_KEEP=1 keeps the
  * databases, BENCH_PORT (3103) and BENCH_DB_SUFFIX (none) for a second checkout benching beside this one.
  * Diagnostics: BENCH_NO_TRIGGERS=1 (other modules' triggers off), BENCH_UNNAMED=1 (no prepared statements),
+ * BENCH_NO_BALANCE_INDEX=1 (accounts_balance_idx dropped, so a balance update can be HOT: what sorting
+ * accounts by balance through an index costs every write),
  * BENCH_WEBHOOK=1 (accrual without, then BENCH_WEBHOOK_ROUNDS (2) times with one active webhook endpoint and
  * without again; delivery lag),
  * BENCH_EXPLAIN=1 (after the phases, the plan of every statement of one accrual, hold and capture),
@@ -141,6 +143,10 @@ async function seed(db: Db, secretHex: string) {
     // Diagnostic only: measures the POS path without the analytics rollup triggers (ledger still exact).
     for (const table of ['operations', 'accounts', 'cards'])
       await sql.raw(`alter table ${table} disable trigger user`).execute(db);
+  }
+  if (process.env.BENCH_NO_BALANCE_INDEX === '1') {
+    // Diagnostic only: the accounts list then sorts by balance without an index (BENCHMARKS: past its 50 ms).
+    await sql`drop index accounts_balance_idx`.execute(db);
   }
   await sql`analyze`.execute(db);
   return keys;
@@ -426,6 +432,10 @@ async function main() {
         (select count(*)::int from operations where card_number = ${cardNumber(0)} and type = 'redemption') as captured,
         (select count(*)::int from operations where card_number = ${cardNumber(0)} and type = 'hold' and status = 'active') as open
       from accounts a where client_id = 'bench-0'`.execute(handle.db);
+    // HOT updates rewrite no index; an update that changes an indexed column (balance) rewrites every one.
+    const updates = await sql<{ upd: string; hot: string }>`
+      select n_tup_upd::text as upd, n_tup_hot_upd::text as hot
+      from pg_stat_user_tables where relname = 'accounts'`.execute(handle.db);
     const counts = await sql<{ type: string; status: string; n: number }>`
       select type, status, count(*)::int as n from operations group by 1, 2 order by 1, 2`.execute(handle.db);
     const version = (
@@ -502,6 +512,8 @@ async function main() {
         `  pgbench tpcb-like (${label}): database ${ms(r.cpu.database)}, client ${ms(r.cpu.client)} per transaction`,
       );
     }
+    const u = updates.rows[0]!;
+    console.log(`accounts rows updated: ${u.upd}, of which HOT (no index rewritten): ${u.hot}`);
     console.log(`errors: ${phases.map((p) => `${p.name}: ${p.errors}`).join('; ')}`);
     console.log(`operations: ${counts.rows.map((r) => `${r.type}/${r.status} ${r.n}`).join(', ')}`);
     const h = hot.rows[0]!;
