@@ -63,11 +63,11 @@ const envSchema = z.object({
     .enum(['true', 'false'], 'must be true or false')
     .default('false')
     .transform((v) => v === 'true'),
-  /** How long a receiver has to answer; 10 s by the contract, shorter only in tests. */
+  /** How long a receiver has to answer; 10 s by the contract (tests set shorter, and the browser tests longer). */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** How often each server's delivery worker looks for due deliveries; 0 turns it off (tests drive it by hand). */
   WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(0).default(1000),
-  /** Delivered and failed outbox rows older than this are pruned by the delivery workers. */
+  /** Events older than this are pruned by the delivery workers once no active endpoint still has to get them. */
   EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   WEB_DIST: z.string().optional(),
   /** When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`. */
