@@ -25,10 +25,18 @@ export const webhooksKeys = {
   deliveries: (id: string) => ['webhooks', 'deliveries', id] as const,
 };
 
+/**
+ * While an endpoint has a backlog the list asks again this often, so its count and age move by themselves
+ * (never while the tab is hidden: React Query's default). The server counts at most the contract's cap.
+ */
+const BACKLOG_REFRESH_MS = 5000;
+
 /** A handful of endpoints per programme: the server sends them all, with their delivery summaries. */
 export const webhooksListQuery = queryOptions({
   queryKey: webhooksKeys.list,
   queryFn: ({ signal }) => apiClient.get<WebhookListItem[]>(WEBHOOKS, { signal }),
+  refetchInterval: (query) =>
+    query.state.data?.some((endpoint) => (endpoint.backlog ?? 0) > 0) ? BACKLOG_REFRESH_MS : false,
   meta: { errorTitle: 'Failed to load webhook endpoints' },
 });
 
