@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import helmet from '@fastify/helmet';
+import { WEBHOOK_BACKLOG_CAP } from '@loyalty/contracts';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
@@ -15,6 +16,7 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { cardsRoutes } from './modules/cards/cards.routes';
 import { clientsRoutes } from './modules/clients/clients.routes';
 import { eventsRoutes } from './modules/events/events.routes';
+import { endpointBacklogs } from './modules/events/streams.repository';
 import { webhooksRoutes } from './modules/events/webhooks.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { importsRoutes } from './modules/imports/imports.routes';
@@ -87,7 +89,11 @@ export async function buildApp({ config, database, secrets, logger }: AppDeps) {
     },
   });
   await app.register(databasePlugin, { db: database.db, kind: database.kind });
-  await app.register(metricsPlugin, { token: config.METRICS_TOKEN, poolStats: database.poolStats });
+  await app.register(metricsPlugin, {
+    token: config.METRICS_TOKEN,
+    poolStats: database.poolStats,
+    webhookBacklogs: () => endpointBacklogs(database.db, WEBHOOK_BACKLOG_CAP),
+  });
   if (config.POS_GROUP_COMMIT_LANES > 0) {
     useGroupCommit(database.db, {
       lanes: config.POS_GROUP_COMMIT_LANES,

@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { WEBHOOK_BACKLOG_CAP } from '@loyalty/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
@@ -25,14 +26,16 @@ export interface MetricsOptions {
   /** When set, `GET /metrics` needs `Authorization: Bearer <token>`. */
   token?: string;
   poolStats?: () => PoolStats;
+  /** Each active webhook endpoint's backlog (capped), read when `/metrics` is scraped. */
+  webhookBacklogs?: () => Promise<{ id: string; backlog: number }[]>;
 }
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /**
  * Prometheus metrics on `GET /metrics`: requests and their latency by route pattern (never the raw URL,
- * whose ids would make a series per card), POS write outcomes by code, the database pool and the ledger's
- * sweepers, plus Node's process metrics. One registry per app, so tests can build many apps in a process.
+ * whose ids would make a series per card), POS write outcomes by code, the database pool, the ledger's
+ * sweepers and each webhook endpoint's backlog (a series per endpoint: a handful), plus Node's process metrics. One registry per app, so tests can build many apps in a process.
  */
 export const metricsPlugin = fp(
   async (app, options: MetricsOptions) => {
@@ -92,6 +95,26 @@ export const metricsPlugin = fp(
           this.set({ state: 'total' }, stats.total);
           this.set({ state: 'idle' }, stats.idle);
           this.set({ state: 'waiting' }, stats.waiting);
+        },
+      });
+    }
+
+    const backlogs = options.webhookBacklogs;
+    if (backlogs) {
+      new Gauge({
+        name: 'loyalty_webhook_backlog_events',
+        help: `Events and due retries each active webhook endpoint still has to get, counted up to ${WEBHOOK_BACKLOG_CAP}`,
+        labelNames: ['endpoint'] as const,
+        registers: [registry],
+        async collect() {
+          // An endpoint deleted or disabled since the last scrape has no series any more.
+          this.reset();
+          try {
+            for (const { id, backlog } of await backlogs()) this.set({ endpoint: id }, backlog);
+          } catch (error) {
+            // The database is away: the scrape still answers (the pool gauge and /readyz tell why).
+            app.log.warn({ err: error }, 'webhook backlogs not read for /metrics');
+          }
         },
       });
     }

@@ -152,6 +152,18 @@ export function endpointBacklog(cap?: number) {
   )`;
 }
 
+/** Each active endpoint's backlog, counted up to `cap` (`endpointBacklog`): what `/metrics` reports. */
+export async function endpointBacklogs(
+  db: Executor,
+  cap: number,
+): Promise<{ id: string; backlog: number }[]> {
+  const result = await sql<{ id: string; backlog: number }>`
+    select w.id, b.backlog from webhook_endpoints w cross join lateral ${endpointBacklog(cap)} b
+    where w.status = 'active'
+    order by w.created_at`.execute(db);
+  return result.rows;
+}
+
 /**
  * What active endpoints (or this one) still have to get (`endpointBacklog`, exact). Zero when delivery has
  * caught up (tests and benchmarks wait on it: a stream reads only transactions older than every running

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { bearer } from '../../../test/helper';
 import { inTransaction } from '../../db/transaction';
+import { metricValue } from '../../plugins/metrics.test-support';
 import { deliverUntilCaughtUp } from './deliver-until-caught-up.test-support';
 import { insertEvents } from './events.repository';
 import { deliveryBacklog } from './streams.repository';
@@ -103,6 +104,23 @@ describe('the backlog of the endpoints list', () => {
     await sql`update webhook_deliveries set next_attempt_at = now()
       where endpoint_id = ${hook}::uuid and status = 'pending'`.execute(db);
     expect(await listed(hook)).toMatchObject({ backlog: 1, backlogSince: null });
+  });
+
+  it('is on /metrics: a series per active endpoint, none for a disabled one', async () => {
+    const hook = await endpoint(['account.created']);
+    const other = await endpoint(['card.issued']);
+    await write(['account.created', 'account.created', 'card.issued']);
+    const series = (id: string) => `loyalty_webhook_backlog_events{endpoint="${id}"}`;
+    const scrape = async () => (await ctx.app.inject({ url: '/metrics' })).body;
+
+    let body = await scrape();
+    expect(body).toContain(`${series(hook)} `);
+    expect(metricValue(body, series(hook))).toBe(2);
+    expect(metricValue(body, series(other))).toBe(1);
+    await api('PATCH', `/api/v1/webhooks/${other}`, { status: 'disabled' });
+    body = await scrape();
+    expect(metricValue(body, series(hook))).toBe(2);
+    expect(body).not.toContain(series(other));
   });
 
   it('counts up to the cap (the events, the due deliveries, and both together); deliveryBacklog counts all', async () => {
