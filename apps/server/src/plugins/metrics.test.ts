@@ -1,6 +1,8 @@
+import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { bearer, createTestContext } from '../../test/helper';
 import { createPosKey, newCardNumber } from '../modules/pos/pos.fixtures';
+import { metricsPlugin } from './metrics';
 import { pollUntilMetric } from './metrics.test-support';
 
 const TOKEN = 'metrics-token-0123456789';
@@ -85,5 +87,22 @@ describe('GET /metrics without METRICS_TOKEN', async () => {
     const res = await open.app.inject({ url: '/metrics' });
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('http_requests_total');
+  });
+});
+
+describe('GET /metrics while the database is away', () => {
+  it('still answers, without webhook backlog series', async () => {
+    const bare = Fastify({ logger: false });
+    await bare.register(metricsPlugin, {
+      webhookBacklogs: () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:5432')),
+    });
+    try {
+      const res = await bare.inject({ url: '/metrics' });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('# TYPE loyalty_webhook_backlog_events gauge');
+      expect(res.body).not.toContain('loyalty_webhook_backlog_events{');
+    } finally {
+      await bare.close();
+    }
   });
 });
