@@ -28,23 +28,35 @@ export interface HoldTarget {
   pos_address: string | null;
 }
 
-/** A new hold's card and account, the account locked FOR NO KEY UPDATE; the TTL setting; the POS. */
+/**
+ * A new hold's card and account, the account locked FOR NO KEY UPDATE; the TTL setting; the POS. Then, in a
+ * statement of its own after the lock, the account's lapsed holds and pending points: READ COMMITTED gives
+ * each statement a fresh snapshot, and the locking statement's predates its wait for the lock, so a write that
+ * committed meanwhile (an accrual's pending lot, a sweep voiding a lapsed hold) would be missing from it while
+ * the locked balances already show it — the hold would then count pending points or a voided hold's points as
+ * available.
+ */
 export async function lockHoldTarget(trx: Tx, cardNumber: string, posId: string): Promise<HoldTarget> {
-  const result = await sql<HoldTarget>`
+  const result = await sql<Omit<HoldTarget, 'lapsed' | 'pending'>>`
     with k as (
       select c.id as card_id, c.status as card_status, a.id as account_id, a.balance, a.held_balance
       from cards c join accounts a on a.id = c.account_id
       where c.number = ${cardNumber}
       for no key update of a
     )
-    select k.*, ${lapsedHeld(sql.ref('k.account_id'))} as lapsed, ${pendingOf(sql.ref('k.account_id'))} as pending,
-      date_trunc('milliseconds', now()) as now,
+    select k.*, date_trunc('milliseconds', now()) as now,
       (select value from settings where key = 'holds.ttl_minutes') as ttl_minutes,
       p.name as pos_name, p.address as pos_address
     from (select 1) as one
     left join k on true
     left join pos_keys p on p.id = ${posId}::uuid`.execute(trx);
-  return result.rows[0]!;
+  const target = result.rows[0]!;
+  // A missing or inactive card is refused whatever the account holds.
+  if (!target.account_id || target.card_status !== 'active') return { ...target, lapsed: '0', pending: '0' };
+  const account = sql`${target.account_id}::uuid`;
+  const held = await sql<Pick<HoldTarget, 'lapsed' | 'pending'>>`
+    select ${lapsedHeld(account)} as lapsed, ${pendingOf(account)} as pending`.execute(trx);
+  return { ...target, ...held.rows[0]! };
 }
 
 export interface HoldWrite {

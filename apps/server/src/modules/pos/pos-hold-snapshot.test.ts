@@ -1,0 +1,139 @@
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { bearer, createTestContext } from '../../../test/helper';
+import { sweepExpiredHolds } from '../ledger/hold-sweeper';
+import { createCard, createPosKey, createRuleset, expireHold, opId, till } from './pos.fixtures';
+
+/**
+ * A hold decides on what the account can give (balance − held − pending, a lapsed hold no longer held) after
+ * waiting for the account's lock. Here a write that changes the pending points or the holds commits while the
+ * hold waits: on PostgreSQL the account is locked by the test, the write and then the hold queue behind it, and
+ * the lock is let go. Group commit is off, as for requests reaching two servers (on one server a card's
+ * writes share a transaction and never wait for each other like this). PGlite runs one transaction at a
+ * time, so there the same requests run one after the other, and the same answers are due.
+ */
+const ctx = await createTestContext({
+  HOLD_SWEEP_INTERVAL_MS: '0',
+  POINTS_EXPIRY_INTERVAL_MS: '0',
+  POS_GROUP_COMMIT_LANES: '0',
+});
+const db = ctx.database.db;
+const pos = till(ctx, (await createPosKey(ctx)).apiKey);
+await createRuleset(db, { version: 1, percent: 10 });
+const races = ctx.database.kind === 'postgres';
+
+const pendingDays = (days: number | null) =>
+  ctx.app.inject({
+    method: 'POST',
+    url: '/api/v1/settings',
+    headers: bearer(ctx.tokens.ADMIN),
+    payload: { points: { pending_days: days } },
+  });
+
+/** Resolves once `n` statements of this database wait for a lock. */
+async function lockWaiters(n: number): Promise<void> {
+  for (;;) {
+    const waiting = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and wait_event_type = 'Lock'`.execute(db);
+    if (waiting.rows[0]!.n >= n) return;
+  }
+}
+
+/**
+ * Runs `first`, then `second`, each queued for the account's lock while the test holds it (on PostgreSQL),
+ * then lets it go: `second` took its snapshot before `first` committed. On PGlite one after the other.
+ */
+async function queuedBehindLock<A, B>(
+  accountId: string,
+  first: () => Promise<A>,
+  second: () => Promise<B>,
+): Promise<[A, B]> {
+  if (!races) return [await first(), await second()];
+  let letGo!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    letGo = resolve;
+  });
+  let locked!: () => void;
+  const isLocked = new Promise<void>((resolve) => {
+    locked = resolve;
+  });
+  const holder = db.transaction().execute(async (trx) => {
+    await sql`select id from accounts where id = ${accountId}::uuid for no key update`.execute(trx);
+    locked();
+    await gate;
+  });
+  await isLocked;
+  const a = first();
+  await lockWaiters(1);
+  const b = second();
+  await lockWaiters(2);
+  letGo();
+  await holder;
+  return Promise.all([a, b]);
+}
+
+describe('a hold decides on what committed while it waited for the account', () => {
+  it('does not take pending points an accrual committed meanwhile', async () => {
+    expect((await pendingDays(3)).statusCode).toBe(200);
+    try {
+      const card = await createCard(db, { balance: 5 });
+      const [accrual, hold] = await queuedBehindLock(
+        card.accountId,
+        () =>
+          pos.accrue({
+            operationId: opId('acc'),
+            cardNumber: card.number,
+            receipt: { receiptId: 'R', items: [{ sku: 'A', quantity: 1, price: 100 }] },
+          }),
+        () => pos.hold({ operationId: opId('hold'), cardNumber: card.number, points: 12 }),
+      );
+      expect(accrual.statusCode, accrual.body).toBe(201);
+      // 5 available and 10 pending: a hold of 12 would hold pending points.
+      expect(hold.statusCode, hold.body).toBe(409);
+      expect(hold.json().code).toBe('INSUFFICIENT_FUNDS');
+      expect((await pos.card(card.number)).json()).toMatchObject({
+        balance: 15,
+        heldBalance: 0,
+        pendingBalance: 10,
+        availableBalance: 5,
+      });
+    } finally {
+      await pendingDays(null);
+    }
+  });
+
+  it('does not count a lapsed hold the sweeper voided meanwhile twice', async () => {
+    expect((await pendingDays(3)).statusCode).toBe(200);
+    try {
+      // 10 available, 10 pending; a hold of the 10 available that has lapsed.
+      const card = await createCard(db, { balance: 10 });
+      const accrued = await pos.accrue({
+        operationId: opId('acc'),
+        cardNumber: card.number,
+        receipt: { receiptId: 'R', items: [{ sku: 'A', quantity: 1, price: 100 }] },
+      });
+      expect(accrued.statusCode, accrued.body).toBe(201);
+      const lapsed = await pos.hold({ operationId: opId('hold'), cardNumber: card.number, points: 10 });
+      expect(lapsed.statusCode, lapsed.body).toBe(201);
+      await expireHold(db, lapsed.json().holdId);
+
+      const [voided, hold] = await queuedBehindLock(
+        card.accountId,
+        () => sweepExpiredHolds(db),
+        () => pos.hold({ operationId: opId('hold'), cardNumber: card.number, points: 15 }),
+      );
+      expect(voided).toBe(1);
+      // Only the 10 available points may be held, whoever voided the lapsed hold.
+      expect(hold.statusCode, hold.body).toBe(409);
+      expect(hold.json().code).toBe('INSUFFICIENT_FUNDS');
+      expect((await pos.card(card.number)).json()).toMatchObject({
+        balance: 20,
+        heldBalance: 0,
+        pendingBalance: 10,
+        availableBalance: 10,
+      });
+    } finally {
+      await pendingDays(null);
+    }
+  });
+});
