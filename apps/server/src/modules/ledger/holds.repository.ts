@@ -121,7 +121,9 @@ export interface LockedHold {
 
 /**
  * The hold and its account, locked in the order of every POS write (the hold row, then the account), so a
- * capture, a release and the sweeper queue on the hold and cannot deadlock on the account.
+ * capture, a release and the sweeper queue on the hold and cannot deadlock on the account. A release's
+ * answer also needs the account's lapsed holds and pending points: read in a statement of its own after the
+ * lock, as for a new hold (`lockHoldTarget`), since the locking statement's snapshot predates its wait.
  */
 export async function lockHold(
   trx: Tx,
@@ -132,15 +134,19 @@ export async function lockHold(
     select h.id as hold_id, h.operation_id, h.created_at, h.meta, now() as now, p.name as pos_name,
       p.address as pos_address, h.status, h.pos_id, h.expires_at <= now() as lapsed, h.meta->>'reason' as reason,
       -h.points as held, h.account_id, h.card_id, h.card_number, c.status as card_status, a.balance,
-      a.held_balance, ${withLapsed ? lapsedHeld(sql.ref('a.id')) : sql`0`} as account_lapsed,
-      ${withLapsed ? pendingOf(sql.ref('a.id')) : sql`0`} as account_pending
+      a.held_balance, 0 as account_lapsed, 0 as account_pending
     from operations h
     join accounts a on a.id = h.account_id
     left join cards c on c.id = h.card_id
     left join pos_keys p on p.id = h.pos_id
     where h.id = ${holdId}::uuid and h.type = 'hold'
     for no key update of h, a`.execute(trx);
-  return result.rows[0];
+  const hold = result.rows[0];
+  if (!hold || !withLapsed) return hold;
+  const account = sql`${hold.account_id}::uuid`;
+  const read = await sql<Pick<LockedHold, 'account_lapsed' | 'account_pending'>>`
+    select ${lapsedHeld(account)} as account_lapsed, ${pendingOf(account)} as account_pending`.execute(trx);
+  return { ...hold, ...read.rows[0]! };
 }
 
 /** The `h` step of a capture or release: the hold closed, with the reason why. */

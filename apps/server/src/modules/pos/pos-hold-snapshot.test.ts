@@ -136,4 +136,30 @@ describe('a hold decides on what committed while it waited for the account', () 
       await pendingDays(null);
     }
   });
+
+  it('a release answers the availableBalance after what committed while it waited', async () => {
+    expect((await pendingDays(3)).statusCode).toBe(200);
+    try {
+      const card = await createCard(db, { balance: 5 });
+      const hold = await pos.hold({ operationId: opId('hold'), cardNumber: card.number, points: 5 });
+      expect(hold.statusCode, hold.body).toBe(201);
+      const [accrual, release] = await queuedBehindLock(
+        card.accountId,
+        () =>
+          pos.accrue({
+            operationId: opId('acc'),
+            cardNumber: card.number,
+            receipt: { receiptId: 'R', items: [{ sku: 'A', quantity: 1, price: 100 }] },
+          }),
+        () => pos.release(hold.json().holdId, { operationId: opId('rel') }),
+      );
+      expect(accrual.statusCode, accrual.body).toBe(201);
+      expect(release.statusCode, release.body).toBe(200);
+      // 15 points, 10 of them pending: 5 available, as the card says.
+      expect(release.json().availableBalance).toBe(5);
+      expect((await pos.card(card.number)).json()).toMatchObject({ balance: 15, availableBalance: 5 });
+    } finally {
+      await pendingDays(null);
+    }
+  });
 });
