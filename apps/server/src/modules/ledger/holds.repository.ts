@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { CardStatus, OperationStatus } from '../../db/schema';
 import type { Tx } from '../../db/transaction';
 import { operationEventSteps } from '../events/emit';
@@ -29,34 +29,55 @@ export interface HoldTarget {
 }
 
 /**
- * A new hold's card and account, the account locked FOR NO KEY UPDATE; the TTL setting; the POS. Then, in a
- * statement of its own after the lock, the account's lapsed holds and pending points: READ COMMITTED gives
- * each statement a fresh snapshot, and the locking statement's predates its wait for the lock, so a write that
- * committed meanwhile (an accrual's pending lot, a sweep voiding a lapsed hold) would be missing from it while
- * the locked balances already show it — the hold would then count pending points or a voided hold's points as
- * available.
+ * True when the account row this statement locked (`lockedXmin`: the `xmin` of the version FOR NO KEY UPDATE
+ * returned) is the version the statement's snapshot sees, i.e. nothing changed the account between the
+ * snapshot and the lock. Under READ COMMITTED a locking statement's snapshot predates its wait for the lock,
+ * while the locked row is re-read fresh: a write that committed meanwhile (an accrual's pending lot, a sweep
+ * voiding a lapsed hold) would be missing from the statement's reads of the account's lots and holds. Every
+ * write of an account's lots or holds also updates its row (balance = Σ remaining of its lots, held_balance =
+ * Σ its open holds, both proven by verify-ledger), so when the versions agree those reads are current too.
+ */
+function lockedAsSeen(accountId: RawBuilder<unknown>, lockedXmin: RawBuilder<unknown>): RawBuilder<boolean> {
+  return sql<boolean>`coalesce((select s.xmin from accounts s where s.id = ${accountId}) = ${lockedXmin}, false)`;
+}
+
+/** The account's lapsed holds and pending points, read again after its lock when the locking read was stale. */
+async function readHeldAndPending(trx: Tx, accountId: string): Promise<{ lapsed: string; pending: string }> {
+  const account = sql`${accountId}::uuid`;
+  const read = await sql<{ lapsed: string; pending: string }>`
+    select ${lapsedHeld(account)} as lapsed, ${pendingOf(account)} as pending`.execute(trx);
+  return read.rows[0]!;
+}
+
+/**
+ * A new hold's card and account, the account locked FOR NO KEY UPDATE; the account's lapsed holds and pending
+ * points; the TTL setting; the POS. When the account changed while the hold waited for its lock
+ * (`lockedAsSeen`), the lapsed holds and pending points are read again in a statement of their own, so the
+ * hold never counts pending points or a voided hold's points as available; otherwise (no wait, or a card's
+ * next write in a group-committed batch) the one statement is enough.
  */
 export async function lockHoldTarget(trx: Tx, cardNumber: string, posId: string): Promise<HoldTarget> {
-  const result = await sql<Omit<HoldTarget, 'lapsed' | 'pending'>>`
+  const result = await sql<HoldTarget & { current: boolean }>`
     with k as (
-      select c.id as card_id, c.status as card_status, a.id as account_id, a.balance, a.held_balance
+      select c.id as card_id, c.status as card_status, a.id as account_id, a.balance, a.held_balance,
+        a.xmin as locked_xmin
       from cards c join accounts a on a.id = c.account_id
       where c.number = ${cardNumber}
       for no key update of a
     )
-    select k.*, date_trunc('milliseconds', now()) as now,
+    select k.card_id, k.card_status, k.account_id, k.balance, k.held_balance,
+      ${lapsedHeld(sql.ref('k.account_id'))} as lapsed, ${pendingOf(sql.ref('k.account_id'))} as pending,
+      ${lockedAsSeen(sql.ref('k.account_id'), sql.ref('k.locked_xmin'))} as current,
+      date_trunc('milliseconds', now()) as now,
       (select value from settings where key = 'holds.ttl_minutes') as ttl_minutes,
       p.name as pos_name, p.address as pos_address
     from (select 1) as one
     left join k on true
     left join pos_keys p on p.id = ${posId}::uuid`.execute(trx);
-  const target = result.rows[0]!;
+  const { current, ...target } = result.rows[0]!;
   // A missing or inactive card is refused whatever the account holds.
-  if (!target.account_id || target.card_status !== 'active') return { ...target, lapsed: '0', pending: '0' };
-  const account = sql`${target.account_id}::uuid`;
-  const held = await sql<Pick<HoldTarget, 'lapsed' | 'pending'>>`
-    select ${lapsedHeld(account)} as lapsed, ${pendingOf(account)} as pending`.execute(trx);
-  return { ...target, ...held.rows[0]! };
+  if (current || !target.account_id || target.card_status !== 'active') return target;
+  return { ...target, ...(await readHeldAndPending(trx, target.account_id)) };
 }
 
 export interface HoldWrite {
@@ -122,31 +143,33 @@ export interface LockedHold {
 /**
  * The hold and its account, locked in the order of every POS write (the hold row, then the account), so a
  * capture, a release and the sweeper queue on the hold and cannot deadlock on the account. A release's
- * answer also needs the account's lapsed holds and pending points: read in a statement of its own after the
- * lock, as for a new hold (`lockHoldTarget`), since the locking statement's snapshot predates its wait.
+ * answer also needs the account's lapsed holds and pending points: read by the same statement, and again
+ * after the lock when the account changed while the release waited for it (`lockedAsSeen`), as for a new hold.
  */
 export async function lockHold(
   trx: Tx,
   holdId: string,
   withLapsed: boolean,
 ): Promise<LockedHold | undefined> {
-  const result = await sql<LockedHold>`
+  const result = await sql<LockedHold & { current: boolean }>`
     select h.id as hold_id, h.operation_id, h.created_at, h.meta, now() as now, p.name as pos_name,
       p.address as pos_address, h.status, h.pos_id, h.expires_at <= now() as lapsed, h.meta->>'reason' as reason,
       -h.points as held, h.account_id, h.card_id, h.card_number, c.status as card_status, a.balance,
-      a.held_balance, 0 as account_lapsed, 0 as account_pending
+      a.held_balance, ${withLapsed ? lapsedHeld(sql.ref('a.id')) : sql`0`} as account_lapsed,
+      ${withLapsed ? pendingOf(sql.ref('a.id')) : sql`0`} as account_pending,
+      ${withLapsed ? lockedAsSeen(sql.ref('a.id'), sql.ref('a.xmin')) : sql`true`} as current
     from operations h
     join accounts a on a.id = h.account_id
     left join cards c on c.id = h.card_id
     left join pos_keys p on p.id = h.pos_id
     where h.id = ${holdId}::uuid and h.type = 'hold'
     for no key update of h, a`.execute(trx);
-  const hold = result.rows[0];
-  if (!hold || !withLapsed) return hold;
-  const account = sql`${hold.account_id}::uuid`;
-  const read = await sql<Pick<LockedHold, 'account_lapsed' | 'account_pending'>>`
-    select ${lapsedHeld(account)} as account_lapsed, ${pendingOf(account)} as account_pending`.execute(trx);
-  return { ...hold, ...read.rows[0]! };
+  const row = result.rows[0];
+  if (!row) return undefined;
+  const { current, ...hold } = row;
+  if (current) return hold;
+  const { lapsed, pending } = await readHeldAndPending(trx, hold.account_id);
+  return { ...hold, account_lapsed: lapsed, account_pending: pending };
 }
 
 /** The `h` step of a capture or release: the hold closed, with the reason why. */
