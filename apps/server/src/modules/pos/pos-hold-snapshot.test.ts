@@ -1,7 +1,9 @@
-import { sql } from 'kysely';
+import { type KyselyPlugin, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { bearer, createTestContext } from '../../../test/helper';
+import type { Tx } from '../../db/transaction';
 import { sweepExpiredHolds } from '../ledger/hold-sweeper';
+import { lockHoldTarget } from '../ledger/holds.repository';
 import { createCard, createPosKey, createRuleset, expireHold, opId, till } from './pos.fixtures';
 
 /**
@@ -18,7 +20,8 @@ const ctx = await createTestContext({
   POS_GROUP_COMMIT_LANES: '0',
 });
 const db = ctx.database.db;
-const pos = till(ctx, (await createPosKey(ctx)).apiKey);
+const posKey = await createPosKey(ctx);
+const pos = till(ctx, posKey.apiKey);
 await createRuleset(db, { version: 1, percent: 10 });
 const races = ctx.database.kind === 'postgres';
 
@@ -158,6 +161,84 @@ describe('a hold decides on what committed while it waited for the account', () 
       // 15 points, 10 of them pending: 5 available, as the card says.
       expect(release.json().availableBalance).toBe(5);
       expect((await pos.card(card.number)).json()).toMatchObject({ balance: 15, availableBalance: 5 });
+    } finally {
+      await pendingDays(null);
+    }
+  });
+});
+
+/** `trx` with every statement it sends counted. */
+function counted(trx: Tx): { trx: Tx; statements: () => number } {
+  let n = 0;
+  const plugin: KyselyPlugin = {
+    transformQuery: (args) => {
+      n++;
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  };
+  return { trx: trx.withPlugin(plugin), statements: () => n };
+}
+
+/** `lockHoldTarget` in a transaction of its own (rolled back), with the statements it sent. */
+async function lockTarget(cardNumber: string, before?: (trx: Tx) => Promise<unknown>) {
+  let read: { pending: string; lapsed: string; statements: number } | undefined;
+  await db
+    .transaction()
+    .execute(async (trx) => {
+      await before?.(trx);
+      const c = counted(trx);
+      const target = await lockHoldTarget(c.trx, cardNumber, posKey.id);
+      read = { pending: target.pending, lapsed: target.lapsed, statements: c.statements() };
+      throw new Error('rollback');
+    })
+    .catch((error: Error) => {
+      if (error.message !== 'rollback') throw error;
+    });
+  return read!;
+}
+
+describe('the second read after the lock happens only when the account changed while the write waited', () => {
+  it('one statement when nothing changed the account, with its pending points read by it', async () => {
+    expect((await pendingDays(3)).statusCode).toBe(200);
+    try {
+      const card = await createCard(db, { balance: 5 });
+      const accrued = await pos.accrue({
+        operationId: opId('acc'),
+        cardNumber: card.number,
+        receipt: { receiptId: 'R', items: [{ sku: 'A', quantity: 1, price: 100 }] },
+      });
+      expect(accrued.statusCode, accrued.body).toBe(201);
+      expect(await lockTarget(card.number)).toEqual({ pending: '10.00', lapsed: '0', statements: 1 });
+    } finally {
+      await pendingDays(null);
+    }
+  });
+
+  it("one statement after the transaction's own change of the account (a card's next write in a batch)", async () => {
+    const card = await createCard(db, { balance: 5 });
+    const read = await lockTarget(card.number, (trx) =>
+      sql`update accounts set held_balance = held_balance where id = ${card.accountId}::uuid`.execute(trx),
+    );
+    expect(read.statements).toBe(1);
+  });
+
+  it('two statements when a write committed while it waited for the lock (PostgreSQL), with what it wrote', async () => {
+    expect((await pendingDays(3)).statusCode).toBe(200);
+    try {
+      const card = await createCard(db, { balance: 5 });
+      const [accrual, read] = await queuedBehindLock(
+        card.accountId,
+        () =>
+          pos.accrue({
+            operationId: opId('acc'),
+            cardNumber: card.number,
+            receipt: { receiptId: 'R', items: [{ sku: 'A', quantity: 1, price: 100 }] },
+          }),
+        () => lockTarget(card.number),
+      );
+      expect(accrual.statusCode, accrual.body).toBe(201);
+      expect(read).toEqual({ pending: '10.00', lapsed: '0', statements: races ? 2 : 1 });
     } finally {
       await pendingDays(null);
     }
