@@ -9,7 +9,9 @@ import type { z } from 'zod';
 import type { Db } from '../../db/connection';
 import { inTransaction, type Tx } from '../../db/transaction';
 import type { AuthUser } from '../../plugins/auth';
+import { unstorableText } from '../../plugins/input';
 import { insertAudit } from '../audit/audit.repository';
+import type { CsvRecord } from './csv-reader';
 import type { ImportRow } from './import-rows.repository';
 import type { SpooledFile } from './import-spool';
 import type { StageOutcome } from './imports.repository';
@@ -26,10 +28,8 @@ class NothingWritten extends Error {
   }
 }
 
-/** A line the contract's row schema refused: spooled with its error, so the report reads one place. */
-export function invalidRow(line: number, error: z.ZodError): ImportRow {
-  const issue = error.issues[0]!;
-  const field = issue.path.join('.');
+/** A line kept out of the import: spooled with its error, so the report reads one place. */
+function errorRow(line: number, message: string): ImportRow {
   return {
     line,
     clientId: null,
@@ -38,8 +38,26 @@ export function invalidRow(line: number, error: z.ZodError): ImportRow {
     expiresAt: null,
     reason: null,
     error: 'VALIDATION_ERROR',
-    message: field ? `${field}: ${issue.message}` : issue.message,
+    message,
   };
+}
+
+/** A line the contract's row schema refused. */
+export function invalidRow(line: number, error: z.ZodError): ImportRow {
+  const issue = error.issues[0]!;
+  const field = issue.path.join('.');
+  return errorRow(line, field ? `${field}: ${issue.message}` : issue.message);
+}
+
+/**
+ * A line with a cell PostgreSQL cannot store (NUL; the body was decoded as strict UTF-8, so no lone
+ * surrogate gets this far), or undefined. Checked before the row schema: spooled as it is, such a cell
+ * failed the whole request with a 500 where the JSON routes answer a 400 naming the field
+ * (plugins/input.ts); here it is an error row naming the column.
+ */
+export function unstorableRow({ line, cells }: CsvRecord): ImportRow | undefined {
+  const column = Object.keys(cells).find((name) => unstorableText(cells[name]!));
+  return column === undefined ? undefined : errorRow(line, `${column}: must not contain NUL characters`);
 }
 
 function reportedErrors(outcome: StageOutcome): ImportError[] {

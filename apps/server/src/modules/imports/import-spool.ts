@@ -9,6 +9,7 @@ import {
   insertImportRows,
   sweepAbandonedImportRows,
 } from './import-rows.repository';
+import { unstorableRow } from './import-run';
 
 /**
  * Rows per spool statement: what the server holds of a file at any moment, whatever the file's size
@@ -65,7 +66,7 @@ export async function withSpooledFile<T>(
     let rows = 0;
     const read = await readCsv(body, options, (record) => {
       rows++;
-      return spool.add(toRow(record));
+      return spool.add(unstorableRow(record) ?? toRow(record));
     });
     await spool.flush();
     return await work({ importId, rows, body: read });

@@ -41,6 +41,27 @@ describe('import input', () => {
     expect(res.json()).toMatchObject({ rows: 1, created: 1, failed: 0 });
   });
 
+  it('a NUL in a cell is an error row naming its line and column, never a 500', async () => {
+    // PostgreSQL cannot store NUL in text: spooled as it is, the row failed the whole request with 500.
+    const members = await post(
+      'accounts',
+      csv('clientId,reason', 'NUL-1,fine', 'NUL-2,a\u0000b', 'NUL\u0000-3,'),
+      { query: 'skipInvalid=true' },
+    );
+    expect(members.statusCode, members.body).toBe(200);
+    expect(members.json()).toMatchObject({ rows: 3, created: 1, failed: 2 });
+    expect(members.json().errors).toEqual([
+      { line: 3, code: 'VALIDATION_ERROR', message: 'reason: must not contain NUL characters' },
+      { line: 4, code: 'VALIDATION_ERROR', message: 'clientId: must not contain NUL characters' },
+    ]);
+    const credits = await post('accruals', csv('clientId,points,reason', 'NUL-1,5,a\u0000b'));
+    expect(credits.statusCode, credits.body).toBe(200);
+    expect(credits.json()).toMatchObject({ rows: 1, created: 0, failed: 1 });
+    expect(credits.json().errors).toEqual([
+      { line: 2, code: 'VALIDATION_ERROR', message: 'reason: must not contain NUL characters' },
+    ]);
+  });
+
   it('a body past IMPORT_MAX_BYTES is 413, declared or streamed', async () => {
     const big = csv('clientId', ...Array.from({ length: 1000 }, (_, i) => `BIG-${i}`));
     const declared = await post('accounts', big);
