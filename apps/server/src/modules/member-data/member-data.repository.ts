@@ -49,8 +49,11 @@ export async function clearOperationReasons(trx: Tx, accountId: string): Promise
 
 /**
  * The event outbox (PROGRAMME-API §5) without them either: the account's `account.created` carries its
- * client ID, its operations' events their reasons. Deliveries read the event when they send it, so a
- * retry after the erasure sends the redacted text.
+ * client ID, its operations' events their reasons, its cards' events (`card.blocked`, `card.reissued`) the
+ * reason a card was blocked with, which may be free text about the member (`blockCardsAsErased` replaces
+ * it in the cards). Like an operation's reason, it is cleared (null), not replaced: the event of the
+ * erasure's own blocking is the one saying `Erased` (and keeps it when an erasure is repeated).
+ * Deliveries read the event when they send it, so a retry after the erasure sends the redacted text.
  */
 export async function redactAccountEvents(trx: Tx, accountId: string, erasedId: string): Promise<void> {
   await sql`
@@ -59,6 +62,32 @@ export async function redactAccountEvents(trx: Tx, accountId: string, erasedId: 
   await sql`
     update events set data = data #- '{meta,reason}'
     where data ->> 'accountId' = ${accountId} and data -> 'meta' ? 'reason'`.execute(trx);
+  await sql`
+    update events set data = jsonb_set(data, '{blockedReason}', 'null')
+    where type like 'card.%' and data ->> 'accountId' = ${accountId}
+      and jsonb_typeof(data -> 'blockedReason') = 'string' and data ->> 'blockedReason' <> 'Erased'`.execute(
+    trx,
+  );
+}
+
+/**
+ * The audit entries of the account's cards without the reasons they were blocked with, for the reason
+ * `redactAccountEvents` gives: cleared from a block's message (as a manual accrual's reason is from its
+ * message) and from the card snapshots before and after. Which card was issued, blocked or reissued, by
+ * whom and when, stays.
+ */
+export async function redactCardAudit(trx: Tx, accountId: string): Promise<void> {
+  const snapshot = (column: 'source' | 'dest') => sql`case
+      when jsonb_typeof(${sql.ref(column)} -> 'blockedReason') = 'string'
+      then jsonb_set(${sql.ref(column)}, '{blockedReason}', 'null')
+      else ${sql.ref(column)} end`;
+  await sql`
+    update audit_log set
+      message = case when message like 'Blocked card %: %' then split_part(message, ': ', 1) else message end,
+      source = ${snapshot('source')},
+      dest = ${snapshot('dest')}
+    where target_type = 'card'
+      and target_id in (select id::text from cards where account_id = ${accountId}::uuid)`.execute(trx);
 }
 
 /**

@@ -17,6 +17,7 @@ import {
   clearOperationReasons,
   redactAccountAudit,
   redactAccountEvents,
+  redactCardAudit,
   renameAccount,
 } from './member-data.repository';
 
@@ -42,9 +43,9 @@ export async function exportMemberData(db: Db, accountId: string): Promise<Membe
  * Erases a member (PROGRAMME-API §4): the client ID becomes `erased-<first 8 of id>`, every card is
  * blocked with reason `Erased` (a `card.blocked` event for each card that was not blocked yet), the
  * free-text reasons of the account's operations are cleared, and the audit log and the event outbox lose
- * them too. Points, amounts and dates stay: nothing here writes a balance, so the ledger
- * still verifies. The confirmation is the current client ID typed again; the audit entry of the erasure
- * names neither.
+ * them too, and the reasons its cards were blocked with. Points, amounts and dates stay: nothing here
+ * writes a balance, so the ledger still verifies. The confirmation is the current client ID typed again;
+ * the audit entry of the erasure names neither.
  */
 export async function eraseMember(
   db: Db,
@@ -62,6 +63,7 @@ export async function eraseMember(
       const cards = await blockCardsAsErased(trx, account.id);
       const reasonsCleared = await clearOperationReasons(trx, account.id);
       await redactAccountAudit(trx, account.id, account.client_id, erasedId);
+      await redactCardAudit(trx, account.id);
       await redactAccountEvents(trx, account.id, erasedId);
       await renameAccount(trx, account.id, erasedId);
       for (const id of cards.newly) await appendEvent(trx, 'card.blocked', (await findCardById(trx, id))!);

@@ -199,6 +199,51 @@ describe('POST /api/v1/accounts/{id}/erase', () => {
     expect(creation.dest).toMatchObject({ id: memberId, clientId: erasedId });
   });
 
+  it("removes the free-text reasons the member's cards were blocked with, in the audit log and the events", async () => {
+    const BLOCK_REASON = 'Lost by Sam Roe at the gym, call 555-0142';
+    const account = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/v1/accounts',
+        ...admin,
+        payload: { clientId: 'Sam.Roe' },
+      })
+    ).json();
+    const lost = (
+      await app.inject({ method: 'POST', url: `/api/v1/cards/issue/${account.id}`, ...admin })
+    ).json();
+    const blocked = await app.inject({
+      method: 'POST',
+      url: `/api/v1/cards/${lost.id}/block`,
+      ...admin,
+      payload: { reason: BLOCK_REASON },
+    });
+    expect(blocked.statusCode).toBe(200);
+    // A reissue of the blocked card keeps its reason, in the card.reissued event and its audit entry.
+    const reissued = await app.inject({ method: 'POST', url: `/api/v1/cards/${lost.id}/reissue`, ...admin });
+    expect(reissued.statusCode).toBe(201);
+    expect(await traces(BLOCK_REASON)).toEqual(expect.arrayContaining(['cards', 'audit', 'events']));
+
+    const res = await erase({ confirm: 'Sam.Roe' }, ctx.tokens.ADMIN, account.id);
+    expect(res.statusCode).toBe(200);
+    expect(await traces(BLOCK_REASON)).toEqual([]);
+    expect(await traces('Sam Roe')).toEqual([]);
+    // What the history keeps: which card was issued, blocked and reissued as which.
+    const messages = await db
+      .selectFrom('audit_log')
+      .select('message')
+      .where('target_type', '=', 'card')
+      .where('target_id', '=', lost.id)
+      .orderBy('executed_at')
+      .execute();
+    expect(messages.map((m) => m.message)).toEqual([
+      `Issued card ${lost.number}`,
+      `Blocked card ${lost.number}`,
+      expect.stringMatching(new RegExp(`^Reissued card ${lost.number} as \\d+$`)),
+    ]);
+    expect(await verifyLedger(db)).toMatchObject({ differences: [] });
+  });
+
   it('leaves every other member as it was', async () => {
     expect(await traces('Bystander-1')).toEqual(expect.arrayContaining(['accounts', 'audit']));
     const other = (await app.inject({ url: `/api/v1/accounts/${bystanderId}/export`, ...admin })).json();
