@@ -139,6 +139,32 @@ describe('member import', () => {
     ]);
   });
 
+  it('a row whose expiresAt differs from the imported opening is ACCOUNT_EXISTS, not unchanged', async () => {
+    const first = await post('accounts', csv(HEADER, `EXP-1,,10,${FUTURE},`, 'EXP-2,,10,,'));
+    expect(first.json()).toMatchObject({ created: 2, failed: 0 });
+    // The same rows again, then each with another expiry: a corrected date is not "already so".
+    const same = await post('accounts', csv(HEADER, `EXP-1,,10,${FUTURE},`, 'EXP-2,,10,,'));
+    expect(same.json()).toMatchObject({ created: 0, unchanged: 2, failed: 0 });
+    const changed = await post(
+      'accounts',
+      csv(HEADER, 'EXP-1,,10,2098-06-30T00:00:00Z,', `EXP-2,,10,${FUTURE},`),
+      { query: 'skipInvalid=true' },
+    );
+    expect(changed.json()).toMatchObject({ created: 0, unchanged: 0, failed: 2 });
+    const dropped = await post('accounts', csv(HEADER, 'EXP-1,,10,,'));
+    expect(dropped.json()).toMatchObject({ created: 0, unchanged: 0, failed: 1 });
+    expect([...changed.json().errors, ...dropped.json().errors].map((e: { code: string }) => e.code)).toEqual(
+      ['ACCOUNT_EXISTS', 'ACCOUNT_EXISTS', 'ACCOUNT_EXISTS'],
+    );
+    const lots = await sql<{ client_id: string; expires_at: Date | null }>`
+      select a.client_id, l.expires_at from lots l join accounts a on a.id = l.account_id
+      where a.client_id like 'EXP-%' order by a.client_id`.execute(db);
+    expect(lots.rows).toEqual([
+      { client_id: 'EXP-1', expires_at: new Date(FUTURE) },
+      { client_id: 'EXP-2', expires_at: null },
+    ]);
+  });
+
   it('concurrent imports of one file have one effect', async () => {
     const rows = Array.from(
       { length: 200 },

@@ -169,7 +169,9 @@ export async function issueCards(trx: Tx): Promise<void> {
 
 /**
  * Rows whose client ID exists: the same row imported before (same client ID, its card on that account,
- * the same opening points) is unchanged; anything else is ACCOUNT_EXISTS.
+ * the same opening points expiring at the same time) is unchanged; anything else is ACCOUNT_EXISTS. The
+ * expiry counts: a file whose dates were corrected is not "already so" (its opening lot keeps the first
+ * date), and answering unchanged would hide that nothing was applied.
  */
 export async function classifyExisting(trx: Tx): Promise<void> {
   // Set-based, not a subquery per row: on a fresh database the tables have no statistics yet, and a
@@ -179,17 +181,20 @@ export async function classifyExisting(trx: Tx): Promise<void> {
       select s.line, a.id, a.client_id = s.client_id as same_client,
         s.card_number is null or exists (
           select 1 from cards c where c.number = s.card_number and c.account_id = a.id) as same_card,
-        coalesce(s.points, 0) as points
+        coalesce(s.points, 0) as points, s.expires_at
       from import_accounts_stage s join accounts a on lower(a.client_id) = lower(s.client_id)
       where s.error is null and not s.created
     ), opening as (
-      select o.account_id, sum(o.points) as points from operations o
+      -- An account has at most one opening (only a row that created it posts one).
+      select o.account_id, sum(o.points) as points, max((o.meta ->> 'expiresAt')::timestamptz) as expires_at
+      from operations o
       where o.account_id in (select id from existing) and o.type = 'adjustment'
         and o.meta ->> 'source' = 'import-opening'
       group by o.account_id
     )
     update import_accounts_stage s set account_id = e.id,
       error = case when e.same_client and e.same_card and e.points = coalesce(opening.points, 0)
+          and e.expires_at is not distinct from opening.expires_at
         then null else 'ACCOUNT_EXISTS' end
     from existing e left join opening on opening.account_id = e.id
     where s.line = e.line`.execute(trx);
