@@ -67,7 +67,9 @@ export const importReport = z.object({
 export type ImportReport = z.infer<typeof importReport>;
 
 const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
-const text = (max: number) => z.preprocess(blankToUndefined, z.string().trim().max(max).optional());
+const tooLong = (max: number) => `must be at most ${max} characters`;
+const text = (max: number) =>
+  z.preprocess(blankToUndefined, z.string().trim().max(max, tooLong(max)).optional());
 const POINTS_TEXT = /^\d{1,10}(\.\d{1,2})?$/;
 const pointsText = z
   .string('points is required')
@@ -85,7 +87,9 @@ export const accountImportRow = z
   .object({
     clientId: z.preprocess(
       blankToUndefined,
-      z.string('clientId is required').trim().min(1, 'clientId is required').max(100),
+      // The max has its own message: the string's message would otherwise answer every issue, and a
+      // client ID that is too long was reported as "clientId is required".
+      z.string('clientId is required').trim().min(1, 'clientId is required').max(100, tooLong(100)),
     ),
     cardNumber: z.preprocess(blankToUndefined, importCardNumber.optional()),
     points: z.preprocess(blankToUndefined, pointsText.optional()),

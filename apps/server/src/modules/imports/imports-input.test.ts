@@ -62,6 +62,19 @@ describe('import input', () => {
     ]);
   });
 
+  it('a client ID over 100 characters is an error row that says so, not "clientId is required"', async () => {
+    const long = 'L'.repeat(101);
+    const members = await post('accounts', csv('clientId', long, 'L'.repeat(100)), { query: 'dryRun=true' });
+    expect(members.json()).toMatchObject({ rows: 2, created: 1, failed: 1 });
+    expect(members.json().errors).toEqual([
+      { line: 2, code: 'VALIDATION_ERROR', message: 'clientId: must be at most 100 characters' },
+    ]);
+    const credits = await post('accruals', csv('clientId,points', `${long},5`), { query: 'dryRun=true' });
+    expect(credits.json().errors).toEqual([
+      { line: 2, code: 'VALIDATION_ERROR', message: 'clientId: must be at most 100 characters' },
+    ]);
+  });
+
   it('a body past IMPORT_MAX_BYTES is 413, declared or streamed', async () => {
     const big = csv('clientId', ...Array.from({ length: 1000 }, (_, i) => `BIG-${i}`));
     const declared = await post('accounts', big);
