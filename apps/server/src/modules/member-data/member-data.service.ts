@@ -45,7 +45,8 @@ export async function exportMemberData(db: Db, accountId: string): Promise<Membe
  * free-text reasons of the account's operations are cleared, and the audit log and the event outbox lose
  * them too, and the reasons its cards were blocked with. Points, amounts and dates stay: nothing here
  * writes a balance, so the ledger still verifies. The confirmation is the current client ID typed again;
- * the audit entry of the erasure names neither.
+ * the audit entry of the erasure names neither. Erasing an erased account again is safe: with its
+ * current (erased) ID it runs again, with any other confirmation it answers the account unchanged.
  */
 export async function eraseMember(
   db: Db,
@@ -58,8 +59,14 @@ export async function eraseMember(
       // Locked: no card issue or balance change of the account runs meanwhile.
       const account = await lockAccount(trx, accountId);
       if (!account) throw new AppError('ACCOUNT_NOT_FOUND');
-      if (confirm !== account.client_id) throw new AppError('ERASE_NOT_CONFIRMED');
       const erasedId = erasedClientId(account.id);
+      if (confirm !== account.client_id) {
+        // Already erased: a retry whose first answer was lost confirms with the client ID the account no
+        // longer has (and that cannot be checked any more). Nothing is left to erase, so it gets the
+        // erased account, as the first request did, and writes nothing.
+        if (account.client_id === erasedId) return (await findAccountById(trx, account.id))!;
+        throw new AppError('ERASE_NOT_CONFIRMED');
+      }
       const cards = await blockCardsAsErased(trx, account.id);
       const reasonsCleared = await clearOperationReasons(trx, account.id);
       await redactAccountAudit(trx, account.id, account.client_id, erasedId);

@@ -199,6 +199,25 @@ describe('POST /api/v1/accounts/{id}/erase', () => {
     expect(creation.dest).toMatchObject({ id: memberId, clientId: erasedId });
   });
 
+  it('a repeated erasure (the same request retried) answers the erased account and writes nothing', async () => {
+    const erasedId = erasedClientId(memberId);
+    const audits = () => db.selectFrom('audit_log').select('id').where('target_id', '=', memberId).execute();
+    const events = () =>
+      db.selectFrom('events').select('id').where(sql<string>`data ->> 'accountId'`, '=', memberId).execute();
+    const [auditsBefore, eventsBefore] = [await audits(), await events()];
+    // The console's request timed out after the erasure committed: the retry carries the old client ID,
+    // which the account no longer has. It was refused as ERASE_NOT_CONFIRMED, as if nothing had happened.
+    const retried = await erase({ confirm: CLIENT_ID });
+    expect(retried.statusCode, retried.body).toBe(200);
+    expect(retried.json()).toMatchObject({ id: memberId, clientId: erasedId, balance: 32.5 });
+    expect(await audits()).toEqual(auditsBefore);
+    expect(await events()).toEqual(eventsBefore);
+    // A confirmation is still needed for an account that is not erased.
+    expect((await erase({ confirm: CLIENT_ID }, ctx.tokens.ADMIN, bystanderId)).json().code).toBe(
+      'ERASE_NOT_CONFIRMED',
+    );
+  });
+
   it("removes the free-text reasons the member's cards were blocked with, in the audit log and the events", async () => {
     const BLOCK_REASON = 'Lost by Sam Roe at the gym, call 555-0142';
     const account = (
