@@ -28,8 +28,9 @@ const points = (text: string) => centsNumber(parseCents(text));
 export async function readOperationEventData(
   db: Executor,
   ids: readonly string[],
+  options: { creditsInOrder?: boolean } = {},
 ): Promise<Array<{ id: string; data: Record<string, unknown> }>> {
-  return (await findOperationsWithBalances(db, ids)).map((f) => {
+  return (await findOperationsWithBalances(db, ids, options)).map((f) => {
     const money =
       f.balance !== null && f.available !== null
         ? { balance: points(f.balance), availableBalance: points(f.available) }
@@ -40,19 +41,21 @@ export async function readOperationEventData(
 
 /**
  * Events about operations just written in `trx` (by uuid, or a POS's operationId), with the data of
- * `readOperationEventData`, in the order given.
+ * `readOperationEventData`, in the order given. `creditsInOrder`: they are credits one statement wrote
+ * in that order, each event to carry the balances after its own credit (`findOperationsWithBalances`).
  */
 export async function appendOperationEvents(
   trx: Tx,
   type: EventType,
   operations: readonly string[] | { operationId: string },
+  options: { creditsInOrder?: boolean } = {},
 ): Promise<void> {
   const ids = Array.isArray(operations)
     ? (operations as readonly string[])
     : [await operationUuid(trx, (operations as { operationId: string }).operationId)].filter(
         (id): id is string => id !== undefined,
       );
-  const found = new Map((await readOperationEventData(trx, ids)).map((f) => [f.id, f.data]));
+  const found = new Map((await readOperationEventData(trx, ids, options)).map((f) => [f.id, f.data]));
   await insertEvents(
     trx,
     ids.flatMap((id) => {

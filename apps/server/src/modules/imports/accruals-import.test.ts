@@ -127,4 +127,46 @@ describe('bulk credits', () => {
     expect(entries[1].dest).toMatchObject({ kind: 'accruals', rows: 5, created: 2, failed: 3 });
     expect(entries[5]).toMatchObject({ targetType: 'import', message: expect.stringContaining('3 created') });
   });
+
+  it("each credit's points.adjusted carries the balances after that credit, as one by one", async () => {
+    const member = await post('accounts', csv('clientId,points', 'RUN-1,10', 'RUN-2,'));
+    expect(member.json()).toMatchObject({ created: 2, failed: 0 });
+    const last = await sql<{ id: string }>`select coalesce(max(id), 0)::text as id from events`.execute(db);
+    const res = await post(
+      'accruals',
+      csv('clientId,points', 'RUN-1,100', 'RUN-2,7', 'RUN-1,50', 'RUN-1,0.25', 'RUN-2,1'),
+    );
+    expect(res.json()).toMatchObject({ created: 5, failed: 0 });
+    const events = await sql<{ data: { points: string; balance: number; availableBalance: number } }>`
+      select data from events where type = 'points.adjusted' and id > ${last.rows[0]!.id}::bigint
+      order by id`.execute(db);
+    // Two credits of one account in one file used to carry the balance after the whole file, both of them.
+    expect(events.rows.map((e) => [e.data.points, e.data.balance, e.data.availableBalance])).toEqual([
+      ['100.00', 110, 110],
+      ['7.00', 7, 7],
+      ['50.00', 160, 160],
+      ['0.25', 160.25, 160.25],
+      ['1.00', 8, 8],
+    ]);
+
+    // With a pending period the credits are not available yet: each event's availableBalance stays.
+    const settings = (pending_days: number | null) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/v1/settings',
+        headers: bearer(ctx.tokens.ADMIN),
+        payload: { points: { pending_days } },
+      });
+    expect((await settings(7)).statusCode).toBe(200);
+    const pending = await post('accruals', csv('clientId,points', 'RUN-2,3', 'RUN-2,2'));
+    expect((await settings(null)).statusCode).toBe(200);
+    expect(pending.json()).toMatchObject({ created: 2, failed: 0 });
+    const later = await sql<{ data: { balance: number; availableBalance: number } }>`
+      select data from events where type = 'points.adjusted' order by id desc limit 2`.execute(db);
+    expect(later.rows.reverse().map((e) => [e.data.balance, e.data.availableBalance])).toEqual([
+      [11, 8],
+      [13, 8],
+    ]);
+    await expectLedgerSound();
+  });
 });

@@ -31,11 +31,11 @@ export async function postStagedCredits(trx: Tx, input: StagedCredits): Promise<
     await refuseOverLimit(trx, input.stage, centsText(MAX_BALANCE_CENTS));
   }
   // A batch of rows per statement, each batch's points.adjusted events (as for one admin adjustment)
-  // in one outbox statement.
+  // in one outbox statement, each with the balances after its own row (an account may have several).
   for (let afterLine = 0; ; ) {
     const posted = await insertStagedAdjustments(trx, { ...input, afterLine, limit: POST_BATCH });
     if (posted.lastLine === undefined) return;
-    await appendOperationEvents(trx, 'points.adjusted', posted.ids);
+    await appendOperationEvents(trx, 'points.adjusted', posted.ids, { creditsInOrder: true });
     afterLine = posted.lastLine;
   }
 }

@@ -74,18 +74,46 @@ export async function findOperationById(db: Executor, id: string): Promise<Opera
 /**
  * Operations as the admin API shows them (order not kept), each with its account's balance and what is
  * available (the lapsed holds not voided yet do not count as held): the data of their events, in one read.
+ *
+ * `creditsInOrder`: the operations are credits one statement wrote, in `ids` order (an import's batch).
+ * The account's balances are read after all of them, so each is given them less the credits after it on
+ * the same account (and its pending points less theirs still pending): what that credit left, as one-by-one
+ * writes give. Without it, two credits of one account in one batch both said the balance after the batch.
  */
-export async function findOperationsWithBalances(db: Executor, ids: readonly string[]) {
+export async function findOperationsWithBalances(
+  db: Executor,
+  ids: readonly string[],
+  options: { creditsInOrder?: boolean } = {},
+) {
   if (ids.length === 0) return [];
+  // One window over the batch, not a subquery per credit: a batch holds thousands of them.
+  const after = options.creditsInOrder
+    ? sql<{ id: string; points: string; pending: string }>`(
+        select c.id,
+          sum(c.points) over w - c.points as points,
+          sum(c.pending_points) over w - c.pending_points as pending
+        from (
+          select c.id, c.account_id, c.points, i.n,
+            case when exists (select 1 from lots l where l.credit_id = c.id and l.available_at > now())
+              then c.points else 0 end as pending_points
+          from unnest(${[...ids]}::uuid[]) with ordinality as i (id, n) join operations c on c.id = i.id
+        ) c
+        window w as (partition by c.account_id order by c.n desc rows between unbounded preceding and current row)
+      )`
+    : sql<{ id: string; points: string; pending: string }>`(
+        select null::uuid as id, 0::numeric as points, 0::numeric as pending where false)`;
+  const balance = sql`a.balance - coalesce(later.points, 0)`;
   const rows = await operationQuery(db)
     .leftJoin('accounts as a', 'a.id', 'o.account_id')
+    .leftJoin(after.as('later'), (join) => join.onRef('later.id', '=', 'o.id'))
     .select([
-      sql<string | null>`a.balance::text`.as('account_balance'),
-      sql<
-        string | null
-      >`${availableSql(sql.ref('a.id'), sql.ref('a.balance'), sql.ref('a.held_balance'))}::text`.as(
-        'account_available',
-      ),
+      sql<string | null>`(${balance})::text`.as('account_balance'),
+      sql<string | null>`${availableSql(
+        sql.ref('a.id'),
+        balance,
+        sql.ref('a.held_balance'),
+        sql`-coalesce(later.pending, 0)`,
+      )}::text`.as('account_available'),
     ])
     .where('o.id', '=', anyUuid(ids))
     .execute();
