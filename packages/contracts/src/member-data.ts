@@ -2,20 +2,20 @@ import { z } from 'zod';
 import { account } from './accounts';
 import { card } from './cards';
 import { isoTimestamp } from './common';
+import { lot } from './lots';
 import { operation } from './operations';
 import { receiptDetail } from './receipts';
 
-/**
- * GET /api/v1/accounts/{id}/export (PROGRAMME-API §4 "A member's data"): everything held about one member.
- * `lots` is part of the contract, but points lots (§1) are not built yet: it is always empty until they are.
- */
+/** GET /api/v1/accounts/{id}/export (PROGRAMME-API §4 "A member's data"): everything held about one member. */
 export const memberDataExport = z.object({
   exportedAt: isoTimestamp,
   account,
   cards: z.array(card),
   operations: z.array(operation).describe('newest first'),
   receipts: z.array(receiptDetail).describe('the receipts of the member’s POS accruals, newest first'),
-  lots: z.array(z.object({})).describe('points lots: not built yet, always empty'),
+  lots: z
+    .array(lot)
+    .describe('the member’s points lots (§1), newest first, as `GET /api/v1/accounts/{id}/lots` shows them'),
 });
 export type MemberDataExport = z.infer<typeof memberDataExport>;
 

@@ -44,17 +44,31 @@ export async function listLots(
   const rows = result.rows;
   return {
     total: rows.length > 0 ? Number(rows[0]!.total) : await countLots(db, filter),
-    rows: rows.map((r) => ({
-      id: r.id,
-      accountId: r.account_id,
-      creditOperationId: r.credit_id,
-      earnedAt: toIso(r.earned_at) as string,
-      availableAt: toIso(r.available_at) as string,
-      expiresAt: toIso(r.expires_at),
-      points: amountNumber(r.points),
-      remaining: amountNumber(r.remaining),
-      status: r.status,
-    })),
+    rows: rows.map(toLot),
+  };
+}
+
+/** Every lot of an account, newest first, as the list shows them: a member's data export (§4). */
+export async function lotsOfAccount(db: Executor, accountId: string): Promise<Lot[]> {
+  const result = await sql<Omit<LotRow, 'total'>>`
+    select l.id, l.account_id, l.credit_id, l.earned_at, l.available_at, l.expires_at, l.points, l.remaining,
+      ${statusOf} as status
+    from lots l where l.account_id = ${accountId}::uuid
+    order by l.earned_at desc, l.id desc`.execute(db);
+  return result.rows.map(toLot);
+}
+
+function toLot(r: Omit<LotRow, 'total'>): Lot {
+  return {
+    id: r.id,
+    accountId: r.account_id,
+    creditOperationId: r.credit_id,
+    earnedAt: toIso(r.earned_at) as string,
+    availableAt: toIso(r.available_at) as string,
+    expiresAt: toIso(r.expires_at),
+    points: amountNumber(r.points),
+    remaining: amountNumber(r.remaining),
+    status: r.status,
   };
 }
 

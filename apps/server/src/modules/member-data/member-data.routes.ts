@@ -13,8 +13,7 @@ export const memberDataRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: adminOnly,
       schema: {
         tags: ['Accounts'],
-        summary:
-          "A member's data as one JSON document: account, cards, operations, receipts (lots: not built yet)",
+        summary: "A member's data as one JSON document: account, cards, operations, receipts, lots",
         params: idParam,
         response: { 200: memberDataExport },
       },

@@ -10,6 +10,7 @@ import { getAccount } from '../accounts/accounts.service';
 import { insertAudit } from '../audit/audit.repository';
 import { findCardById, findCardsOfAccount } from '../cards/cards.repository';
 import { appendEvent } from '../events/emit';
+import { lotsOfAccount } from '../lots/lots.repository';
 import { operationsExportSource } from '../operations/operations.repository';
 import { receiptsOfAccount } from '../receipts/receipts.service';
 import {
@@ -35,7 +36,7 @@ export async function exportMemberData(db: Db, accountId: string): Promise<Membe
     cards: await findCardsOfAccount(db, accountId),
     operations,
     receipts: await receiptsOfAccount(db, accountId),
-    lots: [],
+    lots: await lotsOfAccount(db, accountId),
   };
 }
 

@@ -78,7 +78,15 @@ describe("GET /api/v1/accounts/{id}/export: a member's data", () => {
     expect(doc.operations).toHaveLength(2);
     expect(doc.operations[0]).toMatchObject({ points: '7.50', meta: { reason: REASON } });
     expect(doc.receipts).toEqual([]);
-    expect(doc.lots).toEqual([]);
+    expect(doc.lots).toHaveLength(2);
+  });
+
+  it("the member's points lots, as GET /api/v1/accounts/{id}/lots lists them", async () => {
+    const doc = (await app.inject({ url: `/api/v1/accounts/${memberId}/export`, ...admin })).json();
+    const listed = (await app.inject({ url: `/api/v1/accounts/${memberId}/lots?size=200`, ...admin })).json();
+    expect(listed.totalElements).toBe(2);
+    expect(doc.lots).toEqual(listed.content);
+    expect(doc.lots.map((l: { points: number }) => l.points)).toEqual([7.5, 25]);
   });
 
   it('administrators only; an unknown account is a 404', async () => {
