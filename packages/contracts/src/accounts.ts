@@ -17,7 +17,13 @@ export const account = z.object({
 export type Account = z.infer<typeof account>;
 
 export const createAccountRequest = z.object({
-  clientId: z.string('Client ID is required').trim().min(1, 'Client ID is required').max(100),
+  // The max has its own message: the string's message would answer every issue, and a client ID that is
+  // too long was told it is required.
+  clientId: z
+    .string('Client ID is required')
+    .trim()
+    .min(1, 'Client ID is required')
+    .max(100, 'Client ID must be at most 100 characters'),
 });
 export type CreateAccountRequest = z.input<typeof createAccountRequest>;
 

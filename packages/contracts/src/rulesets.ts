@@ -221,7 +221,12 @@ const optionalText = (max: number) =>
     .transform((v) => (v ? v : null));
 
 export const createExcludedSkuRequest = z.object({
-  sku: z.string('SKU is required').trim().min(1, 'SKU is required').max(100),
+  // The max has its own message, as for a client ID (accounts.ts).
+  sku: z
+    .string('SKU is required')
+    .trim()
+    .min(1, 'SKU is required')
+    .max(100, 'SKU must be at most 100 characters'),
   description: optionalText(500),
   category: optionalText(100),
 });

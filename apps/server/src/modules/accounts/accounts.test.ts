@@ -59,6 +59,14 @@ describe('accounts API', () => {
     expect(JSON.stringify(res.json())).toContain(message);
   });
 
+  it('a client ID over 100 characters is answered as too long, not as missing', async () => {
+    const res = await create({ clientId: 'x'.repeat(101) });
+    expect(res.statusCode).toBe(400);
+    const body = JSON.stringify(res.json());
+    expect(body).toContain('Client ID must be at most 100 characters');
+    expect(body).not.toContain('required');
+  });
+
   it('an unknown account is a 404, a malformed id a 400', async () => {
     const unknown = await list('/00000000-0000-4000-8000-000000000000');
     expect(unknown.statusCode).toBe(404);

@@ -57,6 +57,14 @@ describe('SKU exclusions API', () => {
     expect(JSON.stringify((await add({ sku: ' ' })).json())).toContain('SKU is required');
   });
 
+  it('a SKU over 100 characters is answered as too long, not as missing', async () => {
+    const res = await add({ sku: 'x'.repeat(101) });
+    expect(res.statusCode).toBe(400);
+    const body = JSON.stringify(res.json());
+    expect(body).toContain('SKU must be at most 100 characters');
+    expect(body).not.toContain('required');
+  });
+
   it('lists by SKU, filters by category ("" = no category) and searches sku, description and category', async () => {
     const all = (await list()).json();
     expect(all.content.map((s: { sku: string }) => s.sku)).toEqual([
