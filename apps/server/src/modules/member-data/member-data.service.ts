@@ -22,22 +22,33 @@ import {
   renameAccount,
 } from './member-data.repository';
 
-/** Everything held about one member as one document (PROGRAMME-API §4 "A member's data"). */
+/**
+ * Everything held about one member as one document (PROGRAMME-API §4 "A member's data"), read in one
+ * REPEATABLE READ transaction: every part from the same snapshot, so a write landing between two reads
+ * cannot leave the account's balance, operations and lots telling different stories.
+ */
 export async function exportMemberData(db: Db, accountId: string): Promise<MemberDataExport> {
-  const account = await getAccount(db, accountId);
-  const operations: Operation[] = [];
-  // The operations list's own query and mapping, so the document says what the console shows.
-  for await (const operation of streamList(operationsExportSource(db, { accountId, page: 0, size: 0 }))) {
-    operations.push(operation);
-  }
-  return {
-    exportedAt: new Date().toISOString(),
-    account,
-    cards: await findCardsOfAccount(db, accountId),
-    operations,
-    receipts: await receiptsOfAccount(db, accountId),
-    lots: await lotsOfAccount(db, accountId),
-  };
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (trx) => {
+      const account = await getAccount(trx, accountId);
+      const operations: Operation[] = [];
+      // The operations list's own query and mapping, so the document says what the console shows.
+      for await (const operation of streamList(
+        operationsExportSource(trx, { accountId, page: 0, size: 0 }),
+      )) {
+        operations.push(operation);
+      }
+      return {
+        exportedAt: new Date().toISOString(),
+        account,
+        cards: await findCardsOfAccount(trx, accountId),
+        operations,
+        receipts: await receiptsOfAccount(trx, accountId),
+        lots: await lotsOfAccount(trx, accountId),
+      };
+    });
 }
 
 /**
