@@ -27,7 +27,19 @@ export const eraseAccountRequest = z.object({
 });
 export type EraseAccountRequest = z.input<typeof eraseAccountRequest>;
 
-/** The client ID an erased account carries: `erased-` and the first 8 characters of its id. */
-export function erasedClientId(accountId: string): string {
-  return `erased-${accountId.slice(0, 8)}`;
+/**
+ * How many hex digits of the account's id an erased client ID takes: 8 (PROGRAMME-API §4), more only when
+ * another account already carries that client ID (client IDs are unique; two ids share their first 8 digits
+ * about once among 100,000 erased members, and the erasure must not fail on it).
+ */
+export const ERASED_ID_DIGITS = [8, 12, 16, 32] as const;
+
+/** The client ID an erased account carries: `erased-` and the first `digits` hex digits of its id. */
+export function erasedClientId(accountId: string, digits: number = ERASED_ID_DIGITS[0]): string {
+  return `erased-${accountId.replace(/-/g, '').slice(0, digits)}`;
+}
+
+/** Whether `clientId` is one an erasure of the account gives it (a repeated erasure recognises it). */
+export function isErasedClientIdOf(clientId: string, accountId: string): boolean {
+  return ERASED_ID_DIGITS.some((digits) => clientId === erasedClientId(accountId, digits));
 }

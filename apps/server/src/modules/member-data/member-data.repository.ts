@@ -1,6 +1,17 @@
 import { sql } from 'kysely';
 import type { Tx } from '../../db/transaction';
 
+/** Whether another account carries `clientId` (compared as the unique index on lower(client_id) does). */
+export async function clientIdTakenByOther(trx: Tx, clientId: string, accountId: string): Promise<boolean> {
+  const found = await trx
+    .selectFrom('accounts')
+    .select('id')
+    .where(sql<string>`lower(client_id)`, '=', clientId.toLowerCase())
+    .where('id', '<>', accountId)
+    .executeTakeFirst();
+  return found !== undefined;
+}
+
 export async function renameAccount(trx: Tx, id: string, clientId: string): Promise<void> {
   await trx.updateTable('accounts').set({ client_id: clientId }).where('id', '=', id).execute();
 }

@@ -1,7 +1,14 @@
-import { type Account, erasedClientId, type MemberDataExport, type Operation } from '@loyalty/contracts';
+import {
+  type Account,
+  ERASED_ID_DIGITS,
+  erasedClientId,
+  isErasedClientIdOf,
+  type MemberDataExport,
+  type Operation,
+} from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
 import { isUniqueViolation } from '../../db/sql-errors';
-import { inTransaction } from '../../db/transaction';
+import { inTransaction, type Tx } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import { streamList } from '../../lib/list-stream';
 import type { AuthUser } from '../../plugins/auth';
@@ -16,6 +23,7 @@ import { receiptsOfAccount } from '../receipts/receipts.service';
 import {
   blockCardsAsErased,
   clearOperationReasons,
+  clientIdTakenByOther,
   redactAccountAudit,
   redactAccountEvents,
   redactCardAudit,
@@ -52,7 +60,21 @@ export async function exportMemberData(db: Db, accountId: string): Promise<Membe
 }
 
 /**
- * Erases a member (PROGRAMME-API §4): the client ID becomes `erased-<first 8 of id>`, every card is
+ * The erased client ID for the account: `erased-<first 8 of id>`, or more digits of the id when another
+ * account carries that one (`ERASED_ID_DIGITS`). All 32 digits are the whole id: no erasure carries them but
+ * this account's, so the unique index answers only a client ID someone chose to type that way.
+ */
+async function freeErasedId(trx: Tx, accountId: string): Promise<string> {
+  for (const digits of ERASED_ID_DIGITS.slice(0, -1)) {
+    const candidate = erasedClientId(accountId, digits);
+    if (!(await clientIdTakenByOther(trx, candidate, accountId))) return candidate;
+  }
+  return erasedClientId(accountId, 32);
+}
+
+/**
+ * Erases a member (PROGRAMME-API §4): the client ID becomes `erased-<first 8 of id>` (more digits when
+ * another account carries that one: `freeErasedId`), every card is
  * blocked with reason `Erased` (a `card.blocked` event for each card that was not blocked yet), the
  * free-text reasons of the account's operations are cleared, and the audit log and the event outbox lose
  * them too, and the reasons its cards were blocked with. Points, amounts and dates stay: nothing here
@@ -71,14 +93,15 @@ export async function eraseMember(
       // Locked: no card issue or balance change of the account runs meanwhile.
       const account = await lockAccount(trx, accountId);
       if (!account) throw new AppError('ACCOUNT_NOT_FOUND');
-      const erasedId = erasedClientId(account.id);
       if (confirm !== account.client_id) {
         // Already erased: a retry whose first answer was lost confirms with the client ID the account no
         // longer has (and that cannot be checked any more). Nothing is left to erase, so it gets the
         // erased account, as the first request did, and writes nothing.
-        if (account.client_id === erasedId) return (await findAccountById(trx, account.id))!;
+        if (isErasedClientIdOf(account.client_id, account.id))
+          return (await findAccountById(trx, account.id))!;
         throw new AppError('ERASE_NOT_CONFIRMED');
       }
+      const erasedId = await freeErasedId(trx, account.id);
       const cards = await blockCardsAsErased(trx, account.id);
       const reasonsCleared = await clearOperationReasons(trx, account.id);
       await redactAccountAudit(trx, account.id, account.client_id, erasedId);

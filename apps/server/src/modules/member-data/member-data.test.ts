@@ -271,6 +271,24 @@ describe('POST /api/v1/accounts/{id}/erase', () => {
     expect(await verifyLedger(db)).toMatchObject({ differences: [] });
   });
 
+  it("a member whose id begins with an erased member's first 8 digits is erased with more digits, and a retry recognises them", async () => {
+    // Two ids sharing their first 8 hex digits (about one pair among 100,000 erased members): the second
+    // erasure failed on the unique client ID.
+    const [one, two] = ['5eed0000-0000-4000-8000-000000000001', '5eed0000-0000-4000-8000-000000000002'];
+    await sql`insert into accounts (id, client_id) values (${one}::uuid, 'Twin.One'), (${two}::uuid, 'Twin.Two')`.execute(
+      db,
+    );
+    const first = await erase({ confirm: 'Twin.One' }, ctx.tokens.ADMIN, one);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().clientId).toBe('erased-5eed0000');
+    const second = await erase({ confirm: 'Twin.Two' }, ctx.tokens.ADMIN, two);
+    expect(second.statusCode, second.body).toBe(200);
+    expect(second.json().clientId).toBe('erased-5eed00000000');
+    const retried = await erase({ confirm: 'Twin.Two' }, ctx.tokens.ADMIN, two);
+    expect(retried.statusCode, retried.body).toBe(200);
+    expect(retried.json().clientId).toBe('erased-5eed00000000');
+  });
+
   it('leaves every other member as it was', async () => {
     expect(await traces('Bystander-1')).toEqual(expect.arrayContaining(['accounts', 'audit']));
     const other = (await app.inject({ url: `/api/v1/accounts/${bystanderId}/export`, ...admin })).json();
