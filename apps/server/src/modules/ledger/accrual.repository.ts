@@ -96,7 +96,11 @@ export interface AccrualWrite {
   cardId: string;
   rulesetVersion: number;
   receipt: { receiptId: string; totalAmount: string; totalDiscount: string };
-  /** An offline till's purchase time (ISO-8601): the lot is earned then. Null: now. */
+  /**
+   * An offline till's purchase time (ISO-8601): the lot is earned then, or now if that is earlier (the
+   * contract lets a till's clock run a little ahead and calls that "now": a lot dated ahead would sit
+   * pending until then, though no pending period is set). Null: now. The receipt keeps it as sent.
+   */
   purchasedAt: string | null;
   lines: Array<{
     line_no: number;
@@ -133,7 +137,7 @@ export async function insertAccrual(trx: Tx, w: AccrualWrite): Promise<StoredReq
         ${o.account_id}::uuid, ${w.cardId}::uuid, ${o.card_number}, ${w.claim.posId}::uuid, ${w.rulesetVersion},
         ${JSON.stringify(o.meta)}::jsonb
       from q
-      returning id, account_id, points, coalesce(${w.purchasedAt}::timestamptz, created_at) as earned_at
+      returning id, account_id, points, least(${w.purchasedAt}::timestamptz, created_at) as earned_at
     ),
     lot as (${insertCreditLots(sql`o`)}),
     l as (

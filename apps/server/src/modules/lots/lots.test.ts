@@ -58,6 +58,26 @@ describe('offline tills: receipt.purchasedAt', () => {
     await settings({ expiry_days: null, pending_days: null });
   });
 
+  it('a purchasedAt a till clock puts slightly ahead counts as now: its points are not pending', async () => {
+    // Within the contract's clock-skew allowance (PURCHASED_AT_CLOCK_SKEW_MS): accepted as "now", so without
+    // a pending period the points are available at once, and the lot is not earned in the future.
+    const card = await createCard(db);
+    const ahead = new Date(Date.now() + 30_000).toISOString();
+    const res = await accrue(card.number, 100, ahead);
+    expect(res.statusCode, res.body).toBe(201);
+    expect((await pos.card(card.number)).json()).toMatchObject({
+      balance: 10,
+      pendingBalance: 0,
+      availableBalance: 10,
+    });
+    const [lot] = (await lotsOf(card.accountId)).json().content;
+    expect(Date.parse(lot.earnedAt)).toBeLessThan(Date.parse(ahead));
+    expect(lot.availableAt).toBe(lot.earnedAt);
+    expect((await pos.hold({ operationId: opId('h'), cardNumber: card.number, points: 10 })).statusCode).toBe(
+      201,
+    );
+  });
+
   it.each([
     ['in the future', () => new Date(Date.now() + 3_600_000).toISOString(), 'must not be in the future'],
     ['older than 30 days', () => new Date(Date.now() - 31 * DAY).toISOString(), 'at most 30 days old'],
