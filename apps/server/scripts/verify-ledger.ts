@@ -34,6 +34,8 @@ try {
     console.log(`account ${id}: Σ remaining of its lots is not its balance`);
   for (const id of report.lots.debitsOff)
     console.log(`operation ${id}: its lot consumptions do not sum to its points`);
+  for (const id of report.lots.holdsUncovered)
+    console.log(`account ${id}: its open holds need more points than its available lots hold`);
   console.log(
     sound ? 'Ledger OK: every balance matches its operations and its lots.' : 'Ledger differences found.',
   );

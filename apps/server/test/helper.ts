@@ -134,7 +134,9 @@ export async function createTestContext(
         const report = await verifyLedger(database.db);
         const { differences, holdsCapturedTwice, overReturnedLines } = report;
         const lots =
-          options.verifyLots === false ? { lotsOff: [], accountsOff: [], debitsOff: [] } : report.lots;
+          options.verifyLots === false
+            ? { lotsOff: [], accountsOff: [], debitsOff: [], holdsUncovered: [] }
+            : report.lots;
         expect(
           { differences, holdsCapturedTwice, overReturnedLines, lots },
           'the ledger invariant after this file (a file that seeds raw balances on purpose opts out: createTestContext(env, { verifyLedger: false }))',
@@ -142,7 +144,7 @@ export async function createTestContext(
           differences: [],
           holdsCapturedTwice: [],
           overReturnedLines: [],
-          lots: { lotsOff: [], accountsOff: [], debitsOff: [] },
+          lots: { lotsOff: [], accountsOff: [], debitsOff: [], holdsUncovered: [] },
         });
       }
     } finally {

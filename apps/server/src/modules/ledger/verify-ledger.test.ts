@@ -129,3 +129,38 @@ describe('verifyLedger', () => {
     expect(lots.debitsOff).not.toContain(exact.id);
   });
 });
+
+describe('verifyLedger: holds against the lots', () => {
+  it('reports an account whose open holds need more than its available lots (a hold on pending points)', async () => {
+    // Each ledger total is right, but the 8 held points can come only from lots still pending: what a hold
+    // may never take (PROGRAMME-API §1, available = balance − held − pending).
+    const onPending = await createCard(db, { balance: 10 });
+    await sql`update lots set available_at = now() + interval '1 day' where account_id = ${onPending.accountId}::uuid`.execute(
+      db,
+    );
+    // The same, but the hold has lapsed: it no longer holds anything.
+    const lapsed = await createCard(db, { balance: 10 });
+    await sql`update lots set available_at = now() + interval '1 day' where account_id = ${lapsed.accountId}::uuid`.execute(
+      db,
+    );
+    // Held points all covered by available lots.
+    const covered = await createCard(db, { balance: 10 });
+    for (const [card, expires] of [
+      [onPending, sql`now() + interval '10 minutes'`],
+      [lapsed, sql`now() - interval '1 minute'`],
+      [covered, sql`now() + interval '10 minutes'`],
+    ] as const) {
+      await sql`insert into operations (type, status, points, account_id, expires_at)
+        values ('hold', 'active', -8, ${card.accountId}::uuid, ${expires})`.execute(db);
+      await sql`update accounts set held_balance = 8 where id = ${card.accountId}::uuid`.execute(db);
+    }
+    const report = await verifyLedger(db);
+    for (const card of [onPending, lapsed, covered]) {
+      expect(report.differences.map((d) => d.accountId)).not.toContain(card.accountId);
+      expect(report.lots.accountsOff).not.toContain(card.accountId);
+    }
+    expect(report.lots.holdsUncovered).toContain(onPending.accountId);
+    expect(report.lots.holdsUncovered).not.toContain(lapsed.accountId);
+    expect(report.lots.holdsUncovered).not.toContain(covered.accountId);
+  });
+});

@@ -31,6 +31,12 @@ export interface LotProof {
    * backdated one does), and consumptions of anything else.
    */
   debitsOff: string[];
+  /**
+   * Accounts whose open holds (active, not lapsed) need more points than their available lots hold: a hold
+   * on pending points, which no write may make (available = balance − held − pending) and which every
+   * total above would still let through.
+   */
+  holdsUncovered: string[];
 }
 
 /** A completed operation that took points: what consumes lots. */
@@ -40,7 +46,7 @@ const completedDebit = (o: RawBuilder<unknown>) =>
 /**
  * The lots against their consumptions and the ledger: each lot's remaining = points − what debits took
  * from it and never below zero; Σ remaining of an account = its balance; every completed debit's
- * consumptions sum to its points (and nothing else consumed a lot).
+ * consumptions sum to its points (and nothing else consumed a lot); open holds are covered by available lots.
  */
 export async function verifyLots(db: Db): Promise<LotProof> {
   const lots = await sql<{ id: string }>`
@@ -69,10 +75,28 @@ export async function verifyLots(db: Db): Promise<LotProof> {
     left join operations o on o.id = c.operation_id
     where o.id is null or not (${completedDebit(sql`o`)}) or c.points <> -o.points
     order by 1`.execute(db);
+  // Lots only become available as time passes and every debit leaves what open holds need (a capture takes
+  // at most what it held), so an open hold is always covered by lots available now. A lapsed hold no longer
+  // holds anything (issue 15.5), even before the sweeper voids it.
+  const uncovered = await sql<{ id: string }>`
+    with held as (
+      select account_id, sum(-points) as held from operations
+      where type = 'hold' and status = 'active' and expires_at > now()
+      group by account_id
+    ),
+    available as (
+      select account_id, sum(remaining) as points from lots
+      where remaining > 0 and available_at <= now() and account_id in (select account_id from held)
+      group by account_id
+    )
+    select held.account_id as id from held left join available on available.account_id = held.account_id
+    where held.held > coalesce(available.points, 0)
+    order by 1`.execute(db);
   return {
     lotsOff: lots.rows.map((r) => r.id),
     accountsOff: accounts.rows.map((r) => r.id),
     debitsOff: debits.rows.map((r) => r.id),
+    holdsUncovered: uncovered.rows.map((r) => r.id),
   };
 }
 
@@ -121,6 +145,7 @@ export function ledgerIsSound(report: LedgerReport): boolean {
     report.overReturnedLines.length === 0 &&
     report.lots.lotsOff.length === 0 &&
     report.lots.accountsOff.length === 0 &&
-    report.lots.debitsOff.length === 0
+    report.lots.debitsOff.length === 0 &&
+    report.lots.holdsUncovered.length === 0
   );
 }
