@@ -86,16 +86,24 @@ export const PURCHASED_AT_MAX_AGE_DAYS = 30;
 /** Tills' clocks drift: a purchase this far ahead of the server's clock still counts as "now". */
 export const PURCHASED_AT_CLOCK_SKEW_MS = 60_000;
 
+/** Why an offline till's purchasedAt older than the contract allows is refused (400 VALIDATION_ERROR). */
+export const PURCHASED_AT_TOO_OLD = `must be at most ${PURCHASED_AT_MAX_AGE_DAYS} days old`;
+
+/** An offline till's purchase older than PURCHASED_AT_MAX_AGE_DAYS by the clock of the server checking it. */
+export function purchasedTooLongAgo(purchasedAt: string, now = Date.now()): boolean {
+  return Date.parse(purchasedAt) < now - PURCHASED_AT_MAX_AGE_DAYS * 86_400_000;
+}
+
 /**
  * When an offline till's purchase happened (ISO-8601 with a zone); the lot's dates count from it. Checked
- * against the clock of the server that validates it: not in the future, at most 30 days old.
+ * against the clock of the server that validates it: not in the future here; at most 30 days old by the
+ * accrual (`purchasedTooLongAgo`), once it knows the request is not the retry of one it accepted while the
+ * purchase was younger, which gets its first answer again like any replay (POS-API "Idempotency").
  */
-export const purchasedAt = businessTimestamp()
-  .refine((v) => Date.parse(v) <= Date.now() + PURCHASED_AT_CLOCK_SKEW_MS, 'must not be in the future')
-  .refine(
-    (v) => Date.parse(v) >= Date.now() - PURCHASED_AT_MAX_AGE_DAYS * 86_400_000,
-    `must be at most ${PURCHASED_AT_MAX_AGE_DAYS} days old`,
-  );
+export const purchasedAt = businessTimestamp().refine(
+  (v) => Date.parse(v) <= Date.now() + PURCHASED_AT_CLOCK_SKEW_MS,
+  'must not be in the future',
+);
 
 export const accrualRequest = z.object({
   operationId: posOperationId,

@@ -78,6 +78,43 @@ describe('offline tills: receipt.purchasedAt', () => {
     );
   });
 
+  it('the retry of an accrual accepted just inside 30 days is replayed once the purchase is older', async () => {
+    const card = await createCard(db);
+    const body = {
+      operationId: opId('acc'),
+      cardNumber: card.number,
+      receipt: {
+        receiptId: opId('R'),
+        items: [{ sku: 'A', quantity: 1, price: 100 }],
+        purchasedAt: new Date(Date.now() - 30 * DAY + 60_000).toISOString(),
+      },
+    };
+    const first = await pos.accrue(body);
+    expect(first.statusCode, first.body).toBe(201);
+    // The answer was lost; the till retries two minutes later, when the purchase is over 30 days old by the
+    // server's clock (what the age is checked against).
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 120_000 });
+    try {
+      const retry = await pos.accrue(body);
+      expect(retry.statusCode, retry.body).toBe(201);
+      expect(retry.headers['idempotent-replayed']).toBe('true');
+      expect(retry.body).toBe(first.body);
+      // A new request for the purchase is refused, without taking its operationId.
+      const late = await pos.accrue({ ...body, operationId: opId('acc') });
+      expect(late.statusCode).toBe(400);
+      expect(late.json()).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        details: [{ field: 'receipt.purchasedAt', message: 'must be at most 30 days old' }],
+      });
+      const preview = await pos.preview(body);
+      expect(preview.statusCode).toBe(400);
+      expect(preview.json().details).toEqual([expect.objectContaining({ field: 'receipt.purchasedAt' })]);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect((await pos.card(card.number)).json().balance).toBe(10);
+  });
+
   it.each([
     ['in the future', () => new Date(Date.now() + 3_600_000).toISOString(), 'must not be in the future'],
     ['older than 30 days', () => new Date(Date.now() - 31 * DAY).toISOString(), 'at most 30 days old'],

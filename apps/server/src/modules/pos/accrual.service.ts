@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { AccrualPreviewResponse, AccrualResponse } from '@loyalty/contracts';
+import {
+  type AccrualPreviewResponse,
+  type AccrualResponse,
+  PURCHASED_AT_TOO_OLD,
+  purchasedTooLongAgo,
+} from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
 import { cardKey, posTransaction } from '../../db/group-commit';
+import { AppError } from '../../lib/app-error';
 import { centsNumber } from '../../lib/money';
 import type { AccrualContext } from '../ledger/accrual.repository';
 import {
@@ -13,7 +19,8 @@ import {
 import { lineToWire } from '../ledger/receipt-math';
 import type { PosIdentity } from '../pos-keys/pos-keys.repository';
 import { answerWrite } from './failures';
-import { type PosOutcome, successStatus, writeContext } from './idempotency';
+import { type PosOutcome, resolveExisting, successStatus, writeContext } from './idempotency';
+import { findRequest } from './pos.repository';
 
 interface AccrualInput extends Omit<AccrualRequest, 'posId'> {
   operationId: string;
@@ -38,6 +45,13 @@ function accrualAnswer<Id extends string | null>(
   } satisfies Omit<AccrualResponse, 'operationId'> & { operationId: Id };
 }
 
+/** An offline purchase older than the contract allows: the 400 its schema check would give, naming the field. */
+function purchaseTooOld(): AppError {
+  return new AppError('VALIDATION_ERROR', `receipt.purchasedAt: ${PURCHASED_AT_TOO_OLD}`, [
+    { field: 'receipt.purchasedAt', message: PURCHASED_AT_TOO_OLD },
+  ]);
+}
+
 /**
  * POST /pos/api/v1/accruals: the ledger's `postAccrual` (lock → decide → write). This service keeps the
  * POS envelope (`answerWrite`): a replay of the operationId, and a refusal recorded as a failed operation.
@@ -49,6 +63,14 @@ export async function accrue(
   requestId: string,
 ): Promise<PosOutcome> {
   const ctx = writeContext('accrual', pos.id, '', input, requestId);
+  if (input.receipt.purchasedAt && purchasedTooLongAgo(input.receipt.purchasedAt)) {
+    // A purchase ages while its till retries: the retry of a request accepted when the purchase was younger
+    // than 30 days gets its first answer again (POS-API "Idempotency"); only a new request is refused, like
+    // any invalid one, without taking the operationId.
+    const earlier = await findRequest(db, input.operationId);
+    if (earlier) return resolveExisting(earlier, ctx);
+    throw purchaseTooOld();
+  }
   let context: AccrualContext | undefined;
   return answerWrite(
     db,
@@ -91,6 +113,7 @@ export async function previewAccrual(
   pos: PosIdentity,
   input: Omit<AccrualRequest, 'posId'> & { operationId?: string },
 ): Promise<AccrualPreviewResponse> {
+  if (input.receipt.purchasedAt && purchasedTooLongAgo(input.receipt.purchasedAt)) throw purchaseTooOld();
   const decided = await previewAccrualOn(db, { ...input, posId: pos.id });
   return accrualAnswer(input.operationId ?? null, input.receipt.receiptId, decided);
 }
