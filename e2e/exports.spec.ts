@@ -76,7 +76,12 @@ test('Export Data downloads the member as one JSON document', async ({ page, api
   expect(document.account).toMatchObject({ id: account.id, clientId: account.clientId, balance: 15.5 });
   expect(document.cards).toHaveLength(1);
   expect(document.operations).toHaveLength(2);
-  expect(document.lots).toEqual([]);
+  // Its points lots too (PROGRAMME-API §4), newest first: this asserted an empty list while the export left
+  // them out.
+  expect(document.lots.map((l: { points: number; remaining: number }) => [l.points, l.remaining])).toEqual([
+    [3, 3],
+    [12.5, 12.5],
+  ]);
 });
 
 for (const viewport of [
