@@ -33,6 +33,24 @@ const pendingDays = (days: number | null) =>
     payload: { points: { pending_days: days } },
   });
 
+/** Runs `test` with a 3-day pending period, then sets it back. */
+async function withPendingDays(test: () => Promise<void>): Promise<void> {
+  expect((await pendingDays(3)).statusCode).toBe(200);
+  try {
+    await test();
+  } finally {
+    await pendingDays(null);
+  }
+}
+
+/** An accrual of 10 points on the card (10% of 100), pending under `withPendingDays`. */
+const accrueTen = (cardNumber: string) =>
+  pos.accrue({
+    operationId: opId('acc'),
+    cardNumber,
+    receipt: { receiptId: 'R', items: [{ sku: 'A', quantity: 1, price: 100 }] },
+  });
+
 /** Resolves once `n` statements of this database wait for a lock. */
 async function lockWaiters(n: number): Promise<void> {
   for (;;) {
@@ -76,18 +94,12 @@ async function queuedBehindLock<A, B>(
 }
 
 describe('a hold decides on what committed while it waited for the account', () => {
-  it('does not take pending points an accrual committed meanwhile', async () => {
-    expect((await pendingDays(3)).statusCode).toBe(200);
-    try {
+  it('does not take pending points an accrual committed meanwhile', () =>
+    withPendingDays(async () => {
       const card = await createCard(db, { balance: 5 });
       const [accrual, hold] = await queuedBehindLock(
         card.accountId,
-        () =>
-          pos.accrue({
-            operationId: opId('acc'),
-            cardNumber: card.number,
-            receipt: { receiptId: 'R', items: [{ sku: 'A', quantity: 1, price: 100 }] },
-          }),
+        () => accrueTen(card.number),
         () => pos.hold({ operationId: opId('hold'), cardNumber: card.number, points: 12 }),
       );
       expect(accrual.statusCode, accrual.body).toBe(201);
@@ -100,21 +112,13 @@ describe('a hold decides on what committed while it waited for the account', () 
         pendingBalance: 10,
         availableBalance: 5,
       });
-    } finally {
-      await pendingDays(null);
-    }
-  });
+    }));
 
-  it('does not count a lapsed hold the sweeper voided meanwhile twice', async () => {
-    expect((await pendingDays(3)).statusCode).toBe(200);
-    try {
+  it('does not count a lapsed hold the sweeper voided meanwhile twice', () =>
+    withPendingDays(async () => {
       // 10 available, 10 pending; a hold of the 10 available that has lapsed.
       const card = await createCard(db, { balance: 10 });
-      const accrued = await pos.accrue({
-        operationId: opId('acc'),
-        cardNumber: card.number,
-        receipt: { receiptId: 'R', items: [{ sku: 'A', quantity: 1, price: 100 }] },
-      });
+      const accrued = await accrueTen(card.number);
       expect(accrued.statusCode, accrued.body).toBe(201);
       const lapsed = await pos.hold({ operationId: opId('hold'), cardNumber: card.number, points: 10 });
       expect(lapsed.statusCode, lapsed.body).toBe(201);
@@ -135,25 +139,16 @@ describe('a hold decides on what committed while it waited for the account', () 
         pendingBalance: 10,
         availableBalance: 10,
       });
-    } finally {
-      await pendingDays(null);
-    }
-  });
+    }));
 
-  it('a release answers the availableBalance after what committed while it waited', async () => {
-    expect((await pendingDays(3)).statusCode).toBe(200);
-    try {
+  it('a release answers the availableBalance after what committed while it waited', () =>
+    withPendingDays(async () => {
       const card = await createCard(db, { balance: 5 });
       const hold = await pos.hold({ operationId: opId('hold'), cardNumber: card.number, points: 5 });
       expect(hold.statusCode, hold.body).toBe(201);
       const [accrual, release] = await queuedBehindLock(
         card.accountId,
-        () =>
-          pos.accrue({
-            operationId: opId('acc'),
-            cardNumber: card.number,
-            receipt: { receiptId: 'R', items: [{ sku: 'A', quantity: 1, price: 100 }] },
-          }),
+        () => accrueTen(card.number),
         () => pos.release(hold.json().holdId, { operationId: opId('rel') }),
       );
       expect(accrual.statusCode, accrual.body).toBe(201);
@@ -161,10 +156,7 @@ describe('a hold decides on what committed while it waited for the account', () 
       // 15 points, 10 of them pending: 5 available, as the card says.
       expect(release.json().availableBalance).toBe(5);
       expect((await pos.card(card.number)).json()).toMatchObject({ balance: 15, availableBalance: 5 });
-    } finally {
-      await pendingDays(null);
-    }
-  });
+    }));
 });
 
 /** `trx` with every statement it sends counted. */
@@ -199,21 +191,13 @@ async function lockTarget(cardNumber: string, before?: (trx: Tx) => Promise<unkn
 }
 
 describe('the second read after the lock happens only when the account changed while the write waited', () => {
-  it('one statement when nothing changed the account, with its pending points read by it', async () => {
-    expect((await pendingDays(3)).statusCode).toBe(200);
-    try {
+  it('one statement when nothing changed the account, with its pending points read by it', () =>
+    withPendingDays(async () => {
       const card = await createCard(db, { balance: 5 });
-      const accrued = await pos.accrue({
-        operationId: opId('acc'),
-        cardNumber: card.number,
-        receipt: { receiptId: 'R', items: [{ sku: 'A', quantity: 1, price: 100 }] },
-      });
+      const accrued = await accrueTen(card.number);
       expect(accrued.statusCode, accrued.body).toBe(201);
       expect(await lockTarget(card.number)).toEqual({ pending: '10.00', lapsed: '0', statements: 1 });
-    } finally {
-      await pendingDays(null);
-    }
-  });
+    }));
 
   it("one statement after the transaction's own change of the account (a card's next write in a batch)", async () => {
     const card = await createCard(db, { balance: 5 });
@@ -223,24 +207,15 @@ describe('the second read after the lock happens only when the account changed w
     expect(read.statements).toBe(1);
   });
 
-  it('two statements when a write committed while it waited for the lock (PostgreSQL), with what it wrote', async () => {
-    expect((await pendingDays(3)).statusCode).toBe(200);
-    try {
+  it('two statements when a write committed while it waited for the lock (PostgreSQL), with what it wrote', () =>
+    withPendingDays(async () => {
       const card = await createCard(db, { balance: 5 });
       const [accrual, read] = await queuedBehindLock(
         card.accountId,
-        () =>
-          pos.accrue({
-            operationId: opId('acc'),
-            cardNumber: card.number,
-            receipt: { receiptId: 'R', items: [{ sku: 'A', quantity: 1, price: 100 }] },
-          }),
+        () => accrueTen(card.number),
         () => lockTarget(card.number),
       );
       expect(accrual.statusCode, accrual.body).toBe(201);
       expect(read).toEqual({ pending: '10.00', lapsed: '0', statements: races ? 2 : 1 });
-    } finally {
-      await pendingDays(null);
-    }
-  });
+    }));
 });
