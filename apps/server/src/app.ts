@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import helmet from '@fastify/helmet';
-import { WEBHOOK_BACKLOG_CAP } from '@loyalty/contracts';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
@@ -92,7 +91,7 @@ export async function buildApp({ config, database, secrets, logger }: AppDeps) {
   await app.register(metricsPlugin, {
     token: config.METRICS_TOKEN,
     poolStats: database.poolStats,
-    webhookBacklogs: () => endpointBacklogs(database.db, WEBHOOK_BACKLOG_CAP),
+    webhookBacklogs: (cap) => endpointBacklogs(database.db, cap),
   });
   if (config.POS_GROUP_COMMIT_LANES > 0) {
     useGroupCommit(database.db, {

@@ -26,8 +26,8 @@ export interface MetricsOptions {
   /** When set, `GET /metrics` needs `Authorization: Bearer <token>`. */
   token?: string;
   poolStats?: () => PoolStats;
-  /** Each active webhook endpoint's backlog (capped), read when `/metrics` is scraped. */
-  webhookBacklogs?: () => Promise<{ id: string; backlog: number }[]>;
+  /** Each active webhook endpoint's backlog counted up to `cap`, read when `/metrics` is scraped. */
+  webhookBacklogs?: (cap: number) => Promise<{ id: string; backlog: number }[]>;
 }
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
@@ -35,7 +35,8 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
 /**
  * Prometheus metrics on `GET /metrics`: requests and their latency by route pattern (never the raw URL,
  * whose ids would make a series per card), POS write outcomes by code, the database pool, the ledger's
- * sweepers and each webhook endpoint's backlog (a series per endpoint: a handful), plus Node's process metrics. One registry per app, so tests can build many apps in a process.
+ * sweepers and each webhook endpoint's backlog (a series per endpoint: a handful), plus Node's process
+ * metrics. One registry per app, so tests can build many apps in a process.
  */
 export const metricsPlugin = fp(
   async (app, options: MetricsOptions) => {
@@ -110,7 +111,8 @@ export const metricsPlugin = fp(
           // An endpoint deleted or disabled since the last scrape has no series any more.
           this.reset();
           try {
-            for (const { id, backlog } of await backlogs()) this.set({ endpoint: id }, backlog);
+            for (const { id, backlog } of await backlogs(WEBHOOK_BACKLOG_CAP))
+              this.set({ endpoint: id }, backlog);
           } catch (error) {
             // The database is away: the scrape still answers (the pool gauge and /readyz tell why).
             app.log.warn({ err: error }, 'webhook backlogs not read for /metrics');
