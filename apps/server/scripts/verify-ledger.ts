@@ -36,6 +36,9 @@ try {
     console.log(`operation ${id}: its lot consumptions do not sum to its points`);
   for (const id of report.lots.holdsUncovered)
     console.log(`account ${id}: its open holds need more points than its available lots hold`);
+  for (const id of report.lots.creditsOff)
+    console.log(`lot or credit ${id}: its credit or its lot is missing or does not match`);
+  for (const id of report.lots.expiriesOff) console.log(`expiry ${id}: took from a lot not yet expired`);
   console.log(
     sound ? 'Ledger OK: every balance matches its operations and its lots.' : 'Ledger differences found.',
   );

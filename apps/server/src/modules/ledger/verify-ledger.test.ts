@@ -164,3 +164,95 @@ describe('verifyLedger: holds against the lots', () => {
     expect(report.lots.holdsUncovered).not.toContain(covered.accountId);
   });
 });
+
+describe('verifyLedger: lots against their credits, expiries against the lots', () => {
+  /** A completed credit of `points` on the account, and (unless `lot` is false) a lot of `lotPoints` for it. */
+  async function credit(
+    accountId: string,
+    points: number,
+    lot: { points?: number; of?: string } | false = {},
+  ) {
+    const op = await db
+      .insertInto('operations')
+      .values({ type: 'adjustment', status: 'completed', points, account_id: accountId })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    if (lot === false) return { operationId: op.id, lotId: null };
+    const row = await db
+      .insertInto('lots')
+      .values({
+        account_id: lot.of ?? accountId,
+        credit_id: op.id,
+        earned_at: new Date(),
+        available_at: new Date(),
+        points: lot.points ?? points,
+        remaining: lot.points ?? points,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return { operationId: op.id, lotId: row.id };
+  }
+
+  it('reports a lot that is not its credit, a credit without its lot and a lot of no credit since the epoch', async () => {
+    const card = await createCard(db, { balance: 10 });
+    const other = await createCard(db, { balance: 0 });
+    const matching = await credit(card.accountId, 3);
+    const otherPoints = await credit(card.accountId, 5, { points: 4 });
+    const otherAccount = await credit(card.accountId, 2, { of: other.accountId });
+    const lotless = await credit(card.accountId, 7, false);
+    const orphan = await sql<{ id: string }>`
+      insert into lots (account_id, earned_at, available_at, points, remaining)
+      values (${card.accountId}::uuid, now(), now(), 1, 1) returning id`.execute(db);
+    // An opening lot (migration 016): no credit, earned before lots existed.
+    const opening = await sql<{ id: string }>`
+      insert into lots (account_id, earned_at, available_at, points, remaining)
+      values (${card.accountId}::uuid, '2020-01-01', '2020-01-01', 1, 1) returning id`.execute(db);
+    // Credits from before lots existed: a lot of what one still held (bench:dataset's loaded lots) is its
+    // credit's; a lot of more than its credit gave is not.
+    const before = await credit(card.accountId, 6, { points: 2 });
+    const overgrown = await credit(card.accountId, 6, { points: 9 });
+    await sql`update operations set created_at = '2020-01-01'
+      where id in (${before.operationId}::uuid, ${overgrown.operationId}::uuid)`.execute(db);
+    const { lots } = await verifyLedger(db);
+    expect(lots.creditsOff).not.toContain(before.lotId);
+    expect(lots.creditsOff).toContain(overgrown.lotId);
+    expect(lots.creditsOff).toEqual(
+      expect.arrayContaining([
+        otherPoints.lotId,
+        otherAccount.lotId,
+        lotless.operationId,
+        orphan.rows[0]!.id,
+      ]),
+    );
+    expect(lots.creditsOff).not.toContain(matching.lotId);
+    expect(lots.creditsOff).not.toContain(matching.operationId);
+    expect(lots.creditsOff).not.toContain(opening.rows[0]!.id);
+  });
+
+  it('reports an expiry that took from a lot not yet expired', async () => {
+    const card = await createCard(db, { balance: 0 });
+    const expired = await credit(card.accountId, 4);
+    const current = await credit(card.accountId, 4);
+    await sql`update lots set earned_at = now() - interval '2 days', available_at = now() - interval '2 days',
+      expires_at = now() - interval '1 day' where id = ${expired.lotId}::uuid`.execute(db);
+    await sql`update lots set expires_at = now() + interval '1 day' where id = ${current.lotId}::uuid`.execute(
+      db,
+    );
+    const expiries = [];
+    for (const lotId of [expired.lotId, current.lotId]) {
+      const op = await db
+        .insertInto('operations')
+        .values({ type: 'expiry', status: 'completed', points: -4, account_id: card.accountId })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db
+        .insertInto('lot_consumptions')
+        .values({ operation_id: op.id, lot_id: lotId!, points: 4 })
+        .execute();
+      expiries.push(op.id);
+    }
+    const { lots } = await verifyLedger(db);
+    expect(lots.expiriesOff).not.toContain(expiries[0]);
+    expect(lots.expiriesOff).toContain(expiries[1]);
+  });
+});

@@ -37,16 +37,31 @@ export interface LotProof {
    * total above would still let through.
    */
   holdsUncovered: string[];
+  /**
+   * Lots and credits that do not match one to one (PROGRAMME-API §1 "Every credit … creates a lot"): a lot
+   * whose credit is missing, not a completed credit, of another account or of other points (a credit from
+   * before the epoch may have left a smaller lot: what it still held, as bench:dataset loads them); a lot
+   * without a credit that is not an opening lot (migration 016, earned by the epoch); a completed credit of
+   * points since the epoch without its lot.
+   */
+  creditsOff: string[];
+  /** Expiry operations that took from a lot not yet expired when they ran ("expiry takes what has expired"). */
+  expiriesOff: string[];
 }
 
 /** A completed operation that took points: what consumes lots. */
 const completedDebit = (o: RawBuilder<unknown>) =>
   sql`${o}.status = 'completed' and ${o}.points < 0 and ${o}.type in ('redemption', 'adjustment', 'expiry')`;
 
+/** A completed operation that gave points: what creates a lot (a credit of 0 points makes none). */
+const completedCredit = (o: RawBuilder<unknown>) =>
+  sql`${o}.status = 'completed' and ${o}.points > 0 and ${o}.type in ('accrual', 'adjustment')`;
+
 /**
  * The lots against their consumptions and the ledger: each lot's remaining = points − what debits took
  * from it and never below zero; Σ remaining of an account = its balance; every completed debit's
- * consumptions sum to its points (and nothing else consumed a lot); open holds are covered by available lots.
+ * consumptions sum to its points (and nothing else consumed a lot); open holds are covered by available lots;
+ * lots and credits match one to one; an expiry took only expired lots.
  */
 export async function verifyLots(db: Db): Promise<LotProof> {
   const lots = await sql<{ id: string }>`
@@ -92,11 +107,31 @@ export async function verifyLots(db: Db): Promise<LotProof> {
     select held.account_id as id from held left join available on available.account_id = held.account_id
     where held.held > coalesce(available.points, 0)
     order by 1`.execute(db);
+  const credits = await sql<{ id: string }>`
+    with epoch as (select coalesce(min(started_at), '-infinity') as at from lots_epoch)
+    select l.id from lots l
+    left join operations o on o.id = l.credit_id
+    where case when l.credit_id is null then l.earned_at > (select at from epoch)
+      else o.id is null or not (${completedCredit(sql`o`)}) or o.account_id <> l.account_id
+        or o.points < l.points or (o.created_at >= (select at from epoch) and o.points <> l.points) end
+    union
+    select o.id from operations o
+    where ${completedCredit(sql`o`)} and o.created_at >= (select at from epoch)
+      and not exists (select from lots l where l.credit_id = o.id)
+    order by 1`.execute(db);
+  const expiries = await sql<{ id: string }>`
+    select distinct o.id from operations o
+    join lot_consumptions c on c.operation_id = o.id
+    join lots l on l.id = c.lot_id
+    where o.type = 'expiry' and (l.expires_at is null or l.expires_at > o.created_at)
+    order by 1`.execute(db);
   return {
     lotsOff: lots.rows.map((r) => r.id),
     accountsOff: accounts.rows.map((r) => r.id),
     debitsOff: debits.rows.map((r) => r.id),
     holdsUncovered: uncovered.rows.map((r) => r.id),
+    creditsOff: credits.rows.map((r) => r.id),
+    expiriesOff: expiries.rows.map((r) => r.id),
   };
 }
 
@@ -146,6 +181,8 @@ export function ledgerIsSound(report: LedgerReport): boolean {
     report.lots.lotsOff.length === 0 &&
     report.lots.accountsOff.length === 0 &&
     report.lots.debitsOff.length === 0 &&
-    report.lots.holdsUncovered.length === 0
+    report.lots.holdsUncovered.length === 0 &&
+    report.lots.creditsOff.length === 0 &&
+    report.lots.expiriesOff.length === 0
   );
 }
