@@ -104,7 +104,7 @@ export function headerProblem(names: readonly string[], columns: CsvColumns): st
 
 /**
  * Reads a CSV body as a stream of records under a header of `columns` (RFC 4180 quoting, a UTF-8 BOM
- * allowed, blank lines skipped). Bad quoting, a row with another number of cells or a wrong header is a
+ * allowed, blank lines and lines of empty cells skipped). Bad quoting, a row with another number of cells or a wrong header is a
  * 400 INVALID_CSV naming the line. `onRecord` sees each record in order; a missing column reads as ''.
  * When it answers a promise, reading waits for it (backpressure down to the request's socket).
  */
@@ -120,6 +120,9 @@ export async function readCsv(
   const parser = parse({
     bom: true,
     skip_empty_lines: true,
+    // A spreadsheet saves the blank rows under its data as lines of commas: blank lines too, not rows that
+    // fail for a missing clientId (which, without skipInvalid, would refuse the whole file).
+    skip_records_with_empty_values: true,
     info: true,
     on_record: (record, context) => {
       lastRecordLine = context.lines;

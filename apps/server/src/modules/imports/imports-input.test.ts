@@ -41,6 +41,20 @@ describe('import input', () => {
     expect(res.json()).toMatchObject({ rows: 1, created: 1, failed: 0 });
   });
 
+  it('a line of empty cells (a spreadsheet saves its blank rows so) is skipped as a blank line is', async () => {
+    const res = await post(
+      'accounts',
+      csv('clientId,cardNumber,reason', 'EMPTY-1,,ok', ',,', '', '"",,', 'EMPTY-2,x,'),
+      {
+        query: 'dryRun=true&skipInvalid=true',
+      },
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    // Line numbers stay the file's: the bad card number is on line 6.
+    expect(res.json()).toMatchObject({ rows: 2, created: 1, failed: 1 });
+    expect(res.json().errors).toEqual([expect.objectContaining({ line: 6 })]);
+  });
+
   it('a NUL in a cell is an error row naming its line and column, never a 500', async () => {
     // PostgreSQL cannot store NUL in text: spooled as it is, the row failed the whole request with 500.
     const members = await post(
