@@ -22,6 +22,22 @@ export async function readBacktestRuleset(db: Executor, id: string): Promise<Bac
   return result.rows[0];
 }
 
+/**
+ * Where the programme day (in `timeZone`) that `at` falls on begins, as the accrual's day cap reads it
+ * (`readEarnedToday`: date_trunc in the zone), and `at` in microseconds since the epoch.
+ */
+export async function programmeDayStart(
+  db: Executor,
+  at: string,
+  timeZone: string,
+): Promise<{ dayStart: string; atUs: string }> {
+  const result = await sql<{ dayStart: string; atUs: string }>`
+    select to_char(date_trunc('day', ${at}::timestamptz, ${timeZone}) at time zone 'UTC',
+        'YYYY-MM-DD"T"HH24:MI:SS"Z"') as "dayStart",
+      (extract(epoch from ${at}::timestamptz) * 1000000)::bigint::text as "atUs"`.execute(db);
+  return result.rows[0]!;
+}
+
 /** A receipt as the backtest reads it (readBacktestBatch). */
 export interface BacktestReceipt {
   accrual_id: string;

@@ -5,7 +5,12 @@ import { CentsSum, centsNumber } from '../../lib/money';
 import { compileRuleset } from '../ledger/earning-rules';
 import { programmeClock } from '../ledger/programme-clock';
 import { earnLines, lineTotalCents, newEarningLines } from '../ledger/receipt-math';
-import { type BacktestReceipt, countBacktestAccounts, readBacktestRuleset } from './backtest.repository';
+import {
+  type BacktestReceipt,
+  countBacktestAccounts,
+  programmeDayStart,
+  readBacktestRuleset,
+} from './backtest.repository';
 import { backtestBatches } from './backtest-batches';
 import { FieldReader } from './backtest-fields';
 
@@ -27,8 +32,10 @@ interface CategoryTotals {
  * POST /api/v1/rulesets/{id}/backtest: every stored receipt of [from, to) recomputed with ruleset {id} by the
  * accrual's own computation (`earnLines`, which `computeReceipt` runs for the accrual and the preview), at the
  * time and till it was bought, in time order so the per-card-per-day cap sees what the card would have earned
- * earlier that day under the candidate. Reads only; keyset batches keep memory flat (the day's per-card totals
- * are dropped when the programme day turns), and the next batches are read while this one is computed.
+ * earlier that day under the candidate, from the start of the range's first programme day (the receipts
+ * before `from` count towards the card's day, as the live accrual counted them, and are not reported).
+ * Reads only; keyset batches keep memory flat (the day's per-card totals are dropped when the programme
+ * day turns), and the next batches are read while this one is computed.
  */
 export async function backtestRuleset(
   db: Db,
@@ -45,6 +52,15 @@ export async function backtestRuleset(
   const bookedClock = programmeClock(timeZone);
   const boughtClock = programmeClock(timeZone);
   const capsDays = ruleset.maxPerCardPerDayCents !== null;
+  // With a day cap the walk starts where the programme day of `from` begins: what the card earned that
+  // day before `from` is what the accrual's cap counted for the first receipts of the range.
+  let walk = range;
+  let fromUs = Number.NEGATIVE_INFINITY;
+  if (capsDays) {
+    const first = await programmeDayStart(db, range.from, timeZone);
+    walk = { from: first.dayStart, to: range.to };
+    fromUs = Number(first.atUs);
+  }
 
   let receipts = 0;
   const current = new CentsSum();
@@ -88,6 +104,7 @@ export async function backtestRuleset(
         earnedTodayCents: before,
       });
       if (capsDays) earnedToday.set(card, before + points);
+      if (atUs < fromUs) continue; // before the range: it only counts towards the card's day
       receipts++;
       candidate.add(points);
       for (let k = 0; k < count; k++) {
@@ -112,7 +129,7 @@ export async function backtestRuleset(
   const accounts = countBacktestAccounts(db, range);
   accounts.catch(() => undefined);
   // The reads run ahead of the computation (backtestBatches): PostgreSQL reads the next batches meanwhile.
-  for await (const batch of backtestBatches(db, range, batchReceipts, inFlight)) {
+  for await (const batch of backtestBatches(db, walk, batchReceipts, inFlight)) {
     recomputeBatch(batch.receipts);
   }
 

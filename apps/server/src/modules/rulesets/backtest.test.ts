@@ -266,4 +266,32 @@ describe('ruleset backtest', () => {
     expect(backwards.json().details[0].field).toBe('to');
     expect((await backtest(id, { from, to: 'yesterday' })).statusCode).toBe(400);
   });
+
+  it("counts what a card earned that programme day before the range, as the accrual's day cap did", async () => {
+    // The ruleset in force: backtesting it over receipts it booked must say what they earned (delta 0).
+    const id = await createRuleset(db, {
+      version: ++version,
+      percent: 10,
+      earningRules: { maxPointsPerCardPerDay: 15 },
+    });
+    const card = await createCard(db);
+    const accrue = async (n: number) => {
+      const res = await pos.accrue({
+        operationId: opId('bt'),
+        cardNumber: card.number,
+        receipt: { receiptId: `DAY-${n}`, items: [{ sku: 'A', quantity: 1, price: 100 }] },
+      });
+      expect(res.statusCode).toBe(201);
+      return cents(res.json().points);
+    };
+    await accrue(0); // earns 10 of the day's 15, before the range
+    const start = (await afterLatestReceipt()).toISOString();
+    const inRange = [await accrue(1), await accrue(2)];
+    const end = new Date((await dbNow()).getTime() + 1000).toISOString();
+    const body = (await backtest(id, { from: start, to: end })).json();
+    expect(body.receipts).toBe(2);
+    expect(cents(body.currentPoints)).toBe(inRange[0]! + inRange[1]!);
+    expect(cents(body.candidatePoints)).toBe(cents(body.currentPoints));
+    expect(body.delta).toBe(0);
+  });
 });
