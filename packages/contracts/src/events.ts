@@ -97,9 +97,13 @@ export const createWebhookRequest = z.object({
 });
 export type CreateWebhookRequest = z.input<typeof createWebhookRequest>;
 
+/** Any of the fields, at least one: a change that names none is a 400, not an UPDATE without columns. */
 export const updateWebhookRequest = z
   .object({ url: webhookUrl, description, eventTypes: eventTypeList, status: webhookStatus })
-  .partial();
+  .partial()
+  .refine((change) => Object.values(change).some((value) => value !== undefined), {
+    message: 'Give at least one of url, description, eventTypes, status',
+  });
 export type UpdateWebhookRequest = z.input<typeof updateWebhookRequest>;
 
 export const deliveryStatuses = ['pending', 'succeeded', 'failed'] as const;

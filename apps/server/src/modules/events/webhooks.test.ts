@@ -95,6 +95,10 @@ describe('webhook endpoints (ADMIN, audited)', () => {
     expect((await api('PATCH', `/api/v1/webhooks/${missing}`, { status: 'active' })).statusCode).toBe(404);
     expect((await api('POST', `/api/v1/webhooks/${missing}/test`)).json().code).toBe('WEBHOOK_NOT_FOUND');
     const hook = await endpoint();
+    // A change that names nothing to change is bad input too, not a server error.
+    const empty = await api('PATCH', `/api/v1/webhooks/${hook.id}`, {});
+    expect(empty.statusCode, empty.body).toBe(400);
+    expect(empty.json().code).toBe('VALIDATION_ERROR');
     const retry = await api('POST', `/api/v1/webhooks/${hook.id}/deliveries/${missing}/retry`);
     expect(retry.json().code).toBe('DELIVERY_NOT_FOUND');
   });
