@@ -26,11 +26,20 @@ const hhmm = (label: string) =>
     .regex(/^([01]\d|2[0-3]):[0-5]\d$/, `${label} must be a time HH:MM (00:00 to 23:59)`);
 
 /**
+ * A field the contract does not know is a 400, never dropped: a misspelt condition dropped would leave a rule
+ * that matches every line, a misspelt cap no cap at all.
+ */
+const knownFieldsOnly = {
+  error: (issue: { code?: string; keys?: string[] }) =>
+    issue.code === 'unrecognized_keys' ? `Unknown field: ${issue.keys!.join(', ')}` : undefined,
+};
+
+/**
  * One earning rule: a line earns its `percent` when every condition given matches (days and hours in the
  * programme time zone; an absent or empty list is no condition). `hours` covers whole minutes, both ends
  * included, so 22:00–23:59 runs to midnight.
  */
-export const earningRule = z.object({
+const earningRuleFields = {
   name: z
     .string('Name is required')
     .trim()
@@ -69,7 +78,8 @@ export const earningRule = z.object({
     .object({ from: hhmm('From'), to: hhmm('To') })
     .refine((h) => h.from < h.to, { message: 'To must be later than From', path: ['to'] })
     .optional(),
-});
+};
+export const earningRule = z.strictObject(earningRuleFields, knownFieldsOnly);
 export type EarningRule = z.infer<typeof earningRule>;
 
 const capMessage = (label: string) => `${label} must be between 0 and 1000000000`;
@@ -84,7 +94,7 @@ const optionalAmount = (label: string) =>
     .transform((v) => v ?? null);
 
 /** The ruleset's `config` beyond the base percent (PROGRAMME-API §3); each part may be absent. */
-export const rulesetAdvanced = z.object({
+const rulesetAdvancedFields = {
   minSpend: optionalAmount('Minimum spend').describe('a receipt totalAmount below this earns nothing'),
   maxPointsPerReceipt: optionalAmount('Max points per receipt'),
   maxPointsPerCardPerDay: optionalAmount('Max points per card per day').describe(
@@ -102,7 +112,8 @@ export const rulesetAdvanced = z.object({
       });
     })
     .default([]),
-});
+};
+export const rulesetAdvanced = z.strictObject(rulesetAdvancedFields, knownFieldsOnly);
 export type RulesetAdvanced = z.infer<typeof rulesetAdvanced>;
 
 export const rulesetConfig = z.object({
@@ -110,7 +121,8 @@ export const rulesetConfig = z.object({
   minSpend: z.number().nullable(),
   maxPointsPerReceipt: z.number().nullable(),
   maxPointsPerCardPerDay: z.number().nullable(),
-  rules: z.array(earningRule),
+  // As stored: a read is never refused over a field (the request is).
+  rules: z.array(z.object(earningRuleFields)),
 });
 export type RulesetConfig = z.infer<typeof rulesetConfig>;
 

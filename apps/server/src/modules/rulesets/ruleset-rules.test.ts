@@ -110,4 +110,21 @@ describe('ruleset config v2', () => {
     const after = await app.inject({ url: '/api/v1/rulesets?size=1', headers: bearer(ctx.tokens.VIEWER) });
     expect(after.json().totalElements).toBe(before.json().totalElements);
   });
+
+  it('refuses a misspelt condition or cap (400 on that field) instead of dropping it, and creates nothing', async () => {
+    const before = await app.inject({ url: '/api/v1/rulesets?size=1', headers: bearer(ctx.tokens.VIEWER) });
+    // Dropped, `category` would leave a rule without conditions (every line), `maxPointsPerReciept` no cap.
+    const misspelt = [
+      { config: { percent: 1, rules: [rule({ category: ['dairy'] })] }, field: 'config.rules.0' },
+      { config: { percent: 1, maxPointsPerReciept: 5 }, field: 'config' },
+    ];
+    for (const { config, field } of misspelt) {
+      const res = await create(config);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().code).toBe('VALIDATION_ERROR');
+      expect(res.json().details[0].field).toBe(field);
+    }
+    const after = await app.inject({ url: '/api/v1/rulesets?size=1', headers: bearer(ctx.tokens.VIEWER) });
+    expect(after.json().totalElements).toBe(before.json().totalElements);
+  });
 });
