@@ -61,6 +61,19 @@ function checkUrl(url: string | undefined, allowPrivate: boolean) {
   }
 }
 
+/**
+ * The endpoint as the audit log keeps it: credentials in its URL (Basic auth to the receiver, or a token
+ * as the user name) are secrets (ADMIN-API.md "Audit"), so they are masked; the rest of the URL still says
+ * which endpoint it was.
+ */
+function forAudit<T extends { url: string }>(webhook: T): T {
+  const url = new URL(webhook.url);
+  if (!url.username && !url.password) return webhook;
+  url.username = '***';
+  url.password = '';
+  return { ...webhook, url: url.toString() };
+}
+
 async function existing(db: Db, id: string) {
   const found = await findWebhook(db, id);
   if (!found) throw new AppError('WEBHOOK_NOT_FOUND');
@@ -81,11 +94,11 @@ export async function createWebhook(
     const webhook = await insertWebhook(trx, { ...input, id, secretCipher: crypto.encrypt(secret, id) });
     await insertAudit(trx, {
       username: actor.username,
-      message: `Created webhook endpoint ${webhook.url}`,
+      message: `Created webhook endpoint ${forAudit(webhook).url}`,
       targetType: 'webhook',
       targetId: id,
       source: null,
-      dest: webhook,
+      dest: forAudit(webhook),
     });
     return webhook;
   });
@@ -106,11 +119,11 @@ export async function changeWebhook(
     const after = await updateWebhook(trx, id, input);
     await insertAudit(trx, {
       username: actor.username,
-      message: `Updated webhook endpoint ${after.url}`,
+      message: `Updated webhook endpoint ${forAudit(after).url}`,
       targetType: 'webhook',
       targetId: id,
-      source: before,
-      dest: after,
+      source: forAudit(before),
+      dest: forAudit(after),
     });
     return after;
   });
@@ -123,10 +136,10 @@ export async function removeWebhook(db: Db, actor: AuthUser, id: string): Promis
     await deleteWebhook(trx, id);
     await insertAudit(trx, {
       username: actor.username,
-      message: `Deleted webhook endpoint ${before.url}`,
+      message: `Deleted webhook endpoint ${forAudit(before).url}`,
       targetType: 'webhook',
       targetId: id,
-      source: before,
+      source: forAudit(before),
       dest: null,
     });
   });
@@ -140,11 +153,11 @@ export async function revealWebhookSecret(db: Db, crypto: KeyCrypto, actor: Auth
     const secret = crypto.decrypt(row.secret_cipher, row.id);
     await insertAudit(trx, {
       username: actor.username,
-      message: `Revealed the signing secret of webhook endpoint ${row.url}`,
+      message: `Revealed the signing secret of webhook endpoint ${forAudit(row).url}`,
       targetType: 'webhook',
       targetId: row.id,
       source: null,
-      dest: toWebhook(row),
+      dest: forAudit(toWebhook(row)),
     });
     return { secret };
   });

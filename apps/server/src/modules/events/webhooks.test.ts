@@ -79,6 +79,30 @@ describe('webhook endpoints (ADMIN, audited)', () => {
     expect(JSON.stringify(audit)).not.toContain(created.secret.slice(6));
   });
 
+  it("credentials in the endpoint's URL (Basic auth to the receiver) never reach the audit log", async () => {
+    const withPassword = (url: string, password: string) => url.replace('://', `://crm-user:${password}@`);
+    const created = await endpoint(['account.created'], withPassword(receiver.url, 'first-s3cret'));
+    expect(created.url).toContain('crm-user:first-s3cret@');
+    await api('GET', `/api/v1/webhooks/${created.id}/secret`);
+    await api('PATCH', `/api/v1/webhooks/${created.id}`, {
+      url: withPassword(receiver.url, 'second-s3cret'),
+    });
+    await api('DELETE', `/api/v1/webhooks/${created.id}`);
+    const audit = await api('GET', `/api/v1/audit?targetId=${created.id}&size=200`);
+    const entries = audit.json().content as Array<{ message: string; source: unknown; dest: unknown }>;
+    expect(entries.map((a) => a.message.split(' ')[0])).toEqual([
+      'Deleted',
+      'Updated',
+      'Revealed',
+      'Created',
+    ]);
+    expect(JSON.stringify(entries)).not.toMatch(/first-s3cret|second-s3cret|crm-user/);
+    // Still says which endpoint: only the credentials are masked.
+    expect(entries.at(-1)?.message).toBe(
+      `Created webhook endpoint ${receiver.url.replace('://', '://***@')}/`,
+    );
+  });
+
   it('is for ADMINs; bad input is a 400, an unknown endpoint a 404', async () => {
     expect((await api('GET', '/api/v1/webhooks', undefined, ctx.tokens.MANAGER)).statusCode).toBe(403);
     const bad = [
