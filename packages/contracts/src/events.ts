@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoTimestamp, listFormat, pageQuery } from './common';
+import { isoTimestamp, listFormat, pageQuery, sortParam } from './common';
 
 /** What a connected system can hear (PROGRAMME-API.md §5); `webhook.test` only from "Send test event". */
 export const eventTypes = [
@@ -156,9 +156,10 @@ export const delivery = z.object({
 });
 export type Delivery = z.infer<typeof delivery>;
 
+/** Newest first unless `sort=createdAt,asc`; any other sort is a 400. */
 export const deliveryListQuery = pageQuery
   .omit({ search: true })
-  .extend({ format: listFormat, status: deliveryStatus.optional() });
+  .extend({ format: listFormat, status: deliveryStatus.optional(), sort: sortParam(['createdAt']) });
 export type DeliveryListQuery = z.input<typeof deliveryListQuery>;
 
 export const deliveryParams = z.object({ id: z.uuid(), deliveryId: z.uuid() });

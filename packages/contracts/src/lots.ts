@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoTimestamp, pageQuery } from './common';
+import { isoTimestamp, pageQuery, sortParam } from './common';
 
 /**
  * Points lots (PROGRAMME-API §1): every credit creates one, every debit consumes some. `open`: points left;
@@ -26,8 +26,10 @@ export const lot = z.object({
 });
 export type Lot = z.infer<typeof lot>;
 
-/** `GET /api/v1/accounts/{id}/lots`: newest first. */
-export const lotListQuery = pageQuery.omit({ search: true }).extend({ status: lotStatus.optional() });
+/** `GET /api/v1/accounts/{id}/lots`: newest first unless `sort=earnedAt,asc`; any other sort is a 400. */
+export const lotListQuery = pageQuery
+  .omit({ search: true })
+  .extend({ status: lotStatus.optional(), sort: sortParam(['earnedAt']) });
 export type LotListQuery = z.input<typeof lotListQuery>;
 
 /** `GET /api/v1/accounts/{id}/expiry-forecast`: points that expire within 30, 60, 90 days (cumulative). */

@@ -57,16 +57,18 @@ export interface DeliveryFilter {
   status?: DeliveryStatus;
   page: number;
   size: number;
+  sort?: { field: 'createdAt'; direction: 'asc' | 'desc' } | undefined;
 }
 
-/** An endpoint's deliveries, newest first. */
+/** An endpoint's deliveries, newest first (or oldest). */
 export async function listDeliveries(db: Executor, filter: DeliveryFilter) {
   const status = filter.status ? sql`and d.status = ${filter.status}` : sql``;
+  const direction = sql.raw(filter.sort?.direction === 'asc' ? 'asc' : 'desc');
   const [rows, count] = await Promise.all([
     sql<DeliveryRow>`
       select ${columns} from webhook_deliveries d join events e on e.id = d.event_id
       where d.endpoint_id = ${filter.webhookId}::uuid ${status}
-      order by d.created_at desc, d.id desc
+      order by d.created_at ${direction}, d.id ${direction}
       limit ${filter.size} offset ${filter.page * filter.size}`.execute(db),
     sql<{ total: number }>`
       select count(*)::int as total from webhook_deliveries d
@@ -98,13 +100,14 @@ export function deliveriesExportSource(db: Db, filter: Omit<DeliveryFilter, 'pag
     ])
     .where('d.endpoint_id', '=', filter.webhookId);
   if (filter.status) query = query.where('d.status', '=', filter.status);
+  const direction = filter.sort?.direction ?? 'desc';
   return listSource(
     query,
     {
       column: 'd.created_at',
-      direction: 'desc',
+      direction,
       nulls: 'database',
-      tiebreak: { column: 'd.id', direction: 'desc' },
+      tiebreak: { column: 'd.id', direction },
     },
     (rows) => rows.map((row) => toDelivery(row as DeliveryRow)),
   );

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import {
   type CreatedWebhook,
   type Delivery,
-  type DeliveryStatus,
   type EventType,
   type Paged,
   TEST_EVENT_TYPE,
@@ -19,6 +18,7 @@ import type { AuthUser } from '../../plugins/auth';
 import { insertAudit } from '../audit/audit.repository';
 import { createKeyCrypto, type KeyCrypto } from '../pos-keys/key-crypto';
 import {
+  type DeliveryFilter,
   deliveriesExportSource,
   deliveryIdOf,
   findDelivery,
@@ -163,10 +163,7 @@ export async function revealWebhookSecret(db: Db, crypto: KeyCrypto, actor: Auth
   });
 }
 
-export async function deliveriesPage(
-  db: Db,
-  filter: { webhookId: string; status?: DeliveryStatus; page: number; size: number },
-): Promise<Paged<Delivery>> {
+export async function deliveriesPage(db: Db, filter: DeliveryFilter): Promise<Paged<Delivery>> {
   await existing(db, filter.webhookId);
   const { rows, total } = await listDeliveries(db, filter);
   return toPage(rows, total, filter.page, filter.size);
@@ -175,7 +172,7 @@ export async function deliveriesPage(
 /** Every delivery the filter matches, newest first (the list's CSV export); 404 before anything is sent. */
 export async function exportDeliveries(
   db: Db,
-  filter: { webhookId: string; status?: DeliveryStatus },
+  filter: Omit<DeliveryFilter, 'page' | 'size'>,
 ): Promise<AsyncIterable<Delivery>> {
   await existing(db, filter.webhookId);
   return streamList(deliveriesExportSource(db, filter));

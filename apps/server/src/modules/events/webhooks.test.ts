@@ -260,6 +260,34 @@ describe('deliveries', () => {
     expect((await deliveries(hook.id))[0]).toMatchObject({ status: 'failed', responseStatus: 302 });
   });
 
+  it('the deliveries list sorts by createdAt either way; another sort field is 400, never ignored', async () => {
+    const hook = await endpoint();
+    const first = (await api('POST', `/api/v1/webhooks/${hook.id}/test`)).json().id;
+    const second = (await api('POST', `/api/v1/webhooks/${hook.id}/test`)).json().id;
+    await sql`update webhook_deliveries set created_at = created_at - interval '1 minute' where id = ${first}::uuid`.execute(
+      db,
+    );
+    const ids = async (query: string) => (await deliveries(hook.id, query)).map((d) => d.id);
+    expect(await ids('')).toEqual([second, first]);
+    expect(await ids('?sort=createdAt,desc')).toEqual([second, first]);
+    expect(await ids('?sort=createdAt,asc')).toEqual([first, second]);
+    const csv = await api('GET', `/api/v1/webhooks/${hook.id}/deliveries?format=csv&sort=createdAt,asc`);
+    expect(
+      csv.body
+        .split('\n')
+        .slice(1, 3)
+        .map((line) => line.split(',')[0]),
+    ).toEqual([first, second]);
+    for (const sort of ['status', 'attempts,asc', 'createdAt,up']) {
+      const res = await api('GET', `/api/v1/webhooks/${hook.id}/deliveries?sort=${sort}`);
+      expect(res.statusCode, sort).toBe(400);
+      expect(res.json()).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        details: [{ field: 'querystring.sort' }],
+      });
+    }
+  });
+
   it('only active endpoints subscribed to the type get it; the test event goes to one endpoint', async () => {
     const cards = await endpoint(['card.issued']);
     const off = await endpoint();

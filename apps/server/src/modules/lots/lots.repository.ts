@@ -27,11 +27,18 @@ interface LotRow {
   total: number;
 }
 
-/** An account's lots, newest first, optionally of one status; with the total of the filter. */
+/** An account's lots, newest first (or oldest), optionally of one status; with the total of the filter. */
 export async function listLots(
   db: Executor,
-  filter: { accountId: string; status?: LotStatus; page: number; size: number },
+  filter: {
+    accountId: string;
+    status?: LotStatus;
+    page: number;
+    size: number;
+    sort?: { field: 'earnedAt'; direction: 'asc' | 'desc' } | undefined;
+  },
 ): Promise<{ rows: Lot[]; total: number }> {
+  const direction = sql.raw(filter.sort?.direction === 'asc' ? 'asc' : 'desc');
   const result = await sql<LotRow>`
     select s.*, count(*) over () as total from (
       select l.id, l.account_id, l.credit_id, l.earned_at, l.available_at, l.expires_at, l.points, l.remaining,
@@ -39,7 +46,7 @@ export async function listLots(
       from lots l where l.account_id = ${filter.accountId}::uuid
     ) s
     ${filter.status ? sql`where s.status = ${filter.status}` : sql``}
-    order by s.earned_at desc, s.id desc
+    order by s.earned_at ${direction}, s.id ${direction}
     limit ${filter.size} offset ${filter.page * filter.size}`.execute(db);
   const rows = result.rows;
   return {

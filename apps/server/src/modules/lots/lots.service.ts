@@ -18,7 +18,12 @@ async function requireAccount(db: Db, accountId: string): Promise<void> {
 export async function accountLots(
   db: Db,
   accountId: string,
-  query: { status?: LotStatus | undefined; page: number; size: number },
+  query: {
+    status?: LotStatus | undefined;
+    page: number;
+    size: number;
+    sort?: { field: 'earnedAt'; direction: 'asc' | 'desc' } | undefined;
+  },
 ): Promise<Paged<Lot>> {
   await requireAccount(db, accountId);
   const { rows, total } = await listLots(db, { accountId, ...query });

@@ -248,3 +248,29 @@ describe('lots reads: bad input', () => {
     expect(forecast.statusCode).toBe(404);
   });
 });
+
+describe('lots reads: sort (ADMIN-API.md "Lists")', () => {
+  it('an unknown sort field is 400, never ignored; sort=earnedAt,asc lists the oldest first', async () => {
+    const card = await createCard(db);
+    expect((await accrue(card.number, 10)).statusCode).toBe(201);
+    expect((await accrue(card.number, 20)).statusCode).toBe(201);
+    await sql`update lots set earned_at = earned_at - interval '1 day'
+      where account_id = ${card.accountId}::uuid and points = 1`.execute(db);
+    for (const sort of ['points', 'expiresAt,asc', 'earnedAt,up']) {
+      const res = await lotsOf(card.accountId, `?sort=${sort}`);
+      expect(res.statusCode, sort).toBe(400);
+      expect(res.json()).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        details: [{ field: 'querystring.sort' }],
+      });
+    }
+    const points = async (query: string) => {
+      const res = await lotsOf(card.accountId, query);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().content.map((l: { points: number }) => l.points);
+    };
+    expect(await points('')).toEqual([2, 1]);
+    expect(await points('?sort=earnedAt,desc')).toEqual([2, 1]);
+    expect(await points('?sort=earnedAt,asc')).toEqual([1, 2]);
+  });
+});
