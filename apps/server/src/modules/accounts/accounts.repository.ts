@@ -161,7 +161,8 @@ async function countShortSearch(db: Db, text: string): Promise<number> {
   const row = await db
     .selectFrom('account_search_counts')
     .select(sql<number>`coalesce(sum(n), 0)::bigint`.as('n'))
-    .where('gram', '=', text.toLowerCase())
+    // The database's lower(), as the accounts triggers wrote the grams (JavaScript folds 'İ' otherwise).
+    .where('gram', '=', sql<string>`lower(${text})`)
     .executeTakeFirstOrThrow();
   return row.n;
 }

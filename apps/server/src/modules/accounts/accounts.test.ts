@@ -143,6 +143,15 @@ describe('accounts API', () => {
     expect((await list('?search=q')).json()).toMatchObject({ totalElements: 0, content: [] });
   });
 
+  it('a one- or two-character search finds a client ID JavaScript lowercases otherwise (İ)', async () => {
+    // 'İ'.toLowerCase() is 'i̇' (two code points); the search counters hold the database's lower().
+    expect((await create({ clientId: 'İSTANBUL-3' })).statusCode).toBe(201);
+    for (const text of ['İ', 'İS', 'İST']) {
+      const res = (await list(`?search=${encodeURIComponent(text)}`)).json();
+      expect(res, text).toMatchObject({ totalElements: 1, content: [{ clientId: 'İSTANBUL-3' }] });
+    }
+  });
+
   it('a VIEWER may read but not create', async () => {
     const res = await create({ clientId: 'VIEW-1' }, ctx.tokens.VIEWER);
     expect(res.statusCode).toBe(403);

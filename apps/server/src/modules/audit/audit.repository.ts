@@ -48,7 +48,7 @@ const sortColumns = { executedAt: 'executed_at', username: 'username', targetTyp
 /** The filtered entries and the order of the sort asked for: the list's pages and its export. */
 function auditList(db: Db, filter: Omit<AuditFilter, 'page' | 'size'>) {
   let query = db.selectFrom('audit_log');
-  if (filter.username) query = query.where(sql`lower(username)`, '=', filter.username.toLowerCase());
+  if (filter.username) query = query.where(sql`lower(username)`, '=', sql`lower(${filter.username})`);
   if (filter.targetType) query = query.where('target_type', '=', filter.targetType);
   if (filter.targetId) query = query.where('target_id', '=', filter.targetId);
   if (filter.search) {

@@ -44,6 +44,13 @@ describe('GET /api/v1/audit', () => {
     expect(oldestFirst.content[0].message).toBe("Created user 'admin' with role ADMIN");
   });
 
+  it('filters by a username JavaScript lowercases otherwise (İ), as the database does', async () => {
+    // A failed sign-in is recorded under the name typed; 'İ'.toLowerCase() is 'i̇' (two code points).
+    expect((await ctx.login('İNAN', 'wrong-password-1')).statusCode).toBe(401);
+    const entries = (await get(`?username=${encodeURIComponent('İNAN')}`)).json();
+    expect(entries).toMatchObject({ totalElements: 1, content: [{ username: 'İNAN', targetType: 'auth' }] });
+  });
+
   it('searches literally (a % is not a wildcard)', async () => {
     expect((await get('?search=%25')).json().totalElements).toBe(0);
   });

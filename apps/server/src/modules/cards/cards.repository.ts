@@ -157,7 +157,7 @@ async function searchCondition(db: Db, search: string): Promise<Expression<SqlBo
   const account = await db
     .selectFrom('accounts')
     .select('id')
-    .where(sql<string>`lower(client_id)`, '=', search.toLowerCase())
+    .where(sql<string>`lower(client_id)`, '=', sql<string>`lower(${search})`)
     .executeTakeFirst();
   // Card numbers are digits only: other text can only be a client ID.
   const byNumber = /^\d+$/.test(search) ? sql<SqlBool>`number like ${likePrefix(search)}` : null;

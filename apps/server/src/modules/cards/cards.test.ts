@@ -279,6 +279,14 @@ describe('listing cards and roles', () => {
       expect((await list(query)).statusCode).toBe(400);
   });
 
+  it('finds a client ID exactly as it is written when JavaScript lowercases it otherwise (İ)', async () => {
+    // 'İ'.toLowerCase() is 'i̇' (two code points); the database folds client IDs with its own lower().
+    const owner = await newAccount('İZMİR-9');
+    const card = (await issue(owner)).json();
+    const found = (await list(`?search=${encodeURIComponent('İZMİR-9')}`)).json();
+    expect(found).toMatchObject({ totalElements: 1, content: [{ id: card.id }] });
+  });
+
   it("finds a client ID (exact, any case) and names each card's client", async () => {
     const owner = await newAccount('Client-77');
     const a = (await issue(owner)).json();
