@@ -41,11 +41,19 @@ export const auditEntry = z.object({
 });
 export type AuditEntry = z.infer<typeof auditEntry>;
 
+const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export const auditListQuery = pageQuery.extend({
   format: listFormat,
   username: z.string().trim().max(100).optional(),
   targetType: auditTargetType.optional(),
-  targetId: z.string().trim().max(200).optional(),
+  /** Target ids are UUIDs, stored in lower case; a UUID is the same id in either case. */
+  targetId: z
+    .string()
+    .trim()
+    .max(200)
+    .transform((v) => (UUID_TEXT.test(v) ? v.toLowerCase() : v))
+    .optional(),
   sort: sortParam(['executedAt', 'username', 'targetType']),
 });
 export type AuditListQuery = z.input<typeof auditListQuery>;

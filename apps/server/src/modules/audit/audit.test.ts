@@ -38,6 +38,8 @@ describe('GET /api/v1/audit', () => {
 
     const target = bySearch.content[0].targetId;
     expect((await get(`?targetId=${target}`)).json().totalElements).toBe(1);
+    // A UUID is the same id in either case (RFC 9562), as every other id parameter takes it.
+    expect((await get(`?targetId=${target.toUpperCase()}`)).json().totalElements).toBe(1);
 
     const oldestFirst = (await get('?targetType=user&sort=executedAt,asc&size=1')).json();
     // The fixture's users were created first, the admin before everyone.
