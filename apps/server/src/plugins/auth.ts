@@ -33,13 +33,13 @@ export function hasRoleCheck(route: { preHandler?: unknown; preValidation?: unkn
     .some((h) => typeof h === 'function' && ROLE_CHECK in h);
 }
 
-/** Reads `Authorization: Bearer …`. "null"/"undefined" count as no token, as the console may send them. */
+/**
+ * Reads `Authorization: Bearer …` (RFC 6750: the scheme in any case, one or more spaces, the token).
+ * "null"/"undefined" count as no token, as the console may send them.
+ */
 function bearerToken(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
-  if (!header) return undefined;
-  const [scheme, token] = header.split(' ');
-  if (scheme?.toLowerCase() !== 'bearer' || !token || token === 'null' || token === 'undefined')
-    return undefined;
+  const token = /^bearer +([^ ]+)$/i.exec(request.headers.authorization ?? '')?.[1];
+  if (!token || token === 'null' || token === 'undefined') return undefined;
   return token;
 }
 

@@ -121,6 +121,19 @@ describe('session tokens', () => {
     }
   });
 
+  it('the scheme in any case and one or more spaces before the token (RFC 6750: "Bearer" 1*SP token)', async () => {
+    for (const authorization of [`bearer ${ctx.tokens.ADMIN}`, `Bearer  ${ctx.tokens.ADMIN}`]) {
+      const res = await app.inject({ url: '/api/v1/audit', headers: { authorization } });
+      expect(res.statusCode, authorization.slice(0, 10)).toBe(200);
+    }
+    // Text after the token is not part of it: the header is malformed, not a session.
+    const trailing = await app.inject({
+      url: '/api/v1/audit',
+      headers: { authorization: `Bearer ${ctx.tokens.ADMIN} extra` },
+    });
+    expect(trailing.json()).toMatchObject({ status: 401, code: 'NO_TOKEN' });
+  });
+
   it('a tampered token: 401 UNAUTHORIZED', async () => {
     const [h, p, s] = ctx.tokens.ADMIN.split('.');
     const payload = JSON.parse(Buffer.from(p!, 'base64url').toString());
