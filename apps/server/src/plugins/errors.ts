@@ -86,8 +86,8 @@ export function registerErrorHandling(app: FastifyInstance) {
   app.addHook('onRoute', (route) => {
     const entry = routes.get(route.url) ?? { pattern: routePattern(route.url), methods: new Set<string>() };
     for (const method of [route.method].flat()) entry.methods.add(method);
-    // Fastify answers HEAD on every GET route.
-    if (entry.methods.has('GET')) entry.methods.add('HEAD');
+    // Fastify answers HEAD on every GET route that does not opt out (`exposeHeadRoute: false`).
+    if ([route.method].flat().includes('GET') && route.exposeHeadRoute !== false) entry.methods.add('HEAD');
     routes.set(route.url, entry);
   });
   app.addHook('onSend', async (request, reply) => {

@@ -100,6 +100,8 @@ export const webhooksRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Se
   app.get(
     '/api/v1/webhooks/:id/secret',
     {
+      // A reveal is audited: a HEAD (safe, RFC 9110) must not run it and log a reveal that showed nothing.
+      exposeHeadRoute: false,
       preHandler,
       schema: {
         tags,

@@ -28,7 +28,7 @@ beforeEach(async () => {
 });
 
 async function api(
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  method: 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'DELETE',
   url: string,
   payload?: object,
   token = ctx.tokens.ADMIN,
@@ -101,6 +101,24 @@ describe('webhook endpoints (ADMIN, audited)', () => {
     expect(entries.at(-1)?.message).toBe(
       `Created webhook endpoint ${receiver.url.replace('://', '://***@')}/`,
     );
+  });
+
+  it('a HEAD of the secret reveals nothing and writes no reveal to the audit log (HEAD is safe)', async () => {
+    const created = await endpoint();
+    const head = await api('HEAD', `/api/v1/webhooks/${created.id}/secret`);
+    expect(head.statusCode).toBe(405);
+    const reveals = () =>
+      db
+        .selectFrom('audit_log')
+        .select('message')
+        .where('target_id', '=', created.id)
+        .where('message', 'like', 'Revealed%')
+        .execute();
+    expect(await reveals()).toEqual([]);
+    expect((await api('GET', `/api/v1/webhooks/${created.id}/secret`)).json()).toEqual({
+      secret: created.secret,
+    });
+    expect(await reveals()).toHaveLength(1);
   });
 
   it('is for ADMINs; bad input is a 400, an unknown endpoint a 404', async () => {

@@ -84,6 +84,8 @@ export const posKeysRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Sec
   app.get(
     '/api/v1/pos-keys/:id/reveal',
     {
+      // A reveal is audited: a HEAD (safe, RFC 9110) must not run it and log a reveal that showed nothing.
+      exposeHeadRoute: false,
       preHandler: app.requireRole(...ADMINS),
       schema: {
         tags: ['POS keys'],

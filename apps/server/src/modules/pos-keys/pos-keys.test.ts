@@ -195,3 +195,26 @@ describe('POS keys admin API', () => {
     expect(everything).not.toMatch(/apiKey|key_hash|key_cipher/);
   });
 });
+
+describe('HEAD is safe (RFC 9110 9.2.1)', () => {
+  it('a HEAD of reveal reveals nothing and writes no reveal to the audit log', async () => {
+    const created = await create(ctx.tokens.MANAGER, { name: 'Head check', apiKey: 'H'.repeat(32) });
+    const id = created.json().id;
+    const head = await app.inject({
+      method: 'HEAD',
+      url: `/api/v1/pos-keys/${id}/reveal`,
+      headers: bearer(ctx.tokens.ADMIN),
+    });
+    expect(head.statusCode).toBe(405);
+    const reveals = () =>
+      db
+        .selectFrom('audit_log')
+        .select('message')
+        .where('target_id', '=', id)
+        .where('message', 'like', 'Revealed%')
+        .execute();
+    expect(await reveals()).toEqual([]);
+    expect((await reveal(id)).json()).toEqual({ key: 'H'.repeat(32) });
+    expect(await reveals()).toHaveLength(1);
+  });
+});
