@@ -27,6 +27,7 @@ import {
   revealWebhookSecret,
   sendTestEvent,
   webhookCrypto,
+  webhookMustExist,
 } from './webhooks.service';
 
 /** Webhook endpoints and their deliveries (PROGRAMME-API §5): ADMIN only. */
@@ -100,7 +101,7 @@ export const webhooksRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Se
   app.get(
     '/api/v1/webhooks/:id/secret',
     {
-      // A reveal is audited: a HEAD (safe, RFC 9110) must not run it and log a reveal that showed nothing.
+      // A reveal is audited, so its HEAD is a route of its own (below), not the GET run without a body.
       exposeHeadRoute: false,
       preHandler,
       schema: {
@@ -113,6 +114,16 @@ export const webhooksRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Se
     async (request, reply) => {
       const revealed = await revealWebhookSecret(app.db, crypto, request.user!, request.params.id);
       return reply.header('cache-control', 'no-store').send(revealed);
+    },
+  );
+
+  // HEAD answers what GET would (roles, 404) but reveals and logs nothing (HEAD is safe, RFC 9110 9.2.1).
+  app.head(
+    '/api/v1/webhooks/:id/secret',
+    { preHandler, schema: { hide: true, params: idParam } },
+    async (request, reply) => {
+      await webhookMustExist(app.db, request.params.id);
+      return reply.header('cache-control', 'no-store').send();
     },
   );
 

@@ -146,6 +146,11 @@ export async function removeWebhook(db: Db, actor: AuthUser, id: string): Promis
 }
 
 /** The signing secret in clear, for ADMINs; every reveal is in the audit log (without the secret). */
+/** The HEAD of a reveal: 404 for an unknown endpoint, and nothing decrypted or logged (HEAD is safe, RFC 9110). */
+export async function webhookMustExist(db: Db, id: string): Promise<void> {
+  await existing(db, id);
+}
+
 export async function revealWebhookSecret(db: Db, crypto: KeyCrypto, actor: AuthUser, id: string) {
   return inTransaction(db, async (trx) => {
     const row = await findWebhookCipher(trx, id);

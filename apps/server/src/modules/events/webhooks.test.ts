@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -106,7 +107,13 @@ describe('webhook endpoints (ADMIN, audited)', () => {
   it('a HEAD of the secret reveals nothing and writes no reveal to the audit log (HEAD is safe)', async () => {
     const created = await endpoint();
     const head = await api('HEAD', `/api/v1/webhooks/${created.id}/secret`);
-    expect(head.statusCode).toBe(405);
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['cache-control']).toBe('no-store');
+    expect(head.body).toBe('');
+    // As GET answers: an unknown endpoint is a 404, a MANAGER is refused.
+    expect((await api('HEAD', `/api/v1/webhooks/${randomUUID()}/secret`)).statusCode).toBe(404);
+    const manager = await api('HEAD', `/api/v1/webhooks/${created.id}/secret`, undefined, ctx.tokens.MANAGER);
+    expect(manager.statusCode).toBe(403);
     const reveals = () =>
       db
         .selectFrom('audit_log')

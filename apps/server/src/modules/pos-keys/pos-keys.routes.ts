@@ -16,6 +16,7 @@ import {
   createPosKey,
   exportPosKeys,
   listPosKeysPage,
+  posKeyMustExist,
   revealPosKey,
   setPosKeyStatus,
 } from './pos-keys.service';
@@ -84,7 +85,7 @@ export const posKeysRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Sec
   app.get(
     '/api/v1/pos-keys/:id/reveal',
     {
-      // A reveal is audited: a HEAD (safe, RFC 9110) must not run it and log a reveal that showed nothing.
+      // A reveal is audited, so its HEAD is a route of its own (below), not the GET run without a body.
       exposeHeadRoute: false,
       preHandler: app.requireRole(...ADMINS),
       schema: {
@@ -97,6 +98,17 @@ export const posKeysRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Sec
     async (request, reply) => {
       const revealed = await revealPosKey(app.db, crypto, request.user!, request.params.id);
       return reply.header('cache-control', 'no-store').send(revealed);
+    },
+  );
+
+  // HEAD answers what GET would (roles, 404) but reveals and logs nothing: HEAD is safe (RFC 9110 9.2.1), and a
+  // link checker or proxy must not fill the audit trail with reveals that showed nothing.
+  app.head(
+    '/api/v1/pos-keys/:id/reveal',
+    { preHandler: app.requireRole(...ADMINS), schema: { hide: true, params: idParam } },
+    async (request, reply) => {
+      await posKeyMustExist(app.db, request.params.id);
+      return reply.header('cache-control', 'no-store').send();
     },
   );
 };

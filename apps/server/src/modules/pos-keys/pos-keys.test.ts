@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { bearer, createTestContext } from '../../../test/helper';
 import { createKeyCrypto } from './key-crypto';
@@ -205,7 +206,22 @@ describe('HEAD is safe (RFC 9110 9.2.1)', () => {
       url: `/api/v1/pos-keys/${id}/reveal`,
       headers: bearer(ctx.tokens.ADMIN),
     });
-    expect(head.statusCode).toBe(405);
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['cache-control']).toBe('no-store');
+    expect(head.body).toBe('');
+    // As GET answers: an unknown key is a 404, a MANAGER is refused.
+    const unknown = await app.inject({
+      method: 'HEAD',
+      url: `/api/v1/pos-keys/${randomUUID()}/reveal`,
+      headers: bearer(ctx.tokens.ADMIN),
+    });
+    expect(unknown.statusCode).toBe(404);
+    const manager = await app.inject({
+      method: 'HEAD',
+      url: `/api/v1/pos-keys/${id}/reveal`,
+      headers: bearer(ctx.tokens.MANAGER),
+    });
+    expect(manager.statusCode).toBe(403);
     const reveals = () =>
       db
         .selectFrom('audit_log')
