@@ -52,6 +52,7 @@ const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url))
 
 /** The one app factory: `server.ts` listens with it, tests `inject` into it. */
 export async function buildApp({ config, database, secrets, logger }: AppDeps) {
+  const proxies = config.TRUST_PROXY;
   const app = Fastify({
     logger: logger ?? { level: config.LOG_LEVEL },
     genReqId: (req) => {
@@ -59,6 +60,10 @@ export async function buildApp({ config, database, secrets, logger }: AppDeps) {
       return typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();
     },
     bodyLimit: 1024 * 1024,
+    // request.ip (the sign-in throttle's address) from X-Forwarded-For only when it comes through these.
+    // A hop count as the function Fastify's types take (its runtime would take the number too).
+    trustProxy:
+      typeof proxies === 'number' ? (_address: string, hop: number) => hop < proxies : (proxies ?? false),
     // Errors before routing answer with the `{status, message, code}` envelope like every other.
     frameworkErrors,
     clientErrorHandler,

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /**
@@ -69,6 +70,36 @@ const envSchema = z.object({
   WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(0).default(1000),
   /** Events older than this are pruned by the delivery workers once no active endpoint still has to get them. */
   EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+  /**
+   * Who may say which address a request came from (X-Forwarded-For): the load balancers in front, as addresses
+   * or CIDR ranges (comma-separated), or a count of proxy hops. Unset: nobody, the socket's address counts.
+   * Behind a balancer that must be set, or every sign-in counts against the balancer's one address and a
+   * guesser blocks a username for everyone. `true` (trust anyone) is refused: any client could then pick its
+   * address and step round the sign-in throttle.
+   */
+  TRUST_PROXY: z
+    .string()
+    .transform((v, ctx) => {
+      if (/^\d+$/.test(v)) return Number(v);
+      const entries = v.split(',').map((e) => e.trim());
+      const bad = entries.find((e) => {
+        const [address, bits, ...rest] = e.split('/');
+        const family = isIP(address ?? '');
+        const maxBits = family === 6 ? 128 : 32;
+        return (
+          family === 0 ||
+          rest.length > 0 ||
+          (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= maxBits))
+        );
+      });
+      if (bad === undefined) return entries;
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be proxy addresses or CIDR ranges, comma-separated, or a hop count (not ${JSON.stringify(bad)})`,
+      });
+      return z.NEVER;
+    })
+    .optional(),
   WEB_DIST: z.string().optional(),
   /** When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`. */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
