@@ -2,6 +2,7 @@ import type { Role } from '@loyalty/contracts';
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error';
+import { bearerCredential } from '../lib/bearer';
 import type { TokenService } from '../lib/tokens';
 import { findUserById } from '../modules/users/users.repository';
 
@@ -38,7 +39,7 @@ export function hasRoleCheck(route: { preHandler?: unknown; preValidation?: unkn
  * "null"/"undefined" count as no token, as the console may send them.
  */
 function bearerToken(request: FastifyRequest): string | undefined {
-  const token = /^bearer +([^ ]+)$/i.exec(request.headers.authorization ?? '')?.[1];
+  const token = bearerCredential(request.headers.authorization);
   if (!token || token === 'null' || token === 'undefined') return undefined;
   return token;
 }

@@ -26,6 +26,10 @@ describe('GET /metrics', () => {
     const session = await app.inject({ url: '/metrics', headers: bearer(ctx.tokens.ADMIN) });
     expect(session.statusCode).toBe(401);
 
+    // Read as the sessions' Bearer header is (RFC 6750): the scheme in any case, one or more spaces.
+    const spaced = await app.inject({ url: '/metrics', headers: { authorization: `bearer  ${TOKEN}` } });
+    expect(spaced.statusCode).toBe(200);
+
     const ok = await scrape();
     expect(ok.statusCode).toBe(200);
     expect(ok.headers['content-type']).toContain('text/plain');

@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { PoolStats } from '../db/connection';
 import { AppError } from '../lib/app-error';
+import { bearerCredential } from '../lib/bearer';
 
 export interface Metrics {
   registry: Registry;
@@ -165,8 +166,7 @@ export const metricsPlugin = fp(
     const expected = options.token ? digest(options.token) : null;
     app.get('/metrics', { schema: { hide: true } }, async (request: FastifyRequest, reply: FastifyReply) => {
       if (expected) {
-        const header = request.headers.authorization ?? '';
-        const given = header.startsWith('Bearer ') ? header.slice(7) : '';
+        const given = bearerCredential(request.headers.authorization) ?? '';
         if (!timingSafeEqual(digest(given), expected)) {
           reply.header('www-authenticate', 'Bearer realm="metrics"');
           throw new AppError('UNAUTHORIZED', 'A valid metrics token is required');
