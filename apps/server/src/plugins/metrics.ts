@@ -36,8 +36,8 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
 /**
  * Prometheus metrics on `GET /metrics`: requests and their latency by route pattern (never the raw URL,
  * whose ids would make a series per card), POS write outcomes by code, the database pool, the ledger's
- * sweepers and each webhook endpoint's backlog (a series per endpoint: a handful), plus Node's process
- * metrics. One registry per app, so tests can build many apps in a process.
+ * sweepers, the size of group-committed POS batches and each webhook endpoint's backlog (a series per
+ * endpoint: a handful), plus Node's process metrics. One registry per app, so tests can build many apps in a process.
  */
 export const metricsPlugin = fp(
   async (app, options: MetricsOptions) => {
