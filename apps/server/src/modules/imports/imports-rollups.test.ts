@@ -4,8 +4,9 @@ import { type AnalyticsSource, type BucketRange, rollupSource } from '../analyti
 import { referenceSource } from '../analytics/analytics-reference.repository';
 import { csv, importer } from './imports.fixtures';
 
-// An import adds its analytics once for the whole file (migration 013, bulk-rollups.repository.ts): the
-// dashboard's rollups must still equal the raw tables, as after any per-row write.
+// An import writes many rows per statement, and the statement-level triggers (migration 010, db/DERIVED.md)
+// add their analytics once per statement: the dashboard's rollups must still equal the raw tables, as after
+// any per-row write.
 const ctx = await createTestContext();
 const { db } = ctx.database;
 const post = importer(ctx);

@@ -166,7 +166,7 @@ describe('verifyLedger: holds against the lots', () => {
 });
 
 describe('verifyLedger: lots against their credits, expiries against the lots', () => {
-  /** A completed credit of `points` on the account, and (unless `lot` is false) a lot of `lotPoints` for it. */
+  /** A completed credit of `points` on the account, and (unless `lot` is false) its lot: `lot.points` (else `points`) on `lot.of` (else the account). */
   async function credit(
     accountId: string,
     points: number,
