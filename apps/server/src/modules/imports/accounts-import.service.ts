@@ -39,7 +39,7 @@ function memberRow({ line, cells }: CsvRecord): ImportRow {
 
 /**
  * POST /api/v1/imports/accounts: new client IDs become accounts with their card and an opening balance
- * (an adjustment through the ledger, `expiresAt` kept in its meta for the lots to come); the same row
+ * (an adjustment through the ledger, whose lot expires at the row's `expiresAt`, also kept in its meta); the same row
  * imported again is unchanged; a client ID or card number that exists otherwise, or that an earlier line
  * of the file already has, is an error row. The rows go to the spool as they stream in; the checks and the
  * merge are set-based in the import's transaction.

@@ -74,7 +74,7 @@ describe('member import', () => {
         meta: expect.objectContaining({ source: 'import-opening', reason: 'Opening', line: 2 }),
       },
     ]);
-    // Kept for the lots to come (PROGRAMME-API.md §1).
+    // Kept in the meta too; the lot is dated by it (PROGRAMME-API.md §1).
     expect(Date.parse(opening.rows[0]!.meta.expiresAt as string)).toBe(Date.parse(FUTURE));
     await expectLedgerSound();
     // The outbox as for one-by-one writes: each account, each card, each opening balance.
