@@ -10,7 +10,7 @@ const MAX_BATCHES_PER_RUN = 20;
 
 /**
  * Voids expired holds and releases their points, in bounded batches, each its own transaction. Safe with
- * any number of server instances sweeping at once: `FOR UPDATE SKIP LOCKED` gives each its own holds.
+ * any number of server instances sweeping at once: `FOR NO KEY UPDATE SKIP LOCKED` gives each its own holds.
  * Returns how many holds it voided.
  */
 export async function sweepExpiredHolds(db: Db, batchSize = BATCH): Promise<number> {
