@@ -33,7 +33,6 @@ export async function explainHotPath(databaseUrl: string, apiKey: string, card: 
       LOG_LEVEL: 'warn',
       HOLD_SWEEP_INTERVAL_MS: '0',
       WEBHOOK_POLL_INTERVAL_MS: '0',
-      POS_KEY_CACHE_MS: '0',
     }),
     database: { db, kind: 'postgres', close: () => db.destroy() },
     secrets: { jwtSecret: randomBytes(32).toString('hex'), posKeySecret: secretHex },

@@ -37,7 +37,6 @@ import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './pl
 import { registerStrictJsonParser, validatorCompiler } from './plugins/input';
 import { ledgerSweepersPlugin } from './plugins/ledger-sweepers';
 import { metricsPlugin } from './plugins/metrics';
-import { posKeyCachePlugin } from './plugins/pos-key-cache';
 import { registerSwagger } from './plugins/swagger';
 import { webhookDeliveriesPlugin } from './plugins/webhook-deliveries';
 
@@ -109,7 +108,6 @@ export async function buildApp({ config, database, secrets, logger }: AppDeps) {
     holdIntervalMs: config.HOLD_SWEEP_INTERVAL_MS,
     expiryIntervalMs: config.POINTS_EXPIRY_INTERVAL_MS,
   });
-  await app.register(posKeyCachePlugin, { ttlMs: config.POS_KEY_CACHE_MS, databaseUrl: config.DATABASE_URL });
   await app.register(webhookDeliveriesPlugin, { config, secrets });
   await app.register(authPlugin, {
     tokens: createTokenService(secrets.jwtSecret, config.SESSION_TTL_SECONDS),

@@ -34,8 +34,6 @@ const envSchema = z.object({
   LOGIN_SLOWDOWN_BASE_MS: z.coerce.number().int().min(0).default(500),
   /** …up to this. The username is slowed, never blocked, so nobody can lock another user out. */
   LOGIN_SLOWDOWN_MAX_MS: z.coerce.number().int().min(0).default(5000),
-  /** How long a server remembers a POS key it found active (a deactivation reaches every server at once); 0 = ask every time. */
-  POS_KEY_CACHE_MS: z.coerce.number().int().min(0).default(5000),
   /**
    * Group commit of POS writes (db/group-commit.ts): transactions of one card doing their writes at once on a
    * server; the card's writes that arrive meanwhile share the next one. 0 turns it off (each write alone).

@@ -78,14 +78,6 @@ export async function keyHashExists(db: Executor, keyHash: string): Promise<bool
   return row !== undefined;
 }
 
-/** The channel a key's change is announced on, so every server's key cache forgets it (pos-key-cache.ts). */
-export const POS_KEY_CHANNEL = 'pos_key_changed';
-
-/** Inside the change's transaction: the notification goes out when it commits, and never if it rolls back. */
-export async function announcePosKeyChange(trx: Tx, id: string): Promise<void> {
-  await sql`select pg_notify(${POS_KEY_CHANNEL}, ${id})`.execute(trx);
-}
-
 export async function updatePosKeyStatus(trx: Tx, id: string, status: PosKeyStatus): Promise<PosKey> {
   const row = await trx
     .updateTable('pos_keys')

@@ -75,10 +75,7 @@ export const posKeysRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Sec
       },
     },
     async (request) => {
-      const key = await setPosKeyStatus(app.db, request.user!, request.params.id, request.body.status);
-      // This server's key cache at once; the others hear the change's NOTIFY (pos-key-cache.ts).
-      app.posKeyCache.forget(request.params.id);
-      return key;
+      return setPosKeyStatus(app.db, request.user!, request.params.id, request.body.status);
     },
   );
 

@@ -10,7 +10,6 @@ import type { AuthUser } from '../../plugins/auth';
 import { insertAudit } from '../audit/audit.repository';
 import type { KeyCrypto } from './key-crypto';
 import {
-  announcePosKeyChange,
   findPosKey,
   findPosKeyCipher,
   insertPosKey,
@@ -89,7 +88,6 @@ export async function setPosKeyStatus(db: Db, actor: AuthUser, id: string, statu
     if (!before) throw new AppError('POS_KEY_NOT_FOUND');
     if (before.status === status) return before;
     const after = await updatePosKeyStatus(trx, id, status);
-    await announcePosKeyChange(trx, id);
     await insertAudit(trx, {
       username: actor.username,
       message: `${status === 'active' ? 'Activated' : 'Deactivated'} POS key '${after.name}'`,

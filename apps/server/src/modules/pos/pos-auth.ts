@@ -11,27 +11,18 @@ declare module 'fastify' {
 }
 
 /**
- * onRequest: an active POS key in `X-API-Key`, else 401 UNAUTHORIZED (POS-API.md "Authentication"). A key
- * found active is remembered for POS_KEY_CACHE_MS (pos-keys/pos-key-cache.ts: forgotten on every server
- * when it changes).
+ * onRequest: an active POS key in `X-API-Key`, else 401 UNAUTHORIZED (POS-API.md "Authentication"). Looked up
+ * on every call, so a deactivation stops the key at once on every server. A cache of found keys was measured
+ * (BENCHMARKS.md, 2026-11-28) and bought nothing a run could tell from noise, while keeping it exact across
+ * servers took LISTEN/NOTIFY, which the scale-out path rules out (ARCHITECTURE.md).
  */
 export function posAuthentication(app: FastifyInstance, crypto: () => KeyCrypto) {
   return async (request: FastifyRequest) => {
     const header = request.headers['x-api-key'];
     const key = typeof header === 'string' ? header.trim() : '';
     if (!key) throw new AppError('UNAUTHORIZED', 'Missing X-API-Key header');
-    const hash = crypto().hash(key);
-    const cache = app.posKeyCache;
-    cache.start();
-    const cached = cache.lookup(hash);
-    if (cached) {
-      request.pos = cached;
-      return;
-    }
-    const generation = cache.generation();
-    const pos = await findActivePosByHash(app.db, hash);
+    const pos = await findActivePosByHash(app.db, crypto().hash(key));
     if (!pos) throw new AppError('UNAUTHORIZED', 'Invalid or inactive API key');
-    cache.remember(hash, pos, generation);
     request.pos = pos;
   };
 }
