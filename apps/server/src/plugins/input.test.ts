@@ -137,6 +137,54 @@ describe('JSON bodies are decoded strictly (issue 15.7)', () => {
   });
 });
 
+describe('a JSON body nested deeper than any contract is a 400, not a 500', () => {
+  // 20 kB of brackets: far under the body limit, but deep enough that walking it recursively overflowed
+  // the stack (a 500 and an error log per request, before sign-in).
+  const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+  it('on the sign-in form, on an admin route and on a POS write (recorded as refused)', async () => {
+    const pos = await createPosKey(ctx);
+    const requests = [
+      {
+        url: '/auth/api/v1/login',
+        headers: json,
+        payload: `{"username":"admin","password":"x","n":${deep(10_000)}}`,
+      },
+      {
+        url: '/api/v1/accounts',
+        headers: { ...bearer(ctx.tokens.MANAGER), ...json },
+        payload: `{"clientId":"CL-deep","n":${deep(10_000)}}`,
+      },
+      {
+        url: '/pos/api/v1/holds',
+        headers: { 'x-api-key': pos.apiKey, ...json },
+        payload: `{"operationId":"op-deep","cardNumber":"4000","points":1,"n":${deep(10_000)}}`,
+      },
+    ];
+    for (const request of requests) {
+      const res = await app.inject({ method: 'POST', ...request });
+      expect(res.statusCode, request.url).toBe(400);
+      expect(res.json()).toMatchObject({
+        status: 400,
+        code: 'BAD_REQUEST',
+        message: expect.stringMatching(/nested/),
+      });
+    }
+    const failed = await failedOperations(ctx.database.db, 'BAD_REQUEST');
+    expect(failed.filter((f) => f.pos_id === pos.id)).toHaveLength(1);
+  });
+
+  it('the nesting of real requests is far inside the limit', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/accounts',
+      headers: { ...bearer(ctx.tokens.MANAGER), ...json },
+      payload: `{"clientId":"CL-nested","n":${deep(30)}}`,
+    });
+    expect(res.statusCode).toBe(201);
+  });
+});
+
 describe('a refused POS write with text PostgreSQL cannot store', () => {
   it('is a 400 and is still recorded as a failed operation, without the unstorable text', async () => {
     const pos = await createPosKey(ctx);

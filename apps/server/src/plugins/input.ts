@@ -61,6 +61,25 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = (route) => {
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
+ * How deep a JSON body may nest. The deepest contract (a ruleset's rules with their conditions) is about
+ * five levels; a body nested thousands deep is an attack, and the code that walks bodies recursively
+ * (the storable-text check, zod, the POS request hash) would overflow the stack on it: a 500 per request.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** Whether `value` nests objects or arrays deeper than `max`; walked with a stack of its own, never recursively. */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const pending: Array<[unknown, number]> = [[value, 0]];
+  while (pending.length > 0) {
+    const [item, depth] = pending.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/**
  * JSON bodies are decoded strictly: invalid UTF-8 is a 400 `BAD_REQUEST`, where Fastify's default
  * parser would replace the bad bytes with U+FFFD and store text the client never sent.
  */
@@ -75,6 +94,15 @@ export function registerStrictJsonParser(app: FastifyInstance) {
       done(new AppError('BAD_REQUEST', 'The JSON body is not valid UTF-8'), undefined);
       return;
     }
-    parseJson(request, text, done);
+    parseJson(request, text, (error, parsed) => {
+      if (!error && nestedDeeperThan(parsed, MAX_JSON_DEPTH)) {
+        done(
+          new AppError('BAD_REQUEST', `The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep`),
+          undefined,
+        );
+        return;
+      }
+      done(error, parsed);
+    });
   });
 }
