@@ -44,7 +44,9 @@ async function accrueIn(trx: Tx, actor: AuthUser, input: ManualAccrualInput): Pr
     username: actor.username,
     message: `Added ${centsText(points)} points to account${input.reason ? `: ${input.reason}` : ''}`,
     targetType: 'account',
-    targetId: input.accountId,
+    // The stored id, not the request's (a UUID in any case): audit entries are found by it, by the audit
+    // filter and by a member's erasure, which would otherwise leave this reason behind.
+    targetId: operation.accountId,
     source: { balance: centsNumber(posted.balanceBefore) },
     dest: { balance, operationId: operation.id, points: centsNumber(points) },
   });

@@ -175,7 +175,9 @@ export async function reissueCard(db: Db, actor: AuthUser, id: string): Promise<
       username: actor.username,
       message: `Reissued card ${card.number} as ${issued.number}`,
       targetType: 'card',
-      targetId: id,
+      // The stored id, not the path's (a UUID in any case), as every card entry: a member's erasure finds
+      // the entries of their cards by it, and this one holds the reason the card was blocked with.
+      targetId: card.id,
       source: card,
       dest: replaced,
     });

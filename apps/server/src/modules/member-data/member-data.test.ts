@@ -289,6 +289,45 @@ describe('POST /api/v1/accounts/{id}/erase', () => {
     expect(retried.json().clientId).toBe('erased-5eed00000000');
   });
 
+  it('erases what was written through requests naming the account or card with its id in capitals', async () => {
+    // UUIDs are accepted in any case; audit entries used to keep the id as typed, which the erasure (matching
+    // the stored lower-case ids) then passed over, leaving the reasons in the audit log.
+    const ACCRUAL_REASON = 'Refund for Max Mustermann, Hauptstr. 5';
+    const BLOCK_REASON = 'Stolen from Max Mustermann';
+    const account = (
+      await app.inject({ method: 'POST', url: '/api/v1/accounts', ...admin, payload: { clientId: 'Max.M' } })
+    ).json();
+    const upper = (id: string) => id.toUpperCase();
+    const card = (
+      await app.inject({ method: 'POST', url: `/api/v1/cards/issue/${upper(account.id)}`, ...admin })
+    ).json();
+    const blocked = await app.inject({
+      method: 'POST',
+      url: `/api/v1/cards/${upper(card.id)}/block`,
+      ...admin,
+      payload: { reason: BLOCK_REASON },
+    });
+    expect(blocked.statusCode).toBe(200);
+    const reissued = await app.inject({
+      method: 'POST',
+      url: `/api/v1/cards/${upper(card.id)}/reissue`,
+      ...admin,
+    });
+    expect(reissued.statusCode).toBe(201);
+    const accrual = await app.inject({
+      method: 'POST',
+      url: '/api/v1/admin/operations/manual-accrual',
+      ...admin,
+      payload: { accountId: upper(account.id), points: 3, reason: ACCRUAL_REASON },
+    });
+    expect(accrual.statusCode).toBe(201);
+    expect(await traces('Max Mustermann')).toEqual(expect.arrayContaining(['audit', 'operations']));
+
+    expect((await erase({ confirm: 'Max.M' }, ctx.tokens.ADMIN, account.id)).statusCode).toBe(200);
+    expect(await traces('Max Mustermann')).toEqual([]);
+    expect(await traces('Max.M')).toEqual([]);
+  });
+
   it('leaves every other member as it was', async () => {
     expect(await traces('Bystander-1')).toEqual(expect.arrayContaining(['accounts', 'audit']));
     const other = (await app.inject({ url: `/api/v1/accounts/${bystanderId}/export`, ...admin })).json();
