@@ -7,7 +7,13 @@ import { verifyAgainstDummy, verifyPassword } from '../../lib/password';
 import type { TokenService } from '../../lib/tokens';
 import { insertAudit } from '../audit/audit.repository';
 import { findCredentialsByUsername, touchLastLogin } from '../users/users.repository';
-import { clearFailures, recentFailures, recordAttempt } from './login-attempts.repository';
+import {
+  claimAttempt,
+  clearFailures,
+  dropAttempt,
+  recentFailures,
+  recordAttempt,
+} from './login-attempts.repository';
 
 type LoginLimits = Pick<
   Config,
@@ -37,13 +43,18 @@ export async function login(
   limits: LoginLimits,
   input: { username: string; password: string; address: string },
 ): Promise<LoginResponse> {
+  // The attempt is written as a failure first, then the failures are counted with it: of a burst of
+  // concurrent guesses each counts every one written before it, so no more than the limit get past the
+  // check (counted only after their passwords were checked, a whole burst did).
+  const attempt = await claimAttempt(db, input.username, input.address);
   const failures = await recentFailures(db, input.username, input.address, limits.LOGIN_WINDOW_SECONDS);
   // Blocked: this username from this address, or this address for any username. Never the username
   // everywhere, which would let any address lock a user out.
   if (
-    failures.byPair >= limits.LOGIN_MAX_FAILURES_PER_USERNAME ||
-    failures.byAddress >= limits.LOGIN_MAX_FAILURES_PER_ADDRESS
+    failures.byPair > limits.LOGIN_MAX_FAILURES_PER_USERNAME ||
+    failures.byAddress > limits.LOGIN_MAX_FAILURES_PER_ADDRESS
   ) {
+    await dropAttempt(db, attempt);
     const minutes = Math.ceil(limits.LOGIN_WINDOW_SECONDS / 60);
     throw new AppError(
       'TOO_MANY_REQUESTS',
@@ -53,7 +64,8 @@ export async function login(
 
   // Slowed: a username under attack from many addresses, right or wrong password alike (so the delay
   // says nothing about the password).
-  const delay = signInDelayMs(failures.byUsername, limits);
+  // This attempt's own claim is not one of the failures that slow it down.
+  const delay = signInDelayMs(failures.byUsername - 1, limits);
   if (delay > 0) await pause(delay);
 
   const user = await findCredentialsByUsername(db, input.username);
@@ -62,8 +74,8 @@ export async function login(
     : await verifyAgainstDummy(input.password);
 
   if (!user || !valid) {
+    // The claimed attempt stays as the failure.
     await inTransaction(db, async (trx) => {
-      await recordAttempt(trx, input.username, input.address, false);
       await insertAudit(trx, {
         username: input.username,
         message: `Failed sign-in for '${input.username}' from ${input.address}`,
@@ -76,6 +88,7 @@ export async function login(
 
   await inTransaction(db, async (trx) => {
     await touchLastLogin(trx, user.id);
+    // This attempt's claim goes with the username's other failures.
     await clearFailures(trx, user.username);
     await recordAttempt(trx, user.username, input.address, true);
     await insertAudit(trx, {

@@ -7,6 +7,24 @@ export async function recordAttempt(trx: Tx, username: string, address: string, 
 }
 
 /**
+ * Writes a sign-in attempt as a failure before it is checked, committed at once (so every concurrent
+ * attempt counts it); a success clears it with the username's other failures. Answers its id.
+ */
+export async function claimAttempt(db: Db, username: string, address: string): Promise<string> {
+  const row = await db
+    .insertInto('login_attempts')
+    .values({ username, address, succeeded: false })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** An attempt refused by the limits before any password was checked is not a failure: it goes. */
+export async function dropAttempt(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('login_attempts').where('id', '=', id).execute();
+}
+
+/**
  * Failed attempts in the window: for the username from any address (what slows it down), for the
  * username from this address (what blocks that pair) and from this address for any username. Counted in
  * the database so every server agrees.

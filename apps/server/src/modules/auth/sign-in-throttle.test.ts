@@ -28,6 +28,36 @@ describe('failed sign-ins are throttled per (username, address), the username on
     expect((await login('manager', PASSWORD, '198.51.100.7')).statusCode).toBe(200);
   });
 
+  it('a burst of concurrent guesses from one address is limited like the same guesses one by one', async () => {
+    // All sent before any is answered: each used to pass the check before the others' failures were
+    // written, so one burst per window tried as many passwords as the attacker liked.
+    const burst = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => login('viewer', `burst-guess-${i}`, '203.0.113.77')),
+    );
+    const statuses = burst.map((res) => res.statusCode);
+    // Truly concurrent (PostgreSQL), some guesses may see others that are refused after all: never more than
+    // the limit are checked, and the refused ones do not count.
+    const checked = statuses.filter((status) => status === 401).length;
+    expect(checked).toBeLessThanOrEqual(3);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(20 - checked);
+    const failuresFrom = async (address: string) =>
+      (
+        await ctx.database.db
+          .selectFrom('login_attempts')
+          .select('id')
+          .where('address', '=', address)
+          .execute()
+      ).length;
+    expect(await failuresFrom('203.0.113.77')).toBe(checked);
+    // One by one the attacker gets the rest of the limit, no more.
+    for (let i = checked; i < 3; i++)
+      expect((await login('viewer', `single-guess-${i}`, '203.0.113.77')).statusCode).toBe(401);
+    expect((await login('viewer', PASSWORD, '203.0.113.77')).statusCode).toBe(429);
+    expect(await failuresFrom('203.0.113.77')).toBe(3);
+    // The user's own address is not blocked.
+    expect((await login('viewer', PASSWORD, '198.51.100.77')).statusCode).toBe(200);
+  });
+
   it('many addresses guessing one username slow it down but never block it', async () => {
     for (let i = 0; i < 8; i++)
       expect((await login('viewer', 'wrong-guess', `192.0.2.${i}`)).statusCode).toBe(401);
