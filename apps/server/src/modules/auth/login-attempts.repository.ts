@@ -2,8 +2,18 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { Tx } from '../../db/transaction';
 
+/**
+ * The username an attempt is kept under: lower-cased as the sign-in looks the user up (JavaScript's
+ * rules), not left to PostgreSQL's lower(), which under the C locale keeps every non-ASCII letter. The
+ * Kelvin sign K, which signs in as k, then counts against the user like the k it stands for.
+ */
+const attemptName = (username: string) => username.toLowerCase();
+
 export async function recordAttempt(trx: Tx, username: string, address: string, succeeded: boolean) {
-  await trx.insertInto('login_attempts').values({ username, address, succeeded }).execute();
+  await trx
+    .insertInto('login_attempts')
+    .values({ username: attemptName(username), address, succeeded })
+    .execute();
 }
 
 /**
@@ -13,7 +23,7 @@ export async function recordAttempt(trx: Tx, username: string, address: string, 
 export async function claimAttempt(db: Db, username: string, address: string): Promise<string> {
   const row = await db
     .insertInto('login_attempts')
-    .values({ username, address, succeeded: false })
+    .values({ username: attemptName(username), address, succeeded: false })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;

@@ -1,5 +1,7 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { bearer, createTestContext, PASSWORD } from '../../../test/helper';
+import { createUser } from '../users/users.service';
 import { signInDelayMs } from './auth.service';
 
 // A tiny slow-down keeps the test fast; its size is checked through signInDelayMs, not by a clock.
@@ -100,5 +102,34 @@ describe('failed sign-ins are throttled per (username, address), the username on
     const unknown = await unlock('00000000-0000-4000-8000-000000000000');
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().code).toBe('USER_NOT_FOUND');
+  });
+});
+
+describe('the limits hold for every spelling of a username that signs in as it', () => {
+  it('the Kelvin sign K (lower case: k) counts against the user, whatever the database collation', async () => {
+    await createUser(ctx.database.db, null, {
+      username: 'kiosk',
+      password: PASSWORD,
+      email: null,
+      fullName: null,
+      role: 'VIEWER',
+    });
+    // A PostgreSQL database created with the C locale lower-cases ASCII only; a C column stands in for one.
+    await sql`alter table login_attempts alter column username type text collate "C"`.execute(
+      ctx.database.db,
+    );
+    try {
+      // 'Kiosk' with the Kelvin sign signs in as kiosk (JavaScript lower-cases it to k) ...
+      expect((await login('\u212Aiosk', PASSWORD, '192.0.2.90')).statusCode).toBe(200);
+      for (let i = 0; i < 3; i++)
+        expect((await login('\u212Aiosk', `kelvin-guess-${i}`, '203.0.113.90')).statusCode).toBe(401);
+      // ... so its failures are the user's: that address is blocked for kiosk, however it is spelt.
+      expect((await login('\u212Aiosk', 'kelvin-guess-x', '203.0.113.90')).statusCode).toBe(429);
+      expect((await login('kiosk', 'kelvin-guess-y', '203.0.113.90')).statusCode).toBe(429);
+    } finally {
+      await sql`alter table login_attempts alter column username type text collate "default"`.execute(
+        ctx.database.db,
+      );
+    }
   });
 });
