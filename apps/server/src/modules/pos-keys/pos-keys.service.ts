@@ -92,7 +92,8 @@ export async function setPosKeyStatus(db: Db, actor: AuthUser, id: string, statu
       username: actor.username,
       message: `${status === 'active' ? 'Activated' : 'Deactivated'} POS key '${after.name}'`,
       targetType: 'pos_key',
-      targetId: id,
+      // The stored id too, or a change by the id in capitals is missing from the key's audit trail.
+      targetId: after.id,
       source: before,
       dest: after,
     });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { bearer, createTestContext } from '../../../test/helper';
+import { createPosKey } from '../pos/pos.fixtures';
 import { createKeyCrypto } from './key-crypto';
 
 const ctx = await createTestContext({ HOLD_SWEEP_INTERVAL_MS: '0' });
@@ -154,6 +155,28 @@ describe('POS keys admin API', () => {
       expect(res.json().code).toBe('FORBIDDEN');
     }
     expect((await app.inject({ url: '/api/v1/pos-keys' })).statusCode).toBe(401);
+  });
+
+  it("a key reactivated by its id in capitals shows in the key's audit trail like any other change", async () => {
+    const key = await createPosKey(ctx, { name: 'Back office' });
+    for (const status of ['inactive', 'active'] as const) {
+      const res = await app.inject({
+        method: 'PATCH',
+        url: `/api/v1/pos-keys/${key.id.toUpperCase()}`,
+        headers: bearer(ctx.tokens.MANAGER),
+        payload: { status },
+      });
+      expect(res.statusCode).toBe(200);
+    }
+    const trail = await app.inject({
+      url: `/api/v1/audit?targetType=pos_key&targetId=${key.id}&sort=executedAt,asc`,
+      headers: bearer(ctx.tokens.ADMIN),
+    });
+    expect(trail.json().content.map((e: { message: string }) => e.message)).toEqual([
+      "Created POS key 'Back office'",
+      "Deactivated POS key 'Back office'",
+      "Activated POS key 'Back office'",
+    ]);
   });
 
   it('audits create, deactivate, activate and reveal with before/after, and no key material', async () => {
