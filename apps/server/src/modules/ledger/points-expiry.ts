@@ -4,6 +4,7 @@ import { inTransaction } from '../../db/transaction';
 import { type Cents, centsNumber, parseCents } from '../../lib/money';
 import { type PeriodicJob, startPeriodic } from '../../lib/periodic';
 import { appendOperationEvents } from '../events/emit';
+import { sweepExpiredHolds } from './hold-sweeper';
 import { expireDueLots, lockDueAccounts } from './points-expiry.repository';
 
 const BATCH = 500;
@@ -20,8 +21,15 @@ export interface ExpiryRun {
  * accounts (SKIP LOCKED: any number of servers may run this at once, each takes its own accounts) → one
  * statement expires their due lots and writes an `expiry` per account → `points.expired` events. Stops
  * when a batch finds nothing left to lock or expires nothing (what a hold keeps waits for the next run).
+ *
+ * What an account can give is read from `held_balance`, which still counts a lapsed hold until it is
+ * voided, though a lapsed hold keeps nothing (issue 15.5): so the run voids the lapsed holds first, as a
+ * return or a hold does before it reads what is available, in the hold sweeper's own transactions (its lock
+ * order: the holds, then their accounts). Otherwise the points a lapsed hold had held stayed unexpired
+ * until the hold sweeper came by, or for good with it off.
  */
 export async function expirePoints(db: Db, batchSize = BATCH): Promise<ExpiryRun> {
+  await sweepExpiredHolds(db);
   let accounts = 0;
   let points: Cents = 0n;
   for (let batch = 0; batch < MAX_BATCHES_PER_RUN; batch++) {

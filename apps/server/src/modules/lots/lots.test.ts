@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { bearer } from '../../../test/helper';
-import { createCard, opId, posTestFile } from '../pos/pos.fixtures';
+import { createCard, expireHold, opId, posTestFile } from '../pos/pos.fixtures';
 
 const { ctx, db, pos } = await posTestFile({ ruleset: { percent: 10 } });
 const admin = () => bearer(ctx.tokens.ADMIN);
@@ -216,6 +216,30 @@ describe('expiry', () => {
     expect((await lotsOf(card.accountId, '?status=expired')).json().totalElements).toBe(1);
     expect((await lotsOf(card.accountId, '?status=spent')).json().totalElements).toBe(1);
     expect((await lotsOf(card.accountId, '?status=open')).json().totalElements).toBe(0);
+    await settings({ expiry_days: null });
+  });
+
+  it('a lapsed hold keeps nothing from expiring, even before the hold sweeper voids it (issue 15.5)', async () => {
+    await settings({ expiry_days: 45 });
+    const card = await createCard(db);
+    expect((await accrue(card.number, 100)).statusCode).toBe(201); // 10 points
+    const hold = await pos.hold({ operationId: opId('h'), cardNumber: card.number, points: 4 });
+    expect(hold.statusCode, hold.body).toBe(201);
+    await expireHold(db, hold.json().holdId); // lapsed; this file's hold sweeper is off
+    await age(card.accountId, 50);
+    // Every due point, as the ledger has it: what the lots hold past their expiry.
+    const { rows } = await sql<{ due: string }>`select coalesce(sum(remaining), 0)::text as due from lots
+      where account_id = ${card.accountId}::uuid and expires_at <= now()`.execute(db);
+    expect(Number(rows[0]!.due)).toBe(10);
+    const run = await expireNow();
+    expect(run.statusCode, run.body).toBe(200);
+    expect(run.json()).toEqual({ accounts: 1, points: 10 });
+    expect((await pos.card(card.number)).json()).toMatchObject({ balance: 0, heldBalance: 0 });
+    const forecast = await ctx.app.inject({
+      url: `/api/v1/accounts/${card.accountId}/expiry-forecast`,
+      headers: bearer(ctx.tokens.VIEWER),
+    });
+    expect(forecast.json()).toEqual({ in30Days: 0, in60Days: 0, in90Days: 0 });
     await settings({ expiry_days: null });
   });
 
