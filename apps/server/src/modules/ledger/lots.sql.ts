@@ -15,11 +15,13 @@ export function pendingOf(accountId: RawBuilder<unknown>): RawBuilder<string> {
 
 /**
  * The periods of a lot earned now, from the `points` settings: `pending` (0 days when unset) and `expiry`
- * (null when unset: the lot never expires). A one-row relation to cross join.
+ * (null when unset: the lot never expires). A one-row relation to cross join. A day is 24 hours, as the
+ * dates are UTC instants: `interval '1 day'` would be added on the session time zone's calendar, an hour
+ * short or long across its DST change (a server whose time zone is Europe/Berlin dated lots so).
  */
 const periods = sql`(select
-    coalesce((select value from settings where key = 'points.pending_days'), 0) * interval '1 day' as pending,
-    (select value from settings where key = 'points.expiry_days') * interval '1 day' as expiry) lp`;
+    coalesce((select value from settings where key = 'points.pending_days'), 0) * interval '24 hours' as pending,
+    (select value from settings where key = 'points.expiry_days') * interval '24 hours' as expiry) lp`;
 
 /**
  * The INSERT of the lots of credits: `source` is a relation with `id` (the credit operation),

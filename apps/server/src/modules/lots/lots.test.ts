@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { bearer } from '../../../test/helper';
+import { insertCreditLots } from '../ledger/lots.sql';
 import { createCard, expireHold, opId, posTestFile } from '../pos/pos.fixtures';
 
 const { ctx, db, pos } = await posTestFile({ ruleset: { percent: 10 } });
@@ -151,6 +152,32 @@ describe('pending points', () => {
       201,
     );
     await settings({ pending_days: null });
+  });
+});
+
+describe('lot dates', () => {
+  it('count whole 24-hour days whatever the session time zone, also across a DST change', async () => {
+    await settings({ pending_days: 2, expiry_days: 10 });
+    const card = await createCard(db);
+    // Europe/Berlin moves its clocks on 28 March 2027, inside both periods of a lot earned on the 20th.
+    const earned = Date.parse('2027-03-20T12:00:00Z');
+    const dates = await db
+      .transaction()
+      .execute(async (trx) => {
+        await sql`set local time zone 'Europe/Berlin'`.execute(trx);
+        await sql`with s as (select null::uuid as id, ${card.accountId}::uuid as account_id, 5::numeric as points,
+            ${new Date(earned)}::timestamptz as earned_at)
+          ${insertCreditLots(sql`s`)}`.execute(trx);
+        const { rows } = await sql<{ available_at: Date; expires_at: Date }>`select available_at, expires_at
+          from lots where account_id = ${card.accountId}::uuid`.execute(trx);
+        // Nothing stays: a lot without its credit is only what this test reads.
+        throw Object.assign(new Error('rollback'), { rows });
+      })
+      .catch((error: { rows?: Array<{ available_at: Date; expires_at: Date }> }) => error.rows);
+    expect(dates).toEqual([
+      { available_at: new Date(earned + 2 * DAY), expires_at: new Date(earned + 12 * DAY) },
+    ]);
+    await settings({ pending_days: null, expiry_days: null });
   });
 });
 
