@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoTimestamp, listFormat, pageQuery, sortParam } from './common';
+import { idInput, isoTimestamp, listFormat, pageQuery, sortParam } from './common';
 
 export const cardStatuses = ['active', 'blocked', 'pending'] as const;
 export const cardStatus = z.enum(cardStatuses);
@@ -33,7 +33,7 @@ export const cardSortFields = ['createdAt', 'number'] as const;
 export const cardListQuery = pageQuery.extend({
   format: listFormat,
   status: cardStatus.optional(),
-  accountId: z.uuid().optional(),
+  accountId: idInput.optional(),
   sort: sortParam(cardSortFields),
 });
 export type CardListQuery = z.input<typeof cardListQuery>;
@@ -61,7 +61,7 @@ export const blockCardDialogRequest = z.object({
   reason: z.string().trim().min(1, 'Block reason is required').max(500),
 });
 
-export const accountIdParam = z.object({ accountId: z.uuid() });
+export const accountIdParam = z.object({ accountId: idInput });
 
 /** At most one page of the console's widest table: a bulk call stays one short transaction. */
 export const MAX_BULK_CARDS = 100;
@@ -72,10 +72,10 @@ export const MAX_BULK_CARDS = 100;
  */
 export const bulkBlockCardsRequest = z.object({
   ids: z
-    .array(z.uuid())
+    .array(idInput)
     .min(1)
     .max(MAX_BULK_CARDS)
-    .refine((ids) => new Set(ids.map((id) => id.toLowerCase())).size === ids.length, 'ids must be distinct'),
+    .refine((ids) => new Set(ids).size === ids.length, 'ids must be distinct'),
   reason: z
     .string()
     .trim()

@@ -97,7 +97,14 @@ export const decimal2 = z.number().finite().multipleOf(0.01, 'must have at most 
 
 export const uuid = z.uuid();
 
-export const idParam = z.object({ id: z.uuid() });
+/**
+ * An id a caller sends (path, query or body): a UUID in any case, as RFC 9562 allows, lower-cased to the form the
+ * database stores. Every lookup, comparison (a rule's stores), audit entry and erasure then sees one spelling of
+ * an id; ids as typed once left audit entries that their target's trail and its erasure missed.
+ */
+export const idInput = z.uuid().transform((id) => id.toLowerCase());
+
+export const idParam = z.object({ id: idInput });
 
 export const errorBody = z.object({
   status: z.number().int(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoTimestamp, listFormat, pageQuery, sortParam } from './common';
+import { idInput, isoTimestamp, listFormat, pageQuery, sortParam } from './common';
 
 /** What a connected system can hear (PROGRAMME-API.md §5); `webhook.test` only from "Send test event". */
 export const eventTypes = [
@@ -162,4 +162,4 @@ export const deliveryListQuery = pageQuery
   .extend({ format: listFormat, status: deliveryStatus.optional(), sort: sortParam(['createdAt']) });
 export type DeliveryListQuery = z.input<typeof deliveryListQuery>;
 
-export const deliveryParams = z.object({ id: z.uuid(), deliveryId: z.uuid() });
+export const deliveryParams = z.object({ id: idInput, deliveryId: idInput });

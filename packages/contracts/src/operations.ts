@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoTimestamp, listFormat, pageQuery, sortParam } from './common';
+import { idInput, isoTimestamp, listFormat, pageQuery, sortParam } from './common';
 
 /** `expiry`: the points of an account's lots that expired in one run (negative, completed; PROGRAMME-API §1). */
 export const operationTypes = ['accrual', 'redemption', 'hold', 'adjustment', 'expiry'] as const;
@@ -50,7 +50,7 @@ export const operationListQuery = pageQuery.extend({
   format: listFormat,
   type: operationType.optional(),
   status: operationStatus.optional(),
-  accountId: z.uuid().optional(),
+  accountId: idInput.optional(),
   cardNumber: z.string().trim().min(1).max(32).optional(),
   sort: sortParam(operationSortFields),
 });
@@ -60,7 +60,7 @@ export type OperationListQuery = z.input<typeof operationListQuery>;
 const INVALID_POINTS = 'Please enter a valid points amount';
 
 export const manualAccrualRequest = z.object({
-  accountId: z.uuid(),
+  accountId: idInput,
   points: z
     .number(INVALID_POINTS)
     .finite(INVALID_POINTS)

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BUSINESS_TIME_MAX, BUSINESS_TIME_MIN } from './common';
+import { BUSINESS_TIME_MAX, BUSINESS_TIME_MIN, idInput } from './common';
 
 /**
  * Finance: the points-flow report (PROGRAMME-API §2). Periods are UTC days or calendar months (UTC);
@@ -26,10 +26,7 @@ export const pointsFlowQuery = z
     from: reportDay,
     to: reportDay.meta({ description: 'the last day of the range (included); not before from' }),
     groupBy: pointsFlowGroupBy.default('day'),
-    posId: z
-      .uuid()
-      .optional()
-      .describe("only this POS's operations (console and imported credits have none)"),
+    posId: idInput.optional().describe("only this POS's operations (console and imported credits have none)"),
     format: z.enum(['json', 'csv']).optional().describe('csv: the rows as text/csv'),
   })
   .superRefine((query, ctx) => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { businessTimestamp, isoTimestamp, listFormat, pageQuery, sortParam } from './common';
+import { businessTimestamp, idInput, isoTimestamp, listFormat, pageQuery, sortParam } from './common';
 
 /**
  * Versions are positive 32-bit integers (issue 15.3: an unbounded version could outrank every later one
@@ -79,7 +79,18 @@ const earningRuleFields = {
     .refine((h) => h.from < h.to, { message: 'To must be later than From', path: ['to'] })
     .optional(),
 };
-export const earningRule = z.strictObject(earningRuleFields, knownFieldsOnly);
+// A store in capitals is the same POS key id (RFC 9562); the rule compares stores with the till's id as text, so
+// a request's stores are lower-cased, as the database stores ids (a rule for 'ABC…' never matched the till 'abc…').
+export const earningRule = z.strictObject(
+  {
+    ...earningRuleFields,
+    posIds: z
+      .array(z.uuid('Stores must be POS key ids').transform((id) => id.toLowerCase()))
+      .max(100, 'At most 100 stores')
+      .optional(),
+  },
+  knownFieldsOnly,
+);
 export type EarningRule = z.infer<typeof earningRule>;
 
 const capMessage = (label: string) => `${label} must be between 0 and 1000000000`;
@@ -254,6 +265,6 @@ export const excludedSkuListQuery = pageQuery.extend({
 });
 export type ExcludedSkuListQuery = z.input<typeof excludedSkuListQuery>;
 
-export const rulesetSkuParams = z.object({ id: z.uuid(), sku: z.string().min(1).max(100) });
+export const rulesetSkuParams = z.object({ id: idInput, sku: z.string().min(1).max(100) });
 
 export const skuCategories = z.array(z.string());

@@ -111,6 +111,14 @@ describe('ruleset config v2', () => {
     expect(after.json().totalElements).toBe(before.json().totalElements);
   });
 
+  it('stores a store given in capitals as the POS key id it is, so the rule matches that till', async () => {
+    // The rule's stores are compared with the till's id as text: kept as typed, a rule for a store written in
+    // capitals (a valid UUID, accepted as a known key) never matched a receipt of it.
+    const res = await create({ percent: 1, rules: [rule({ posIds: [posId.toUpperCase()] })] });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().config.rules[0].posIds).toEqual([posId]);
+  });
+
   it('refuses a misspelt condition or cap (400 on that field) instead of dropping it, and creates nothing', async () => {
     const before = await app.inject({ url: '/api/v1/rulesets?size=1', headers: bearer(ctx.tokens.VIEWER) });
     // Dropped, `category` would leave a rule without conditions (every line), `maxPointsPerReciept` no cap.
