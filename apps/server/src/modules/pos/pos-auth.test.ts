@@ -67,6 +67,21 @@ describe('POS authentication and card balance', () => {
     expect(missing.json().code).toBe('CARD_NOT_FOUND');
   });
 
+  it('a key deactivated by its id in capitals stops at once too', async () => {
+    const card = await createCard(db);
+    const live = await createPosKey(ctx);
+    expect((await till(ctx, live.apiKey).card(card.number)).statusCode).toBe(200);
+    const patch = await app.inject({
+      method: 'PATCH',
+      url: `/api/v1/pos-keys/${live.id.toUpperCase()}`,
+      headers: bearer(ctx.tokens.MANAGER),
+      payload: { status: 'inactive' },
+    });
+    expect(patch.statusCode).toBe(200);
+    expect(patch.json()).toMatchObject({ id: live.id, status: 'inactive' });
+    expect((await till(ctx, live.apiKey).card(card.number)).statusCode).toBe(401);
+  });
+
   it('stamps the key lastUsedAt on a successful call', async () => {
     const key = await createPosKey(ctx);
     const list = async () =>
