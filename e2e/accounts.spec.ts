@@ -361,4 +361,31 @@ test.describe('at 390 px', () => {
     ).toBeInViewport();
     expect(await fitsViewport(page)).toBe(true);
   });
+
+  test('a 100-character client ID wraps inside every row dialog instead of widening it', async ({
+    page,
+    api,
+  }) => {
+    const clientId = uniqueName('client').padEnd(100, 'X');
+    const account = await createAccount(api, clientId);
+    await issueCard(api, account.id);
+    await showAccount(page, account.clientId);
+    for (const [item, title] of [
+      ['View Cards', 'Cards'],
+      ['Issue Card', 'Issue Card'],
+      ['Add Points', 'Add Points'],
+      ['View Operations', 'Operations'],
+    ] as const) {
+      await rowAction(page, account.clientId, item);
+      // Issue Card asks for confirmation: an alertdialog.
+      const dialog = page
+        .getByRole('dialog', { name: title })
+        .or(page.getByRole('alertdialog', { name: title }));
+      await expect(dialog.getByRole('heading', { name: title })).toBeInViewport({ ratio: 1 });
+      // Nothing inside the dialog scrolls sideways: the ID breaks across lines.
+      expect(await dialog.evaluate((d) => d.scrollWidth <= d.clientWidth)).toBe(true);
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+    }
+  });
 });

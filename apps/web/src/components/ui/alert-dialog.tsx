@@ -42,7 +42,11 @@ export function AlertDialogDescription({
   ...props
 }: ComponentProps<typeof AlertDialogPrimitive.Description>) {
   return (
-    <AlertDialogPrimitive.Description className={cn('text-sm text-muted-foreground', className)} {...props} />
+    // Long unspaced values (client IDs, POS names) break instead of widening the dialog, as in DialogDescription.
+    <AlertDialogPrimitive.Description
+      className={cn('text-sm text-muted-foreground wrap-anywhere', className)}
+      {...props}
+    />
   );
 }
 

@@ -61,11 +61,19 @@ export function DialogTitle({ className, ...props }: ComponentProps<typeof Dialo
   return <DialogPrimitive.Title className={cn('text-lg font-semibold leading-none', className)} {...props} />;
 }
 
+/**
+ * Descriptions name what the dialog acts on (a client ID, a POS name) and those can be 100 characters
+ * without a space: `wrap-anywhere` breaks them, where `break-words` would still let them widen the
+ * dialog's grid past a 390 px screen.
+ */
 export function DialogDescription({
   className,
   ...props
 }: ComponentProps<typeof DialogPrimitive.Description>) {
   return (
-    <DialogPrimitive.Description className={cn('text-sm text-muted-foreground', className)} {...props} />
+    <DialogPrimitive.Description
+      className={cn('text-sm text-muted-foreground wrap-anywhere', className)}
+      {...props}
+    />
   );
 }
