@@ -264,6 +264,21 @@ test("Add Points: disabled when empty or ≤ 0, 'Please enter a valid points amo
   expect((await getAccount(api, account.id)).balance).toBe(1234.5);
 });
 
+test('Add Points: no validation message before the amount was touched', async ({ page, api }) => {
+  const account = await createAccount(api);
+  await showAccount(page, account.clientId);
+  await rowAction(page, account.clientId, 'Add Points');
+  const dialog = page.getByRole('dialog', { name: 'Add Points' });
+  const amount = dialog.getByLabel('Points', { exact: true });
+  await expect(amount).toBeFocused();
+  // Settled: the menu has closed and the dialog's opening animation is over.
+  await expect(page.getByRole('menu')).toHaveCount(0);
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+  await expect(amount).toBeFocused();
+  await expect(amount).not.toHaveAttribute('aria-invalid', 'true');
+  await expect(dialog.getByText('Please enter a valid points amount')).toHaveCount(0);
+});
+
 test('Add Points: a refused accrual shows the Manual accrual label', async ({ page, api }) => {
   const account = await createAccount(api);
   await page.route(

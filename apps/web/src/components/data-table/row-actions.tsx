@@ -30,6 +30,16 @@ export function actionsColumn<TData>(
 }
 
 /**
+ * An item that opened a dialog has already put focus in it (its first field). Taking focus back to the ⋯
+ * trigger would blur that field for a moment — enough for a form validated on blur to show its error before
+ * anything was typed — and the dialog's focus trap would then pull it back anyway. The dialog returns focus
+ * to the trigger itself when it closes (useReturnFocus); Escape or a plain close still refocus the trigger.
+ */
+function keepFocusInOpenedDialog(event: Event) {
+  if (document.activeElement?.closest('[role="dialog"],[role="alertdialog"]')) event.preventDefault();
+}
+
+/**
  * A row's ⋯ menu: the trigger names the row for screen readers ('Actions for …'), the menu opens with the
  * row's name as its title, then the row's DropdownMenuItems. Not modal, so the table keeps scrolling.
  */
@@ -52,7 +62,7 @@ export function RowActionsMenu({
           <MoreHorizontalIcon />
         </Button>
       </DropdownMenuTrigger>
-      <DropdownMenuContent align="end">
+      <DropdownMenuContent align="end" onCloseAutoFocus={keepFocusInOpenedDialog}>
         <DropdownMenuLabel className={cn('max-w-48 truncate', titleClassName)}>{title}</DropdownMenuLabel>
         <DropdownMenuSeparator />
         {children}
