@@ -340,3 +340,29 @@ test('Unlock sign-in clears the failed attempts of a user, after confirming, and
   const session = await apiLogin(request, { username: user.username, password: DEFAULT_PASSWORD });
   expect(session.token).toBeTruthy();
 });
+
+test.describe('at 390 px', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('a 100-character username wraps inside the Delete and Unlock dialogs instead of widening them', async ({
+    page,
+    createUser,
+  }) => {
+    const user = await createUser('VIEWER', { username: uniqueName('long').padEnd(100, 'x') });
+    await page.goto('/users');
+    await search(page, user.username);
+    for (const [item, title] of [
+      ['Unlock sign-in', 'Unlock sign-in'],
+      ['Delete', 'Delete user'],
+    ] as const) {
+      await page.getByRole('button', { name: `Actions for ${user.username}`, exact: true }).click();
+      await page.getByRole('menuitem', { name: item }).click();
+      const confirm = page.getByRole('alertdialog', { name: title });
+      await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeInViewport({ ratio: 1 });
+      // Nothing inside the dialog scrolls sideways: the name breaks across lines.
+      expect(await confirm.evaluate((d) => d.scrollWidth <= d.clientWidth)).toBe(true);
+      await page.keyboard.press('Escape');
+      await expect(confirm).toBeHidden();
+    }
+  });
+});

@@ -29,7 +29,8 @@ export function DeleteUserDialog({ user, onClose }: { user: User | null; onClose
       onConfirm={() => user && mutation.mutate(user.id)}
     >
       {user && (
-        <p className="text-center text-sm sm:text-left">
+        // A username can be 100 characters without a break: it wraps rather than widen the dialog on a phone.
+        <p className="text-center text-sm wrap-anywhere sm:text-left">
           <span className="font-medium">{user.username}</span> will no longer be able to sign in.
         </p>
       )}

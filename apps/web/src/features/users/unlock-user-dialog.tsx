@@ -25,7 +25,8 @@ export function UnlockUserDialog({ user, onClose }: { user: User | null; onClose
       onConfirm={() => user && mutation.mutate(user.id)}
     >
       {user && (
-        <p className="text-sm">
+        // A username can be 100 characters without a break: it wraps rather than widen the dialog on a phone.
+        <p className="text-sm wrap-anywhere">
           User <span className="font-medium">{user.username}</span>
         </p>
       )}
