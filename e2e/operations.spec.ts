@@ -286,6 +286,23 @@ test('a manual accrual shows as an adjustment with its reason; search finds it b
   ]);
 });
 
+test('a seven-figure amount shows whole in the Points column at 1280 px, the table still fitting', async ({
+  page,
+  api,
+}) => {
+  const { account } = await accountWithCard(api);
+  const operation = await manualAccrual(api, account.id, 1234567.89);
+  await page.goto('/operations');
+  await search(page, operation.id);
+  await expect(dataRows(page)).toHaveCount(1);
+  const cell = dataRows(page).getByRole('cell').nth(3);
+  await expect(cell).toHaveText('+1,234,567.89');
+  // Not cut to '+1,2…' by the cell's ellipsis: the amount is the point of the row.
+  expect(await cell.evaluate((td) => td.scrollWidth <= td.clientWidth)).toBe(true);
+  // …and the table keeps to the page: nothing scrolls sideways at this width.
+  await expect(page.getByTestId('scroll-hint')).toHaveCount(0);
+});
+
 test('every displayed status, each POS fallback and each detail from meta', async ({ page }) => {
   const base = { type: 'redemption', points: '-3.00', accountId: null, cardNumber: '4000123412341234' };
   const op = (n: number, fields: Partial<Operation>): Operation =>

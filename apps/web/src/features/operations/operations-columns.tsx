@@ -146,7 +146,8 @@ export function operationColumns({
     {
       accessorKey: 'points',
       header: 'Points',
-      meta: { width: 70, className: 'text-right' },
+      // '+1,234,567.89' whole: at 70 px every amount from 10,000 with decimals was cut to '+1,2…'.
+      meta: { width: 124, className: 'text-right' },
       cell: ({ row }) => <SignedPoints value={row.original.points} />,
     },
     {
@@ -171,7 +172,8 @@ export function operationColumns({
     {
       id: 'details',
       header: 'Details',
-      meta: { minWidth: 160 },
+      // Gives Points its width back so the table still fits 1280 px with the sidebar open; details wrap.
+      meta: { minWidth: 120 },
       cell: ({ row }) => (
         <DetailsCell
           operation={row.original}
