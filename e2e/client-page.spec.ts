@@ -1,7 +1,14 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { axeScan } from './support/axe';
 import { expect, test, toast } from './support/fixtures';
-import { addPoints, blockCard, fitsViewport, getAccount, issueCard } from './support/loyalty-api';
+import {
+  addPoints,
+  blockCard,
+  createAccount,
+  fitsViewport,
+  getAccount,
+  issueCard,
+} from './support/loyalty-api';
 import { accrualWithReceipt } from './support/pos-api-helpers';
 
 // Issue 16: one client page (/clients/:id) that every table and the lookup link to; /cards finds a client
@@ -164,3 +171,29 @@ test('the client page: no axe violations in either theme, and it fits 390 px', a
   }
   await expect(actions).toBeFocused();
 });
+
+for (const width of [1280, 390]) {
+  test.describe(`at ${width} px`, () => {
+    test.use({ viewport: { width, height: 900 } });
+
+    test('a seven-figure balance and its operation show whole, not cut to an ellipsis', async ({
+      page,
+      api,
+    }) => {
+      const account = await createAccount(api);
+      await issueCard(api, account.id);
+      await addPoints(api, account.id, 1234567.89);
+      await page.goto(`/clients/${account.id}`);
+      await expectClientPage(page, account);
+      // Nothing clipped: the element's content fits its box (truncation hides digits behind an ellipsis).
+      const whole = (locator: ReturnType<Page['locator']>) =>
+        locator.evaluate((element) => element.scrollWidth <= element.clientWidth);
+      const balance = page.getByRole('region', { name: 'Account' }).getByRole('definition').first();
+      await expect(balance).toHaveText('1,234,567.89 pts');
+      expect(await whole(balance)).toBe(true);
+      const points = bodyRows(page, 'Operations').first().getByRole('cell').nth(2);
+      await expect(points).toHaveText('+1,234,567.89');
+      expect(await whole(points)).toBe(true);
+    });
+  });
+}

@@ -38,7 +38,8 @@ const when: ColumnDef<Operation> = {
 const points: ColumnDef<Operation> = {
   id: 'points',
   header: 'Points',
-  meta: { width: 100, className: 'text-right' },
+  // '+1,234,567.89' whole, as on /operations (100 px cut it to '+1,234,5…').
+  meta: { width: 124, className: 'text-right' },
   cell: ({ row }) => <SignedPoints value={row.original.points} />,
 };
 const status: ColumnDef<Operation> = {

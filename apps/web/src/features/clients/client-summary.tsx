@@ -8,7 +8,9 @@ function Figure({ label, children, hint }: { label: string; children: ReactNode;
   return (
     <div className="flex min-w-0 flex-col gap-1 rounded-xl border bg-card p-4 shadow-sm">
       <dt className="text-sm text-muted-foreground">{label}</dt>
-      <dd className="truncate text-2xl font-semibold tabular-nums">{children}</dd>
+      {/* Wraps, never truncates: a balance of 1,234,567.89 pts is wider than a quarter of 1280 px, and an
+          ellipsis hid its last digits. 'pts' goes to the next line first; digits break only on a phone. */}
+      <dd className="text-2xl font-semibold tabular-nums wrap-anywhere">{children}</dd>
       {hint && <dd className="truncate text-xs text-muted-foreground">{hint}</dd>}
     </div>
   );
