@@ -292,6 +292,20 @@ test.describe('at 390 px', () => {
     // The page itself never scrolls sideways.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
+
+  test("'No results.' and a load failure's 'Try again' show on screen, not in the middle of the scrolled width", async ({
+    page,
+  }) => {
+    await page.goto('/operations');
+    await page.getByLabel('Search operations').fill(uniqueName('nothing'));
+    await expect(page.getByTestId('scroll-hint')).toBeVisible();
+    await expect(page.getByText('No results.', { exact: true })).toBeInViewport({ ratio: 1 });
+
+    // A server failure, as the screens' own failure tests simulate it.
+    await page.route('**/api/v1/operations?**', (route) => route.fulfill({ status: 500, json: {} }));
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await expect(page.getByRole('button', { name: 'Try again' })).toBeInViewport({ ratio: 1 });
+  });
 });
 
 for (const theme of ['light', 'dark']) {

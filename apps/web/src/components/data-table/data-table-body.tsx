@@ -54,19 +54,24 @@ export function DataTableBody<TData>({
       <TableBody>
         <TableRow className="hover:bg-transparent">
           <TableCell colSpan={columns.length} className="h-24 text-center whitespace-normal">
-            {error ? (
-              <div role="alert" className="flex flex-col items-center gap-2 py-4">
-                <TriangleAlertIcon className="size-5 text-destructive" aria-hidden="true" />
-                <p className="font-medium">{errorText}</p>
-                {onRetry && (
-                  <Button variant="outline" size="sm" onClick={onRetry}>
-                    Try again
-                  </Button>
-                )}
-              </div>
-            ) : (
-              <span className="text-muted-foreground">{emptyText}</span>
-            )}
+            {/* As wide as the visible part of the table (the container's width, 1rem of cell padding off) and
+                pinned to its left edge: centred on the whole width, a table wider than a phone showed the
+                message and Try again off screen, past where it scrolls. */}
+            <div className="sticky left-2 w-[calc(100cqw-1rem)]">
+              {error ? (
+                <div role="alert" className="flex flex-col items-center gap-2 py-4">
+                  <TriangleAlertIcon className="size-5 text-destructive" aria-hidden="true" />
+                  <p className="font-medium">{errorText}</p>
+                  {onRetry && (
+                    <Button variant="outline" size="sm" onClick={onRetry}>
+                      Try again
+                    </Button>
+                  )}
+                </div>
+              ) : (
+                <span className="text-muted-foreground">{emptyText}</span>
+              )}
+            </div>
           </TableCell>
         </TableRow>
       </TableBody>

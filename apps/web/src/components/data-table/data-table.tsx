@@ -159,6 +159,8 @@ export function DataTable<TData>({
           style={{ minWidth: tableMinWidth(visibleColumns) }}
           container={{
             ref: scrollRef,
+            // A size container: the empty and error states size themselves to its visible width (100cqw).
+            className: '@container',
             'data-overflow': overflows || undefined,
             // A keyboard can scroll a region only when it can focus it (axe: scrollable-region-focusable).
             ...(overflows
