@@ -225,3 +225,16 @@ test('a viewer has no Webhooks entry, and the screen refuses them', async ({ pag
   ).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Add Endpoint' })).toHaveCount(0);
 });
+
+test('a manager is offered no Add Endpoint, even when the list fails to load', async ({
+  page,
+  signIn,
+  createUser,
+}) => {
+  await signIn(page, await createUser('MANAGER'));
+  // A server failure instead of the 403 that would have hidden the button.
+  await page.route('**/api/v1/webhooks', (route) => route.fulfill({ status: 500, json: {} }));
+  await page.goto('/webhooks');
+  await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Add Endpoint' })).toHaveCount(0);
+});

@@ -8,6 +8,7 @@ import { ForbiddenState } from '@/components/feedback/forbidden-state';
 import { PageHeader } from '@/components/layout/page-header';
 import { Button } from '@/components/ui/button';
 import { isApiError } from '@/lib/api-client';
+import { getCurrentUser } from '@/lib/current-user';
 import { AddWebhookDialog } from './add-webhook-dialog';
 import { DeliveriesSheet } from './deliveries-sheet';
 import { useSendTestEvent, useWebhookStatus } from './use-webhook-mutations';
@@ -50,6 +51,9 @@ export function WebhooksPage() {
   );
   const viewing = endpoints?.find((e) => e.id === viewingId) ?? null;
   const forbidden = isApiError(query.error) && query.error.status === 403;
+  // From the session's role, as on Users: waiting for a 403 showed Add Endpoint to a manager while the list
+  // loaded, and for good when it failed otherwise.
+  const canAdd = getCurrentUser().isAdmin && !forbidden;
 
   return (
     <>
@@ -57,7 +61,7 @@ export function WebhooksPage() {
         title="Webhooks"
         description="Endpoints that receive the programme's events, signed with their own secret."
         actions={
-          !forbidden && (
+          canAdd && (
             <Button onClick={() => setAdding(true)}>
               <PlusIcon />
               Add Endpoint
