@@ -302,3 +302,16 @@ test('works at 390 px wide, the Add SKU dialog included', async ({ page, api }) 
   expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true);
   await expect(dialog.getByRole('button', { name: 'Add SKU' })).toBeInViewport();
 });
+
+test('at 390 px a 100-character category stays on screen in the category list', async ({ page, api }) => {
+  const ruleset = await createRuleset(api, { version: topVersion() });
+  const category = uniqueName('category').padEnd(100, 'K');
+  await addExcludedSku(api, ruleset.id, { sku: uniqueName('SKU'), category });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openFor(page, ruleset);
+  await categoryFilter(page).click();
+  await expect(page.getByRole('listbox')).toBeInViewport({ ratio: 1 });
+  await expect(page.getByRole('option', { name: category })).toBeInViewport({ ratio: 1 });
+  await page.getByRole('option', { name: category }).click();
+  await expect(dataRows(page)).toHaveCount(1);
+});
