@@ -113,6 +113,19 @@ test('View Details shows the before and after JSON, never a password', async ({ 
   await expect(dialog).not.toContainText(/password|argon2/i);
 });
 
+test('the View Details button shows whole in its column, not cut at its right edge', async ({
+  page,
+  createUser,
+}) => {
+  const user = await createUser('VIEWER');
+  await page.goto('/audit');
+  await page.getByLabel('Search audit logs').fill(user.username);
+  await expect(dataRows(page)).toHaveCount(1);
+  const cell = dataRows(page).getByRole('cell').last();
+  await expect(cell.getByRole('button', { name: 'View Details' })).toBeVisible();
+  expect(await cell.evaluate((td) => td.scrollWidth <= td.clientWidth)).toBe(true);
+});
+
 test('when the list call fails, sample data is shown under a banner', async ({ page }) => {
   await page.route(
     (url) => url.pathname === '/api/v1/audit',

@@ -315,3 +315,13 @@ test('at 390 px a 100-character category stays on screen in the category list', 
   await page.getByRole('option', { name: category }).click();
   await expect(dataRows(page)).toHaveCount(1);
 });
+
+test('the Remove button shows whole in its column, not cut at its right edge', async ({ page, api }) => {
+  const ruleset = await createRuleset(api, { version: topVersion() });
+  const sku = uniqueName('SKU');
+  await addExcludedSku(api, ruleset.id, { sku });
+  await openFor(page, ruleset);
+  const cell = rowFor(page, sku).getByRole('cell').last();
+  await expect(cell.getByRole('button', { name: `Remove ${sku}` })).toBeVisible();
+  expect(await cell.evaluate((td) => td.scrollWidth <= td.clientWidth)).toBe(true);
+});

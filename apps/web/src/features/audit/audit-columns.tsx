@@ -74,7 +74,8 @@ export function auditColumns(onView: (entry: AuditEntry) => void): ColumnDef<Aud
           View Details
         </Button>
       ),
-      { width: 136, header: 'Details' },
+      // The button (144 px) and the cell's padding: at 136 its right edge and border were cut off.
+      { width: 160, header: 'Details' },
     ),
   ];
 }

@@ -53,7 +53,8 @@ export function skuColumns(options: { onRemove?: (sku: ExcludedSku) => void }): 
             Remove
           </Button>
         ),
-        { width: 112 },
+        // The button (113 px) and the cell's padding: at 112 its right edge was cut, a stray ellipsis beside it.
+        { width: 132 },
       ),
     );
   }
