@@ -74,6 +74,16 @@ test('lists accounts: masked active card or No card, balance in pts, Held only a
   await expect(emptyRow.nth(2)).toHaveText('0 pts');
 });
 
+test('a nine-figure balance shows whole in the Balance column', async ({ page, api }) => {
+  const account = await createAccount(api);
+  await addPoints(api, account.id, 123456789.12);
+  await showAccount(page, account.clientId);
+  const balance = rowFor(page, account.clientId).getByRole('cell').nth(2);
+  await expect(balance).toHaveText('123,456,789.12 pts');
+  // Not cut to '123,456,789.1…' by the cell's ellipsis.
+  expect(await balance.evaluate((td) => td.scrollWidth <= td.clientWidth)).toBe(true);
+});
+
 test("Create Account: 'Client ID is required', the trimmed ID is sent, 'Account created successfully'", async ({
   page,
 }) => {

@@ -36,7 +36,9 @@ export function accountColumns(
       accessorKey: 'balance',
       header: 'Balance',
       enableSorting: true,
-      meta: { width: 140 },
+      // Ten digits and two decimals whole ('1,234,567,890.12 pts'): at 140 px a balance from ~10 million
+      // lost its last digits to an ellipsis. The flexible Client ID column gives up the width.
+      meta: { width: 176 },
       cell: ({ row }) => (
         <div className="flex flex-col">
           <span className="tabular-nums">{formatPoints(row.original.balance)}</span>
