@@ -183,16 +183,7 @@ class Sweep {
    * page behind it and traps focus) is checked on its own, the page behind having been checked closed.
    */
   async scan(state: string, popup?: 'dialog' | 'menu' | 'listbox') {
-    // A popup fades and zooms in: scanned mid-animation its text is part-transparent and fails contrast
-    // (seen on a loaded machine). Wait for every finite animation to end; endless ones (spinners) don't.
-    await this.page.evaluate(() =>
-      Promise.all(
-        document
-          .getAnimations()
-          .filter((a) => a.effect?.getComputedTiming().endTime !== Number.POSITIVE_INFINITY)
-          .map((a) => a.finished.catch(() => undefined)),
-      ),
-    );
+    // axeScan waits for a popup's fade and zoom to end first (support/axe.ts).
     // Only Swagger UI's own markup, inside its frame, is left out (see pos-api.spec.ts).
     const results = await axeScan(this.page, {
       exclude: ['iframe[title="POS API documentation"]'],

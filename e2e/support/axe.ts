@@ -29,6 +29,17 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
  */
 export async function axeScan(page: Page, options: AxeScanOptions = {}): Promise<AxeResults> {
   const exclude = options.exclude ?? [];
+  // A dialog or popup fades and zooms in: scanned mid-animation its text is part-transparent and fails
+  // contrast (seen on a loaded machine, in the axe sweep and in tables.spec.ts). Every scan first waits for
+  // the page's finite animations to end; endless ones (spinners) are not waited for.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().endTime !== Number.POSITIVE_INFINITY)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   // One trip to the page for both: the frames the scan would skip, and whether this document has axe yet.
   const state = await page.evaluate(
     (excluded) => ({
