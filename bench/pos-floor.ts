@@ -17,13 +17,14 @@
  * Environment: BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres), BENCH_SECONDS (10),
  * BENCH_CONNECTIONS (8), BENCH_PORT (3104), BENCH_PROFILE=<dir> (--cpu-prof of the floor server).
  */
-import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { z } from 'zod';
+import { runTpcb } from './pgbench-run';
 import { meterDatabase, processCpuMs, selfCpuMs } from './pos-cpu';
 
 const SERVER = new URL(process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
@@ -160,25 +161,8 @@ async function drive(child: ChildProcess, path: string) {
   };
 }
 
-function pgbench(): Promise<number> {
-  const args = [
-    '-b',
-    'tpcb-like',
-    '-c',
-    String(CONNECTIONS),
-    '-j',
-    '2',
-    '-T',
-    String(SECONDS),
-    dbUrl.toString(),
-  ];
-  return new Promise((done, fail) =>
-    execFile('pgbench', args, { encoding: 'utf8' }, (error, out) => {
-      const tps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(out)?.[1]);
-      if (error || !tps) fail(error ?? new Error(`could not read pgbench output:\n${out}`));
-      else done(tps);
-    }),
-  );
+async function pgbench(): Promise<number> {
+  return (await runTpcb(dbUrl.toString(), CONNECTIONS, SECONDS)).tps;
 }
 
 async function main() {

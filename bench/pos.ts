@@ -23,7 +23,7 @@
  * BENCH_PROFILE=<dir> (--cpu-prof of the server), BENCH_RULES=<n> (accrual under a ruleset of 1 earning rule,
  * then of n rules, then of 1 again: what the rules cost an accrual, issue 10).
  */
-import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -37,6 +37,7 @@ import { type Db, openDatabase } from '../apps/server/src/db/connection';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
 import { ledgerIsSound, verifyLedger } from '../apps/server/src/modules/ledger/verify-ledger';
 import { seedPosKeys } from './bench-pos-keys';
+import { runTpcb } from './pgbench-run';
 import { type Batching, batchMeter, describeBatching } from './pos-batches';
 import { meterDatabase, processCpuMs, selfCpuMs } from './pos-cpu';
 import { explainHotPath } from './pos-explain';
@@ -310,31 +311,11 @@ interface PgbenchResult {
 async function pgbench(init: boolean): Promise<PgbenchResult> {
   if (init) execFileSync('pgbench', ['-i', '-s', '10', '-q', dbUrl(PGBENCH_DB)], { stdio: 'ignore' });
   const meter = await meterDatabase(SERVER_URL, PGBENCH_DB);
-  let clientCpu = 0;
-  const args = [
-    '-b',
-    'tpcb-like',
-    '-c',
-    String(CONNECTIONS),
-    '-j',
-    '2',
-    '-T',
-    String(SECONDS),
-    dbUrl(PGBENCH_DB),
-  ];
-  const out = await new Promise<string>((done, fail) => {
-    const child = execFile('pgbench', args, { encoding: 'utf8' }, (error, stdout) =>
-      error ? fail(error) : done(stdout),
-    );
-    const poll = setInterval(() => {
-      clientCpu = processCpuMs(child.pid!) ?? clientCpu;
-    }, 100);
-    child.once('exit', () => clearInterval(poll));
-  });
-  const tps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(out)?.[1]);
-  const transactions = Number(/number of transactions actually processed: (\d+)/.exec(out)?.[1]);
-  if (!tps || !transactions) throw new Error(`could not read pgbench output:\n${out}`);
-  return { tps, cpu: { database: (await meter.stop()) / transactions, client: clientCpu / transactions } };
+  const run = await runTpcb(dbUrl(PGBENCH_DB), CONNECTIONS, SECONDS);
+  return {
+    tps: run.tps,
+    cpu: { database: (await meter.stop()) / run.transactions, client: run.clientCpuMs / run.transactions },
+  };
 }
 
 async function startServer(secretHex: string): Promise<ChildProcess> {
