@@ -43,12 +43,16 @@ export async function blockCardsAsErased(
 /**
  * Clears the free-text reasons of the account's operations: in the operations (amounts, dates and links
  * stay, so the ledger still verifies) and in the manual-accrual answers kept for idempotent replays.
+ * Holds, redemptions and expiries keep theirs: the ledger writes those ('Expired', 'Released',
+ * 'Captured …'), they say nothing about the member, and a hold's is read again (an expired hold's capture
+ * answers HOLD_EXPIRED by it).
  */
 export async function clearOperationReasons(trx: Tx, accountId: string): Promise<number> {
   const rows = await trx
     .updateTable('operations')
     .set({ meta: sql`meta - 'reason'` })
     .where('account_id', '=', accountId)
+    .where('type', 'not in', ['hold', 'redemption', 'expiry'])
     .where(sql<boolean>`meta ? 'reason'`)
     .returning('id')
     .execute();

@@ -122,6 +122,27 @@ describe('expired holds, before the sweeper has run', () => {
     expect(await accountOf(db, card.accountId)).toEqual({ balance: 50, held: 0 });
   });
 
+  it("an erased member's expired hold still answers HOLD_EXPIRED (the erasure clears free text, not the ledger's reasons)", async () => {
+    const card = await withClient(50);
+    const swept = await holdOn(card.number, 3);
+    await expireHold(db, swept.holdId);
+    expect(await sweepExpiredHolds(db)).toBeGreaterThanOrEqual(1);
+    const { clientId } = await db
+      .selectFrom('accounts')
+      .select('client_id as clientId')
+      .where('id', '=', card.accountId)
+      .executeTakeFirstOrThrow();
+    const erased = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/accounts/${card.accountId}/erase`,
+      headers: bearer(ctx.tokens.ADMIN),
+      payload: { confirm: clientId },
+    });
+    expect(erased.statusCode, erased.body).toBe(200);
+    const res = await pos.capture(swept.holdId, { operationId: opId() });
+    expect(res.json()).toMatchObject({ status: 409, code: 'HOLD_EXPIRED' });
+  });
+
   it('a hold captured or released in time stays closed once its time has passed', async () => {
     const card = await withClient(50);
     const captured = await holdOn(card.number, 5);
