@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { migrations } from '../src/db/migrations';
 import { call, login } from './support/api';
 import { freshDatabase, query } from './support/database';
+import { pollUntil } from './support/poll';
 import { type ServerProcess, spawnServer, waitForReady } from './support/server-process';
 
 const database = await freshDatabase();
@@ -41,5 +42,24 @@ describe('three servers started together on one fresh database', () => {
       `select count(*)::int as n from users where role = 'ADMIN'`,
     );
     expect(admins[0]!.n).toBe(1);
+  });
+
+  it('a server started with other secrets than theirs refuses to start, and names the secret', async () => {
+    // Its sessions and POS keys would work on it alone: every till and console behind the balancer would
+    // get 401 from it. It exits before it listens.
+    const odd = spawnServer({
+      port: 3344,
+      databaseUrl: database.url,
+      env: { JWT_SECRET: 'another-jwt-secret-0123456789abcdefgh' },
+    });
+    servers.push(odd);
+    await pollUntil(() => !odd.alive(), {
+      attempts: 600,
+      what: 'the server with other secrets to exit',
+      detail: odd.output,
+    });
+    expect(odd.output()).toContain("JWT_SECRET is not the one this database's servers use");
+    const health = await fetch(`${servers[0]!.url}/readyz`);
+    expect(health.status).toBe(200);
   });
 });

@@ -3,6 +3,7 @@ import { ensureFirstAdmin } from './bootstrap';
 import type { Config } from './config';
 import { type DatabaseHandle, openDatabase } from './db/connection';
 import { migrateToLatest } from './db/migrate';
+import { assertSharedSecrets } from './db/secret-fingerprints';
 import { loadSecrets } from './lib/secrets';
 import { rebaseRestoredEvents } from './modules/events/restored-xids';
 
@@ -17,6 +18,7 @@ export async function startServer(config: Config, options: StartOptions = {}) {
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   const applied = await migrateToLatest(database.db);
   const secrets = loadSecrets(config.DATA_DIR, config);
+  await assertSharedSecrets(database.db, secrets);
   const app = await buildApp({ config, database, secrets });
   if (applied.length) app.log.info({ applied }, 'migrations applied');
   const rebased = await rebaseRestoredEvents(database.db);

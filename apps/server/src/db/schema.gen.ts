@@ -284,6 +284,12 @@ export interface Rulesets {
   version: ColumnType<number, number | bigint, number | bigint>;
 }
 
+export interface SecretFingerprints {
+  fingerprint: string;
+  name: string;
+  recorded_at: Generated<Timestamp>;
+}
+
 export interface Settings {
   key: string;
   text_value: string | null;
@@ -360,6 +366,7 @@ export interface DB {
   receipt_items: ReceiptItems;
   receipts: Receipts;
   rulesets: Rulesets;
+  secret_fingerprints: SecretFingerprints;
   settings: Settings;
   users: Users;
   webhook_deliveries: WebhookDeliveries;

@@ -10,7 +10,8 @@ export interface Secrets {
 /**
  * Secrets come from the environment; whatever is missing is generated once and kept in
  * `DATA_DIR/secrets.json` (owner-only), never in the database, so a database dump alone cannot
- * forge sessions or decrypt POS keys. Several servers on one database must share them via the environment.
+ * forge sessions or decrypt POS keys. Several servers on one database must share them via the environment;
+ * one started with other secrets refuses to start (their fingerprints: db/secret-fingerprints.ts).
  */
 export function loadSecrets(dataDir: string, env: { JWT_SECRET?: string; POS_KEY_SECRET?: string }): Secrets {
   const file = join(dataDir, 'secrets.json');

@@ -22,6 +22,7 @@ import * as m026 from './026-finance-rollups';
 import * as m027 from './027-receipt-items-fk';
 import * as m028 from './028-receipt-lines-text';
 import * as m029 from './029-webhook-streams';
+import * as m030 from './030-secret-fingerprints';
 
 /**
  * Every migration, in order. Forward-only: a shipped migration is never edited; add the next one.
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '027-receipt-items-fk': m027,
   '028-receipt-lines-text': m028,
   '029-webhook-streams': m029,
+  '030-secret-fingerprints': m030,
 };
