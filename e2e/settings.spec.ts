@@ -15,6 +15,7 @@ const save = (page: Page) => form(page).getByRole('button', { name: 'Save Settin
 const expiryForm = (page: Page) => page.getByRole('form', { name: 'Points Expiry' });
 const expiryDays = (page: Page) => page.getByLabel('Expiry (days)');
 const pendingDays = (page: Page) => page.getByLabel('Pending period (days)');
+const neverExpire = (page: Page) => page.getByRole('checkbox', { name: 'Points never expire' });
 const timeZone = (page: Page) => page.getByLabel('Time zone', { exact: true });
 const summary = (page: Page) =>
   page.locator('[data-slot="card"]').filter({ has: page.getByRole('heading', { name: 'Card Management' }) });
@@ -176,6 +177,7 @@ for (const role of ['VIEWER', 'MANAGER'] as const) {
     }
     await expect(expiryDays(page)).toHaveAttribute('readonly', '');
     await expect(pendingDays(page)).toHaveAttribute('readonly', '');
+    await expect(neverExpire(page)).toBeDisabled();
     await expect(ttl(page)).toHaveAttribute('readonly', '');
     await expect(cards(page)).toHaveAttribute('readonly', '');
     await expect(page.getByLabel('Currency')).toHaveAttribute('readonly', '');
@@ -305,6 +307,40 @@ test('Points Expiry: placeholders, a round trip of both values, and the summary 
     await expect(expiryDays(page)).toHaveValue('3650');
     await expect(pendingDays(page)).toHaveValue('0');
     expect((await getSettings(api)).points).toEqual({ expiry_days: 3650, pending_days: 0 });
+  } finally {
+    await saveSettings(api, { points: { expiry_days: null, pending_days: null } });
+  }
+});
+
+test("Points Expiry: 'Points never expire' takes a set expiry back, and typing days clears it", async ({
+  page,
+  api,
+}) => {
+  // Before it, an empty input kept the stored expiry: once set, the console could not return to "never".
+  await saveSettings(api, { points: { expiry_days: 30, pending_days: null } });
+  try {
+    await page.goto('/settings');
+    await expect(expiryDays(page)).toHaveValue('30');
+    await expect(neverExpire(page)).not.toBeChecked();
+    await neverExpire(page).check();
+    await expect(expiryDays(page)).toHaveValue('');
+    const sent = page.waitForRequest((r) => isSave(r.url(), r.method()));
+    await expiryForm(page).getByRole('button', { name: 'Save Settings' }).click();
+    expect((await sent).postDataJSON()).toEqual({ points: { expiry_days: null } });
+    await expect(toast(page, 'Settings saved successfully')).toBeVisible();
+    await expect(summary(page)).toContainText('Points ExpiryNever');
+    expect((await getSettings(api)).points).toEqual({ expiry_days: null, pending_days: null });
+
+    await page.reload();
+    await expect(neverExpire(page)).toBeChecked();
+    await expect(expiryDays(page)).toHaveValue('');
+    await expiryDays(page).fill('90');
+    await expect(neverExpire(page)).not.toBeChecked();
+    // Keyboard: Space ticks it again, and the days go.
+    await neverExpire(page).focus();
+    await page.keyboard.press('Space');
+    await expect(neverExpire(page)).toBeChecked();
+    await expect(expiryDays(page)).toHaveValue('');
   } finally {
     await saveSettings(api, { points: { expiry_days: null, pending_days: null } });
   }

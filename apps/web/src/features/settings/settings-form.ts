@@ -42,24 +42,30 @@ export function toPointHoldsValues(settings: Settings | undefined) {
 
 /**
  * The 'Points Expiry' inputs (issue 9), checked by the contract's fields; as above, only the values typed
- * are sent and an empty input keeps the stored one.
+ * are sent and an empty input keeps the stored one. `neverExpire` (the 'Points never expire' box) sends
+ * `expiry_days: null`: without it an expiry, once set, could not be taken back from the console.
  */
 export const pointsExpirySchema = z
   .object({
     expiryDays: optionalNumberFromInput(points.unwrap().shape.expiry_days, undefined),
     pendingDays: optionalNumberFromInput(points.unwrap().shape.pending_days, undefined),
+    neverExpire: z.boolean(),
   })
-  .transform(({ expiryDays, pendingDays }): UpdateSettingsRequest => {
-    const sent: { expiry_days?: number; pending_days?: number } = {};
-    if (expiryDays !== undefined && expiryDays !== null) sent.expiry_days = expiryDays;
+  .transform(({ expiryDays, pendingDays, neverExpire }): UpdateSettingsRequest => {
+    const sent: { expiry_days?: number | null; pending_days?: number } = {};
+    if (neverExpire) sent.expiry_days = null;
+    else if (expiryDays !== undefined && expiryDays !== null) sent.expiry_days = expiryDays;
     if (pendingDays !== undefined && pendingDays !== null) sent.pending_days = pendingDays;
     return Object.keys(sent).length > 0 ? { points: sent } : {};
   });
 
 export function toPointsExpiryValues(settings: Settings | undefined) {
+  const expiry = settings?.points?.expiry_days;
   return {
-    expiryDays: text(settings?.points?.expiry_days),
+    expiryDays: text(expiry),
     pendingDays: text(settings?.points?.pending_days),
+    // Unset is "never" (PROGRAMME-API §1); while the settings load, the box waits with them.
+    neverExpire: settings !== undefined && (expiry === null || expiry === undefined),
   };
 }
 
