@@ -1,17 +1,25 @@
 import { Controller } from 'react-hook-form';
-import { FormField } from '@/components/forms/form-field';
 import { Checkbox } from '@/components/ui/checkbox';
-import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { pointsExpirySchema, toPointsExpiryValues } from './settings-form';
-import {
-  SettingsFormCard,
-  type SettingsFormProps,
-  settingsInputProps,
-  useSettingsForm,
-} from './settings-form-card';
+import { SettingsFormCard, type SettingsFormProps, useSettingsForm } from './settings-form-card';
+import { WholeNumberInput } from './whole-number-settings-card';
 
 const aliases = { 'points.expiry_days': 'expiryDays', 'points.pending_days': 'pendingDays' } as const;
+
+const expiryField = {
+  name: 'expiryDays',
+  label: 'Expiry (days)',
+  placeholder: '365',
+  hint: 'How long earned points stay spendable once available. Not set: they never expire.',
+} as const;
+
+const pendingField = {
+  name: 'pendingDays',
+  label: 'Pending period (days)',
+  placeholder: '14',
+  hint: 'How long earned points wait before they can be spent (a return window). 0: at once.',
+} as const;
 
 /**
  * Issue 9's 'Points Expiry' card, beside the holds: same save behaviour; applies to points earned afterwards.
@@ -21,13 +29,6 @@ const aliases = { 'points.expiry_days': 'expiryDays', 'points.pending_days': 'pe
 export function PointsExpiryForm(props: SettingsFormProps) {
   const settingsForm = useSettingsForm(pointsExpirySchema, toPointsExpiryValues, props, aliases);
   const { form } = settingsForm;
-  const { errors } = form.formState;
-  const input = settingsInputProps(props);
-  const expiry = form.register('expiryDays', {
-    onChange: (event: { target: { value: string } }) => {
-      if (event.target.value.trim() !== '') form.setValue('neverExpire', false);
-    },
-  });
   return (
     <SettingsFormCard
       title="Points Expiry"
@@ -41,25 +42,14 @@ export function PointsExpiryForm(props: SettingsFormProps) {
       submitLabel="Save Settings"
     >
       <div className="grid gap-3">
-        <FormField
-          id="settings-expiryDays"
-          label="Expiry (days)"
-          error={errors.expiryDays?.message}
-          hint="How long earned points stay spendable once available. Not set: they never expire."
-        >
-          {(control) => (
-            <Input
-              type="number"
-              inputMode="numeric"
-              min={0}
-              step={1}
-              placeholder="365"
-              {...expiry}
-              {...input}
-              {...control}
-            />
-          )}
-        </FormField>
+        <WholeNumberInput
+          form={form}
+          field={expiryField}
+          state={props}
+          onTyped={(value) => {
+            if (value.trim() !== '') form.setValue('neverExpire', false);
+          }}
+        />
         <Controller
           control={form.control}
           name="neverExpire"
@@ -81,25 +71,7 @@ export function PointsExpiryForm(props: SettingsFormProps) {
           )}
         />
       </div>
-      <FormField
-        id="settings-pendingDays"
-        label="Pending period (days)"
-        error={errors.pendingDays?.message}
-        hint="How long earned points wait before they can be spent (a return window). 0: at once."
-      >
-        {(control) => (
-          <Input
-            type="number"
-            inputMode="numeric"
-            min={0}
-            step={1}
-            placeholder="14"
-            {...form.register('pendingDays')}
-            {...input}
-            {...control}
-          />
-        )}
-      </FormField>
+      <WholeNumberInput form={form} field={pendingField} state={props} />
     </SettingsFormCard>
   );
 }

@@ -1,5 +1,5 @@
 import type { Settings, UpdateSettingsRequest } from '@loyalty/contracts';
-import type { Path } from 'react-hook-form';
+import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
 import { FormField } from '@/components/forms/form-field';
 import { Input } from '@/components/ui/input';
@@ -52,27 +52,44 @@ export function WholeNumberSettingsCard<Values extends TextValues>({
       submitLabel="Save Settings"
     >
       {fields.map((field) => (
-        <FormField
-          key={field.name}
-          id={`settings-${field.name}`}
-          label={field.label}
-          error={form.formState.errors[field.name]?.message?.toString()}
-          hint={field.hint}
-        >
-          {(control) => (
-            <Input
-              type="number"
-              inputMode="numeric"
-              min={0}
-              step={1}
-              placeholder={field.placeholder}
-              {...form.register(field.name)}
-              {...settingsInputProps(state)}
-              {...control}
-            />
-          )}
-        </FormField>
+        <WholeNumberInput key={field.name} form={form} field={field} state={state} />
       ))}
     </SettingsFormCard>
+  );
+}
+
+/** One whole-number settings input (≥ 0) with its label, hint and message; read-only for non-administrators. */
+export function WholeNumberInput<Values extends FieldValues>({
+  form,
+  field,
+  state,
+  onTyped,
+}: {
+  form: UseFormReturn<Values, unknown, UpdateSettingsRequest>;
+  field: { name: Path<Values>; label: string; placeholder: string; hint: string };
+  state: SettingsFormProps;
+  /** Called with each value typed (the expiry card clears 'Points never expire' by it). */
+  onTyped?: (value: string) => void;
+}) {
+  return (
+    <FormField
+      id={`settings-${field.name}`}
+      label={field.label}
+      error={form.formState.errors[field.name]?.message?.toString()}
+      hint={field.hint}
+    >
+      {(control) => (
+        <Input
+          type="number"
+          inputMode="numeric"
+          min={0}
+          step={1}
+          placeholder={field.placeholder}
+          {...form.register(field.name, { onChange: (event) => onTyped?.(event.target.value) })}
+          {...settingsInputProps(state)}
+          {...control}
+        />
+      )}
+    </FormField>
   );
 }
