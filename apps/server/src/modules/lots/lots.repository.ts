@@ -27,17 +27,16 @@ interface LotRow {
   total: number;
 }
 
+export interface LotFilter {
+  accountId: string;
+  status?: LotStatus | undefined;
+  page: number;
+  size: number;
+  sort?: { field: 'earnedAt'; direction: 'asc' | 'desc' } | undefined;
+}
+
 /** An account's lots, newest first (or oldest), optionally of one status; with the total of the filter. */
-export async function listLots(
-  db: Executor,
-  filter: {
-    accountId: string;
-    status?: LotStatus;
-    page: number;
-    size: number;
-    sort?: { field: 'earnedAt'; direction: 'asc' | 'desc' } | undefined;
-  },
-): Promise<{ rows: Lot[]; total: number }> {
+export async function listLots(db: Executor, filter: LotFilter): Promise<{ rows: Lot[]; total: number }> {
   const direction = sql.raw(filter.sort?.direction === 'asc' ? 'asc' : 'desc');
   const result = await sql<LotRow>`
     select s.*, count(*) over () as total from (

@@ -1,4 +1,4 @@
-import type { ExpirePointsResponse, ExpiryForecast, Lot, LotStatus, Paged } from '@loyalty/contracts';
+import type { ExpirePointsResponse, ExpiryForecast, Lot, Paged } from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
 import { inTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
@@ -8,7 +8,7 @@ import type { AuthUser } from '../../plugins/auth';
 import { findAccountById } from '../accounts/accounts.repository';
 import { insertAudit } from '../audit/audit.repository';
 import { expirePoints } from '../ledger/points-expiry';
-import { expiryForecast, listLots } from './lots.repository';
+import { expiryForecast, type LotFilter, listLots } from './lots.repository';
 
 async function requireAccount(db: Db, accountId: string): Promise<void> {
   if (!(await findAccountById(db, accountId))) throw new AppError('ACCOUNT_NOT_FOUND');
@@ -18,12 +18,7 @@ async function requireAccount(db: Db, accountId: string): Promise<void> {
 export async function accountLots(
   db: Db,
   accountId: string,
-  query: {
-    status?: LotStatus | undefined;
-    page: number;
-    size: number;
-    sort?: { field: 'earnedAt'; direction: 'asc' | 'desc' } | undefined;
-  },
+  query: Omit<LotFilter, 'accountId'>,
 ): Promise<Paged<Lot>> {
   await requireAccount(db, accountId);
   const { rows, total } = await listLots(db, { accountId, ...query });

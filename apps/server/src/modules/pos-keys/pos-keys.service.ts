@@ -101,12 +101,12 @@ export async function setPosKeyStatus(db: Db, actor: AuthUser, id: string, statu
   });
 }
 
-/** The key in clear, for ADMINs only; every reveal is in the audit log (without the key). */
 /** The HEAD of a reveal: 404 for an unknown key, and nothing decrypted or logged (HEAD is safe, RFC 9110). */
 export async function posKeyMustExist(db: Db, id: string): Promise<void> {
   if (!(await findPosKey(db, id))) throw new AppError('POS_KEY_NOT_FOUND');
 }
 
+/** The key in clear, for ADMINs only; every reveal is in the audit log (without the key). */
 export async function revealPosKey(db: Db, crypto: KeyCrypto, actor: AuthUser, id: string) {
   return inTransaction(db, async (trx) => {
     const row = await findPosKeyCipher(trx, id);

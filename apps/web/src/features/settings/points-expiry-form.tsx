@@ -2,7 +2,12 @@ import { Controller } from 'react-hook-form';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Label } from '@/components/ui/label';
 import { pointsExpirySchema, toPointsExpiryValues } from './settings-form';
-import { SettingsFormCard, type SettingsFormProps, useSettingsForm } from './settings-form-card';
+import {
+  READ_ONLY_DESCRIPTION,
+  SettingsFormCard,
+  type SettingsFormProps,
+  useSettingsForm,
+} from './settings-form-card';
 import { WholeNumberInput } from './whole-number-settings-card';
 
 const aliases = { 'points.expiry_days': 'expiryDays', 'points.pending_days': 'pendingDays' } as const;
@@ -35,7 +40,7 @@ export function PointsExpiryForm(props: SettingsFormProps) {
       description={
         props.canEdit
           ? 'Empty fields keep their current value. Changes date the points earned from now on.'
-          : 'Only administrators can change these settings.'
+          : READ_ONLY_DESCRIPTION
       }
       state={props}
       settingsForm={settingsForm}

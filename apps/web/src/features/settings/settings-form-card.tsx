@@ -71,6 +71,9 @@ export function useSettingsForm<Input extends FieldValues>(
   };
 }
 
+/** What the number cards tell those who may only read them. */
+export const READ_ONLY_DESCRIPTION = 'Only administrators can change these settings.';
+
 /** Props of a settings input: read-only (and looking it) for those who may not edit, disabled while loading. */
 export function settingsInputProps({ canEdit, loading }: SettingsFormProps) {
   return {

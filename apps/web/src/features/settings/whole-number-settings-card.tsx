@@ -5,6 +5,7 @@ import { FormField } from '@/components/forms/form-field';
 import { Input } from '@/components/ui/input';
 import type { FieldAliases } from '@/lib/form';
 import {
+  READ_ONLY_DESCRIPTION,
   SettingsFormCard,
   type SettingsFormProps,
   settingsInputProps,
@@ -46,7 +47,7 @@ export function WholeNumberSettingsCard<Values extends TextValues>({
   return (
     <SettingsFormCard
       title={title}
-      description={state.canEdit ? editDescription : 'Only administrators can change these settings.'}
+      description={state.canEdit ? editDescription : READ_ONLY_DESCRIPTION}
       state={state}
       settingsForm={settingsForm}
       submitLabel="Save Settings"
