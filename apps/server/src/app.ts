@@ -19,6 +19,7 @@ import { endpointBacklogs } from './modules/events/streams.repository';
 import { webhooksRoutes } from './modules/events/webhooks.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { importsRoutes } from './modules/imports/imports.routes';
+import { useAccrualBatches } from './modules/ledger/accrual-batch';
 import { lotsRoutes } from './modules/lots/lots.routes';
 import { memberDataRoutes } from './modules/member-data/member-data.routes';
 import { operationsRoutes } from './modules/operations/operations.routes';
@@ -101,6 +102,13 @@ export async function buildApp({ config, database, secrets, logger }: AppDeps) {
     useGroupCommit(database.db, {
       lanes: config.POS_GROUP_COMMIT_LANES,
       maxBatch: config.POS_GROUP_COMMIT_MAX,
+      onBatch: (size, outcome) => app.metrics.groupCommitBatch(size, outcome),
+    });
+  }
+  if (config.POS_ACCRUAL_BATCH_LANES > 0) {
+    useAccrualBatches(database.db, {
+      lanes: config.POS_ACCRUAL_BATCH_LANES,
+      maxBatch: config.POS_ACCRUAL_BATCH_MAX,
       onBatch: (size, outcome) => app.metrics.groupCommitBatch(size, outcome),
     });
   }

@@ -1,4 +1,5 @@
 import { AppError } from '../lib/app-error';
+import { batchQueue, type Pending } from './batch-queue';
 import type { Db } from './connection';
 import { isConnectionError } from './connection-errors';
 import { inTransaction, type Tx } from './transaction';
@@ -30,18 +31,6 @@ export interface GroupCommit {
   pause(): () => void;
 }
 
-interface Queued {
-  work: Work<unknown>;
-  resolve: (value: unknown) => void;
-  reject: (error: unknown) => void;
-}
-
-interface Line {
-  queue: Queued[];
-  /** Transactions of the key that have not finished their writes yet (they may still be committing). */
-  working: number;
-}
-
 type Outcome = { ok: true; value: unknown } | { ok: false; error: AppError };
 
 /**
@@ -66,59 +55,23 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: AppError };
  *   lone write would, and the till retries with its operationId.
  */
 export function groupCommit(db: Db, options: GroupCommitOptions): GroupCommit {
-  const lines = new Map<string, Line>();
-  let paused = 0;
-
-  const start = (key: string, line: Line) => {
-    while (paused === 0 && line.working < options.lanes && line.queue.length > 0) {
-      const batch = line.queue.splice(0, options.maxBatch);
-      line.working++;
-      let released = false;
-      // Called when the batch's writes are done, before its COMMIT: the next batch's BEGIN and first lock
-      // then overlap the commit, and the account is handed over without a round trip of this server.
-      const release = () => {
-        if (released) return;
-        released = true;
-        line.working--;
-        start(key, line);
-      };
-      void runBatch(db, batch, options, release).finally(release);
-    }
-    if (line.working === 0 && line.queue.length === 0) lines.delete(key);
-  };
-
+  const queue = batchQueue<Work<unknown>>({
+    lanes: options.lanes,
+    maxBatch: options.maxBatch,
+    // `release` is called when the batch's writes are done, before its COMMIT: the next batch's BEGIN and
+    // first lock then overlap the commit, and the account is handed over without a round trip of this server.
+    run: (batch, release) => runBatch(db, batch, options, release),
+  });
   return {
-    run: <T>(key: string, work: Work<T>) =>
-      new Promise<T>((resolve, reject) => {
-        let line = lines.get(key);
-        if (!line) {
-          line = { queue: [], working: 0 };
-          lines.set(key, line);
-        }
-        line.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
-        start(key, line);
-      }),
-    queued: () => {
-      let queued = 0;
-      for (const line of lines.values()) queued += line.queue.length;
-      return queued;
-    },
-    pause: () => {
-      paused++;
-      let resumed = false;
-      return () => {
-        if (resumed) return;
-        resumed = true;
-        paused--;
-        for (const [key, line] of [...lines]) start(key, line);
-      };
-    },
+    run: <T>(key: string, work: Work<T>) => queue.submit(key, work) as Promise<T>,
+    queued: queue.queued,
+    pause: queue.pause,
   };
 }
 
 async function runBatch(
   db: Db,
-  batch: Queued[],
+  batch: Pending<Work<unknown>>[],
   options: GroupCommitOptions,
   release: () => void,
 ): Promise<void> {
@@ -127,7 +80,7 @@ async function runBatch(
   let worksFinished = false;
   try {
     await db.transaction().execute(async (trx) => {
-      for (const { work } of batch) {
+      for (const { input: work } of batch) {
         try {
           outcomes.push({ ok: true, value: await work(trx) });
         } catch (error) {
@@ -155,9 +108,9 @@ async function runBatch(
   });
 }
 
-function runAlone(db: Db, item: Queued, release?: () => void): Promise<void> {
+function runAlone(db: Db, item: Pending<Work<unknown>>, release?: () => void): Promise<void> {
   return inTransaction(db, async (trx) => {
-    const value = await item.work(trx);
+    const value = await item.input(trx);
     release?.();
     return value;
   }).then(item.resolve, item.reject);

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Executor } from '../../db/executor';
 import type { CardStatus } from '../../db/schema';
 import type { Tx } from '../../db/transaction';
@@ -68,6 +68,47 @@ export async function readAccrualContext(
 }
 
 /**
+ * `readAccrualContext` of several requests in one statement, one context per request in their order: a
+ * set-based batch's read (`accrual-batch.ts`). Each account is locked as the lone read locks it, but one
+ * another transaction has locked is skipped, so the batch never waits: its request reads as if its card
+ * were missing (`card_id` null), and the batch hands it back to be written alone. `excluded` is which of `skus` (all the requests' SKUs)
+ * the ruleset excludes: a superset of a request's own, which is all its receipt's lines look up.
+ */
+export async function readAccrualContexts(
+  db: Executor,
+  requests: ReadonlyArray<{ cardNumber: string; posId: string }>,
+  skus: string[],
+): Promise<AccrualContext[]> {
+  const cards = requests.map((r) => r.cardNumber);
+  const result = await sql<AccrualContext & { ord: string }>`
+    with k as (
+      select c.number, c.id as card_id, c.status as card_status, a.id as account_id, a.balance
+      from cards c join accounts a on a.id = c.account_id
+      where c.number = any(${cards}::text[])
+      for no key update of a skip locked
+    )
+    select n.ord, k.card_id, k.card_status, k.account_id, k.balance, r.version as ruleset_version, r.percent,
+      r.earning_rules, r.excluded,
+      (select s.text_value from settings s where s.key = 'programme.timezone') as time_zone, now() as at,
+      p.name as pos_name, p.address as pos_address
+    from unnest(${cards}::text[], ${requests.map((r) => r.posId)}::uuid[])
+      with ordinality as n(card_number, pos_id, ord)
+    left join k on k.number = n.card_number
+    left join pos_keys p on p.id = n.pos_id
+    left join lateral (
+      select r.version, r.percent, r.earning_rules, array(
+        select e.sku from excluded_skus e where e.ruleset_id = r.id and e.sku = any(${skus}::text[])
+      ) as excluded
+      from rulesets r
+      where r.active_from <= now() and r.retired_at is null
+      order by r.version desc
+      limit 1
+    ) r on true
+    order by n.ord`.execute(db);
+  return result.rows.map(({ ord: _ord, ...context }) => context);
+}
+
+/**
  * What a card earned by POS accruals on the programme day of now() (maxPointsPerCardPerDay). A statement of
  * its own, after the account's lock: in READ COMMITTED a statement sees what committed before it started, so
  * an accrual on the same card that held the lock before us is counted (the locking statement's snapshot
@@ -85,6 +126,14 @@ export async function readEarnedToday(
       and o.created_at >= date_trunc('day', now(), ${input.timeZone})`.execute(db);
   return result.rows[0]!.earned;
 }
+
+/**
+ * The receipt's lines as one text (migration 028), over the statement's `l` step (the lines inserted):
+ * `receipt_line_text` per line, tab-joined in line order; `which` picks the receipt's lines from `l`.
+ */
+export const receiptLinesText = (which: RawBuilder<unknown>) =>
+  sql`(select string_agg(receipt_line_text(l.sku, l.category, l.quantity, l.price, l.discount, l.bonus_points),
+    E'\\t' order by l.line_no) from l where ${which})`;
 
 export interface AccrualWrite {
   claim: PosClaim;
@@ -150,8 +199,7 @@ export async function insertAccrual(trx: Tx, w: AccrualWrite): Promise<StoredReq
         purchased_at, lines_text)
       select ${o.id}::uuid, ${w.receipt.receiptId}, ${w.claim.posId}::uuid, ${o.card_number},
         ${w.receipt.totalAmount}::numeric, ${w.receipt.totalDiscount}::numeric, ${w.purchasedAt}::timestamptz,
-        (select string_agg(receipt_line_text(l.sku, l.category, l.quantity, l.price, l.discount, l.bonus_points),
-          E'\\t' order by l.line_no) from l)
+        ${receiptLinesText(sql`true`)}
       from q
     ),
     i as (

@@ -20,12 +20,17 @@ export function availableSql(
 
 /**
  * The balances an operation's event carries (`balance`, `availableBalance`, wire numbers) after the write,
- * over the write statement's `a` step: its UPDATE of the account, returning `balance` and `held_balance`.
+ * over the write statement's `a` step: its UPDATE of the account, returning `balance` and `held_balance`
+ * (`accountId`: the account's id, or SQL naming it when the step updates several, e.g. `a.id`).
  * Read in the statement, they cost the write no round trip under the account's lock. The lapsed holds and
  * pending lots are read again here rather than taken from the write's lock statement: that statement's
  * snapshot predates its wait for the lock, so a sweep committed meanwhile would be missing from it.
  */
-export function balancesAfter(accountId: string, pendingAdded?: RawBuilder<unknown>): RawBuilder<unknown> {
-  const available = availableSql(sql`${accountId}::uuid`, sql`a.balance`, sql`a.held_balance`, pendingAdded);
+export function balancesAfter(
+  accountId: string | RawBuilder<unknown>,
+  pendingAdded?: RawBuilder<unknown>,
+): RawBuilder<unknown> {
+  const account = typeof accountId === 'string' ? sql`${accountId}::uuid` : accountId;
+  const available = availableSql(account, sql`a.balance`, sql`a.held_balance`, pendingAdded);
   return sql`jsonb_build_object('balance', trim_scale(a.balance), 'availableBalance', trim_scale(${available}))`;
 }

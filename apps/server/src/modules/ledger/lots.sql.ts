@@ -39,7 +39,7 @@ export function insertCreditLots(source: RawBuilder<unknown>, withOwnExpiry = fa
     select s.account_id, s.id, s.earned_at, s.earned_at + lp.pending, ${expires}, s.points, s.points
     from ${source} s cross join ${periods}
     where s.points > 0
-    returning available_at, remaining`;
+    returning account_id, available_at, remaining`;
 }
 
 export interface Consumption {

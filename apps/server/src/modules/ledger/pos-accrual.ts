@@ -6,6 +6,7 @@ import { type Cents, centsText, MAX_BALANCE_CENTS, milliText, parseCents } from 
 import type { StoredRequest } from '../pos/idempotency';
 import {
   type AccrualContext,
+  type AccrualWrite,
   insertAccrual,
   readAccrualContext,
   readEarnedToday,
@@ -73,7 +74,7 @@ async function earnedTodayFor(db: Executor, context: AccrualContext): Promise<st
   });
 }
 
-const skusOf = (items: ReceiptLineInput[]) => [...new Set(items.map((i) => i.sku))];
+export const skusOf = (items: ReceiptLineInput[]) => [...new Set(items.map((i) => i.sku))];
 
 /** The accrual as the preview sees it: the same read (without the lock) and the same decision. */
 export async function previewAccrualOn(db: Executor, request: AccrualRequest): Promise<DecidedAccrual> {
@@ -105,6 +106,8 @@ export interface PosAccrual extends AccrualRequest {
 /**
  * A POS accrual inside the caller's transaction: lock the account (with the ruleset in force) → decide
  * (`decideAccrual`) → write it all with the stored answer. Refusals are thrown before anything is written.
+ * Under load, accruals of many cards are written together instead (`accrual-batch.ts`), with the same
+ * read, decision and write.
  */
 export async function postAccrual(trx: Tx, a: PosAccrual): Promise<StoredRequest> {
   const context = await readAccrualContext(trx, {
@@ -121,8 +124,13 @@ export async function postAccrual(trx: Tx, a: PosAccrual): Promise<StoredRequest
     { posId: a.posId, items, purchasedAt },
     await earnedTodayFor(trx, context),
   );
+  return insertAccrual(trx, accrualWrite(a, context, decided));
+}
+
+/** What persisting a decided accrual writes: its claim with the answer, operation, receipt and lines. */
+export function accrualWrite(a: PosAccrual, context: AccrualContext, decided: DecidedAccrual): AccrualWrite {
   const { computed } = decided;
-  return insertAccrual(trx, {
+  return {
     claim: { ...a.key, response: a.answer(decided) },
     operation: {
       id: a.rowId,
@@ -157,5 +165,5 @@ export async function postAccrual(trx: Tx, a: PosAccrual): Promise<StoredRequest
       bonus_points: centsText(l.bonusCents),
       rule: l.rule,
     })),
-  });
+  };
 }

@@ -6,16 +6,11 @@ import {
   purchasedTooLongAgo,
 } from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
-import { cardKey, posTransaction } from '../../db/group-commit';
 import { AppError } from '../../lib/app-error';
 import { centsNumber } from '../../lib/money';
 import type { AccrualContext } from '../ledger/accrual.repository';
-import {
-  type AccrualRequest,
-  type DecidedAccrual,
-  postAccrual,
-  previewAccrualOn,
-} from '../ledger/pos-accrual';
+import { accrualTransaction } from '../ledger/accrual-batch';
+import { type AccrualRequest, type DecidedAccrual, previewAccrualOn } from '../ledger/pos-accrual';
 import { lineToWire } from '../ledger/receipt-math';
 import type { PosIdentity } from '../pos-keys/pos-keys.repository';
 import { answerWrite } from './failures';
@@ -76,24 +71,22 @@ export async function accrue(
     db,
     ctx,
     () =>
-      posTransaction(db, cardKey(input.cardNumber), (trx) =>
-        postAccrual(trx, {
-          key: {
-            operationId: input.operationId,
-            posId: pos.id,
-            hash: ctx.hash,
-            status: successStatus.accrual,
-          },
-          rowId: randomUUID(),
+      accrualTransaction(db, {
+        key: {
+          operationId: input.operationId,
           posId: pos.id,
-          cardNumber: input.cardNumber,
-          receipt: input.receipt,
-          answer: (decided) => accrualAnswer(input.operationId, input.receipt.receiptId, decided),
-          onContext: (read) => {
-            context = read;
-          },
-        }),
-      ),
+          hash: ctx.hash,
+          status: successStatus.accrual,
+        },
+        rowId: randomUUID(),
+        posId: pos.id,
+        cardNumber: input.cardNumber,
+        receipt: input.receipt,
+        answer: (decided) => accrualAnswer(input.operationId, input.receipt.receiptId, decided),
+        onContext: (read) => {
+          context = read;
+        },
+      }),
     () => {
       const read = context as AccrualContext | undefined;
       return {

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { useGroupCommit } from '../../db/group-commit';
 import { metricValue } from '../../plugins/metrics.test-support';
+import { useAccrualBatches } from '../ledger/accrual-batch';
 import { accountOf, createCard, failedOperations, opId, posTestFile } from './pos.fixtures';
 
 /**
@@ -9,6 +10,9 @@ import { accountOf, createCard, failedOperations, opId, posTestFile } from './po
  * order sent. The ledger is verified after the file (posTestFile).
  */
 const { ctx, db, pos } = await posTestFile({ ruleset: { percent: 10 } });
+// This file is about a card's writes sharing its transaction, accruals included: no set-based batches of
+// accruals across cards here (pos-accrual-batch.test.ts tests those).
+useAccrualBatches(db, null);
 const batches: Array<{ size: number; outcome: string }> = [];
 const commit = useGroupCommit(db, {
   lanes: 1,

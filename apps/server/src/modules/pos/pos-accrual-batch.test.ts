@@ -1,0 +1,171 @@
+import { sql } from 'kysely';
+import { describe, expect, it, vi } from 'vitest';
+import { useAccrualBatches } from '../ledger/accrual-batch';
+import { accountOf, createCard, createRuleset, failedOperations, opId, posTestFile } from './pos.fixtures';
+
+/**
+ * Accruals of many cards written as one set-based batch (issue 13), through the API: paused while the
+ * requests are sent, each sent once the one before it waits in the queue, so they form one batch. Each
+ * must be answered exactly as if written alone. The ledger is verified after the file (posTestFile).
+ */
+const { ctx, db, pos } = await posTestFile({ ruleset: { percent: 10 } });
+const batches: Array<{ size: number; outcome: string }> = [];
+const queue = useAccrualBatches(db, {
+  lanes: 1,
+  maxBatch: 16,
+  onBatch: (size, outcome) => batches.push({ size, outcome }),
+})!;
+
+async function inOneBatch<T>(requests: Array<() => Promise<T>>): Promise<T[]> {
+  batches.length = 0;
+  const resume = queue.pause();
+  try {
+    const answers: Array<Promise<T>> = [];
+    for (const send of requests) {
+      answers.push(send());
+      await vi.waitFor(() => expect(queue.queued()).toBe(answers.length), { timeout: 60_000, interval: 2 });
+    }
+    resume();
+    return await Promise.all(answers);
+  } finally {
+    resume();
+  }
+}
+
+const accrual = (cardNumber: string, operationId = opId('acc'), price = 100) => ({
+  operationId,
+  cardNumber,
+  receipt: { receiptId: operationId, items: [{ sku: 'A', quantity: 1, price }] },
+});
+
+/** The transaction ids that wrote these operations: one id means one transaction. */
+async function writers(operationIds: string[]) {
+  const { rows } = await sql<{ xid: string }>`
+    select distinct xmin::text as xid from operations where operation_id = any(${operationIds}::text[])`.execute(
+    db,
+  );
+  return rows.map((r) => r.xid);
+}
+
+describe('set-based batches of accruals across cards', () => {
+  it('writes the cards of a batch in one transaction; a refused one gets its error, the others their answers', async () => {
+    const cards = [
+      await createCard(db, { balance: 5 }),
+      await createCard(db, { balance: 0 }),
+      await createCard(db, { balance: 0, status: 'blocked' }),
+      await createCard(db, { balance: 7 }),
+    ];
+    const bodies = cards.map((card, i) => accrual(card.number, opId('acc'), 100 * (i + 1)));
+    const answers = await inOneBatch(bodies.map((body) => () => pos.accrue(body)));
+    expect(batches).toEqual([{ size: 4, outcome: 'committed' }]);
+    expect(answers.map((a) => a.statusCode)).toEqual([201, 201, 409, 201]);
+    expect(answers[2]!.json().code).toBe('CARD_BLOCKED');
+    expect([0, 1, 3].map((i) => answers[i]!.json().balance)).toEqual([15, 20, 47]);
+    const written = [0, 1, 3].map((i) => bodies[i]!.operationId);
+    expect(await writers(written)).toHaveLength(1);
+    expect(await accountOf(db, cards[3]!.accountId)).toEqual({ balance: 47, held: 0 });
+    expect((await failedOperations(db, 'CARD_BLOCKED')).map((f) => f.operation_id)).toContain(
+      bodies[2]!.operationId,
+    );
+    // Each event carries the balances after its own accrual, as a lone write's does.
+    const { rows } = await sql<{
+      data: { operationId: string; points: string; balance: number; availableBalance: number };
+    }>`
+      select data from events where type = 'points.accrued' and data->>'operationId' = any(${written}::text[])`.execute(
+      db,
+    );
+    const events = new Map(rows.map((r) => [r.data.operationId, r.data]));
+    for (const i of [0, 1, 3]) {
+      const answer = answers[i]!.json();
+      const event = events.get(bodies[i]!.operationId)!;
+      expect(event).toMatchObject({ balance: answer.balance, availableBalance: answer.balance });
+      expect(Number(event.points)).toBe(answer.points);
+    }
+    // A replay gets the stored answer, byte for byte.
+    const replay = await pos.accrue(bodies[1]);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toBe(answers[1]!.body);
+  });
+
+  it("writes a card's second accrual alone after the batch, on the first one's balance", async () => {
+    const [a, b] = [await createCard(db, { balance: 0 }), await createCard(db, { balance: 0 })];
+    const answers = await inOneBatch([a, b, a, a].map((card) => () => pos.accrue(accrual(card.number))));
+    expect(answers.map((x) => x.statusCode)).toEqual([201, 201, 201, 201]);
+    expect(answers.map((x) => x.json().balance).sort()).toEqual([10, 10, 20, 30]);
+    expect(await accountOf(db, a.accountId)).toEqual({ balance: 30, held: 0 });
+    expect(await accountOf(db, b.accountId)).toEqual({ balance: 10, held: 0 });
+  });
+
+  it('the same request twice in a batch: one effect and a byte-identical replay', async () => {
+    const cards = [await createCard(db), await createCard(db), await createCard(db)];
+    const twice = accrual(cards[1]!.number);
+    const bodies = [accrual(cards[0]!.number), twice, accrual(cards[2]!.number), twice];
+    const answers = await inOneBatch(bodies.map((body) => () => pos.accrue(body)));
+    expect(batches).toEqual([{ size: 4, outcome: 'committed' }]);
+    expect(answers.map((a) => a.statusCode)).toEqual([201, 201, 201, 201]);
+    expect(answers[1]!.body).toBe(answers[3]!.body);
+    expect(answers[3]!.headers['idempotent-replayed']).toBe('true');
+    expect(await accountOf(db, cards[1]!.accountId)).toEqual({ balance: 10, held: 0 });
+  });
+
+  it('a batch whose statement fails (one operationId on two cards) is split: each answered as if alone', async () => {
+    const cards = [await createCard(db), await createCard(db), await createCard(db), await createCard(db)];
+    const taken = opId('acc');
+    const bodies = [
+      accrual(cards[0]!.number),
+      accrual(cards[1]!.number, taken),
+      accrual(cards[2]!.number),
+      accrual(cards[3]!.number, taken),
+    ];
+    const answers = await inOneBatch(bodies.map((body) => () => pos.accrue(body)));
+    expect(batches).toEqual([{ size: 4, outcome: 'split' }]);
+    expect([answers[0]!.statusCode, answers[2]!.statusCode]).toEqual([201, 201]);
+    // Written alone, one of the two takes the operationId and the other is refused, whichever came first.
+    const contested = [answers[1]!, answers[3]!];
+    expect(contested.map((a) => a.statusCode).sort()).toEqual([201, 409]);
+    expect(contested.find((a) => a.statusCode === 409)!.json().code).toBe('OPERATION_ID_ALREADY_USED');
+    const balances = [
+      (await accountOf(db, cards[1]!.accountId)).balance,
+      (await accountOf(db, cards[3]!.accountId)).balance,
+    ];
+    expect(balances.sort()).toEqual([0, 10]);
+    expect((await accountOf(db, cards[0]!.accountId)).balance).toBe(10);
+  });
+
+  it.runIf(ctx.database.kind === 'postgres')(
+    'never waits for an account locked elsewhere: the others commit, that one is written once it is free',
+    async () => {
+      const [free, locked] = [await createCard(db), await createCard(db)];
+      const holder = await ctx.database.db.connection().execute(async (conn) => {
+        await sql`begin`.execute(conn);
+        await sql`select 1 from accounts where id = ${locked.accountId}::uuid for update`.execute(conn);
+        const pending = inOneBatch([
+          () => pos.accrue(accrual(free.number)),
+          () => pos.accrue(accrual(locked.number)),
+        ]);
+        // The free card's accrual commits while the other account is still locked.
+        await vi.waitFor(
+          async () => expect(await accountOf(db, free.accountId)).toEqual({ balance: 10, held: 0 }),
+          {
+            timeout: 60_000,
+            interval: 10,
+          },
+        );
+        expect(await accountOf(db, locked.accountId)).toEqual({ balance: 0, held: 0 });
+        await sql`commit`.execute(conn);
+        return pending;
+      });
+      expect(holder.map((a) => a.statusCode)).toEqual([201, 201]);
+      expect(await accountOf(db, locked.accountId)).toEqual({ balance: 10, held: 0 });
+    },
+  );
+
+  it('under a ruleset that caps points per card and day, each card is written alone and the cap holds', async () => {
+    await createRuleset(db, { version: 2, percent: 10, earningRules: { maxPointsPerCardPerDay: 15 } });
+    const [a, b] = [await createCard(db), await createCard(db)];
+    const answers = await inOneBatch([a, b, a, b].map((card) => () => pos.accrue(accrual(card.number))));
+    expect(answers.map((x) => x.statusCode)).toEqual([201, 201, 201, 201]);
+    expect(await accountOf(db, a.accountId)).toEqual({ balance: 15, held: 0 });
+    expect(await accountOf(db, b.accountId)).toEqual({ balance: 15, held: 0 });
+  });
+});
