@@ -11,8 +11,9 @@ import { insertCreditLots } from './lots.sql';
  * Persist decided accruals in one statement, each of a different account already locked: the balance
  * credits, the idempotency records with their answers, the `accrual` operations, their lots, the receipts
  * (with their lines as one text), their lines and the events: `insertAccrual`'s statement, set-based for a
- * batch (`accrual-batch.ts`), so the batch pays for the statement and its triggers once. The claims come before the new operations (the lock order
- * of every POS write), and a concurrent duplicate fails on the operationId key. The stored answers, in
+ * batch (`accrual-batch.ts`), so the batch pays for the statement and its triggers once. The claims come
+ * before the new operations (the lock order of every POS write; `exists (select from q)` makes the other
+ * steps wait for them), and a concurrent duplicate fails on the operationId key. The stored answers, in
  * the writes' order.
  */
 export async function insertAccruals(trx: Tx, writes: readonly AccrualWrite[]): Promise<StoredRequest[]> {

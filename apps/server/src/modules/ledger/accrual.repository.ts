@@ -71,8 +71,9 @@ export async function readAccrualContext(
  * `readAccrualContext` of several requests in one statement, one context per request in their order: a
  * set-based batch's read (`accrual-batch.ts`). Each account is locked as the lone read locks it, but one
  * another transaction has locked is skipped, so the batch never waits: its request reads as if its card
- * were missing (`card_id` null), and the batch hands it back to be written alone. `excluded` is which of `skus` (all the requests' SKUs)
- * the ruleset excludes: a superset of a request's own, which is all its receipt's lines look up.
+ * were missing (`card_id` null), and the batch hands it back to be written alone. `excluded` is which of
+ * `skus` (all the requests' SKUs) the ruleset excludes: a superset of a request's own, which is all its
+ * receipt's lines look up.
  */
 export async function readAccrualContexts(
   db: Executor,
