@@ -35,6 +35,10 @@ export function signInDelayMs(failuresByUsername: number, limits: LoginLimits): 
   return Math.min(limits.LOGIN_SLOWDOWN_MAX_MS, limits.LOGIN_SLOWDOWN_BASE_MS * 2 ** Math.min(over, 20));
 }
 
+/** The audit message of a sign-in that did not succeed (wrong password, unknown user, refused). */
+const failedSignIn = (input: { username: string; address: string }) =>
+  `Failed sign-in for '${input.username}' from ${input.address}`;
+
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function login(
@@ -54,7 +58,19 @@ export async function login(
     failures.byPair > limits.LOGIN_MAX_FAILURES_PER_USERNAME ||
     failures.byAddress > limits.LOGIN_MAX_FAILURES_PER_ADDRESS
   ) {
-    await dropAttempt(db, attempt);
+    // Refused before any password was checked, so the attempt is not a failure (it goes); but the refusal is
+    // audited like one, with the same message and a reason: a run of refusals is what a guessing attack
+    // looks like in the log, and it used to leave no trace there at all.
+    await inTransaction(db, async (trx) => {
+      await dropAttempt(trx, attempt);
+      const user = await findCredentialsByUsername(trx, input.username);
+      await insertAudit(trx, {
+        username: input.username,
+        message: `${failedSignIn(input)}: refused, too many failed attempts`,
+        targetType: 'auth',
+        targetId: user?.id ?? null,
+      });
+    });
     const minutes = Math.ceil(limits.LOGIN_WINDOW_SECONDS / 60);
     throw new AppError(
       'TOO_MANY_REQUESTS',
@@ -78,7 +94,7 @@ export async function login(
     await inTransaction(db, async (trx) => {
       await insertAudit(trx, {
         username: input.username,
-        message: `Failed sign-in for '${input.username}' from ${input.address}`,
+        message: failedSignIn(input),
         targetType: 'auth',
         targetId: user?.id ?? null,
       });

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
+import type { Executor } from '../../db/executor';
 import type { Tx } from '../../db/transaction';
 
 /**
@@ -30,7 +31,7 @@ export async function claimAttempt(db: Db, username: string, address: string): P
 }
 
 /** An attempt refused by the limits before any password was checked is not a failure: it goes. */
-export async function dropAttempt(db: Db, id: string): Promise<void> {
+export async function dropAttempt(db: Executor, id: string): Promise<void> {
   await db.deleteFrom('login_attempts').where('id', '=', id).execute();
 }
 

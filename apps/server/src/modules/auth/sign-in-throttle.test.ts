@@ -60,6 +60,34 @@ describe('failed sign-ins are throttled per (username, address), the username on
     expect((await login('viewer', PASSWORD, '198.51.100.77')).statusCode).toBe(200);
   });
 
+  it('a refused sign-in is audited like a failed one, without the password', async () => {
+    const auditOf = async (targetId?: string) => {
+      const query = `targetType=auth&size=200${targetId ? `&targetId=${targetId}` : ''}`;
+      const res = await app.inject({ url: `/api/v1/audit?${query}`, headers: bearer(ctx.tokens.ADMIN) });
+      return res.json().content as { username: string; message: string; targetId: string | null }[];
+    };
+    for (let i = 0; i < 3; i++) await login('manager', 'wrong-guess', '203.0.113.60');
+    // The right password too: refused before it is checked, and never written.
+    expect((await login('manager', PASSWORD, '203.0.113.60')).statusCode).toBe(429);
+    const refusals = (await auditOf(ctx.users.MANAGER)).filter((e) =>
+      e.message.includes('203.0.113.60: refused'),
+    );
+    expect(refusals).toEqual([
+      expect.objectContaining({
+        username: 'manager',
+        targetId: ctx.users.MANAGER,
+        message: "Failed sign-in for 'manager' from 203.0.113.60: refused, too many failed attempts",
+      }),
+    ]);
+    // A username no user has is refused and audited the same way, with no target.
+    for (let i = 0; i < 4; i++) await login('nobody-at-all', 'refused-guess', '203.0.113.61');
+    const unknown = (await auditOf()).filter((e) => e.message.includes("'nobody-at-all' from 203.0.113.61:"));
+    expect(unknown).toEqual([expect.objectContaining({ username: 'nobody-at-all', targetId: null })]);
+    const everything = JSON.stringify(await auditOf());
+    expect(everything).not.toContain(PASSWORD);
+    expect(everything).not.toContain('refused-guess');
+  });
+
   it('many addresses guessing one username slow it down but never block it', async () => {
     for (let i = 0; i < 8; i++)
       expect((await login('viewer', 'wrong-guess', `192.0.2.${i}`)).statusCode).toBe(401);
