@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { errorCatalogue, isErrorCode } from '@loyalty/contracts';
 import { describe, expect, it } from 'vitest';
 import { createTestContext } from './helper';
 
@@ -126,5 +127,48 @@ describe('HEAD', () => {
   it('keeps HEAD on an unknown API path a 404', async () => {
     const res = await app.inject({ method: 'HEAD', url: '/api/v1/nope' });
     expect(res.statusCode).toBe(404);
+  });
+});
+
+describe("the static files' errors carry the code of their status", () => {
+  /** The envelope, and its code is the catalogue's code for the status the response has. */
+  const expectEnvelope = (
+    res: { statusCode: number; json(): { status: number; code: string } },
+    code: string,
+  ) => {
+    const body = res.json();
+    expect(body).toMatchObject({ status: res.statusCode, code });
+    expect(isErrorCode(body.code) && errorCatalogue[body.code].status).toBe(res.statusCode);
+  };
+
+  it("a forbidden path under Swagger UI's files is a 403 FORBIDDEN (it was BAD_REQUEST)", async () => {
+    // @fastify/static refuses non-canonical paths (an empty segment, a NUL byte) with its own 403.
+    for (const url of ['/docs/static//swagger-ui.css', '/docs/static/%00']) {
+      const res = await app.inject({ url });
+      expect(res.statusCode, url).toBe(403);
+      expectEnvelope(res, 'FORBIDDEN');
+    }
+  });
+
+  it('a range past the end of a console file is a 416 RANGE_NOT_SATISFIABLE', async () => {
+    for (const encoding of ['br', 'identity']) {
+      const res = await app.inject({
+        url: JS,
+        headers: { range: 'bytes=99999999-', 'accept-encoding': encoding },
+      });
+      expect(res.statusCode, encoding).toBe(416);
+      expectEnvelope(res, 'RANGE_NOT_SATISFIABLE');
+    }
+  });
+
+  it('a failed If-Match or If-Unmodified-Since on a console file is a 412 PRECONDITION_FAILED', async () => {
+    for (const headers of [
+      { 'if-match': '"not-this-one"' },
+      { 'if-unmodified-since': 'Mon, 01 Jan 1990 00:00:00 GMT' },
+    ]) {
+      const res = await app.inject({ url: JS, headers });
+      expect(res.statusCode, JSON.stringify(headers)).toBe(412);
+      expectEnvelope(res, 'PRECONDITION_FAILED');
+    }
   });
 });

@@ -33,6 +33,9 @@ export const errorCatalogue = {
   REQUEST_TIMEOUT: { status: 408, message: 'The request took too long to arrive' },
   URI_TOO_LONG: { status: 414, message: 'The request URL is too long' },
   HEADERS_TOO_LARGE: { status: 431, message: 'The request headers are too large' },
+  // Served files (the console, Swagger UI): a conditional request whose condition fails, a range past the end.
+  PRECONDITION_FAILED: { status: 412, message: 'A precondition of the request does not hold' },
+  RANGE_NOT_SATISFIABLE: { status: 416, message: 'The requested range is not within the file' },
   INTERNAL_ERROR: { status: 500, message: 'Internal server error' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'Service unavailable' },
   USER_NOT_FOUND: { status: 404, message: 'User not found' },
@@ -76,6 +79,35 @@ export const errorCatalogue = {
 export type ErrorCode = keyof typeof errorCatalogue;
 
 export const errorCodes = Object.keys(errorCatalogue) as ErrorCode[];
+
+/**
+ * The one code of each status, for an error that comes with a status and no code of ours (Fastify's own and
+ * its plugins': @fastify/static's 403 for a path it refuses, 412, 416, …). Each code here is the catalogue's
+ * for that very status, so a response's code never contradicts its status.
+ */
+const codeByStatus = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  408: 'REQUEST_TIMEOUT',
+  409: 'CONFLICT',
+  412: 'PRECONDITION_FAILED',
+  413: 'PAYLOAD_TOO_LARGE',
+  414: 'URI_TOO_LONG',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  416: 'RANGE_NOT_SATISFIABLE',
+  429: 'TOO_MANY_REQUESTS',
+  431: 'HEADERS_TOO_LARGE',
+  500: 'INTERNAL_ERROR',
+  503: 'SERVICE_UNAVAILABLE',
+} as const satisfies Record<number, ErrorCode>;
+
+/** The code of a status (see codeByStatus); undefined for a status the catalogue has no code for. */
+export function codeOfStatus(status: number): ErrorCode | undefined {
+  return (codeByStatus as Record<number, ErrorCode | undefined>)[status];
+}
 
 export interface FieldError {
   field: string;

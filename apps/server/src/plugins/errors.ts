@@ -1,6 +1,12 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { type ApiErrorBody, type ErrorCode, errorCatalogue, type FieldError } from '@loyalty/contracts';
+import {
+  type ApiErrorBody,
+  codeOfStatus,
+  type ErrorCode,
+  errorCatalogue,
+  type FieldError,
+} from '@loyalty/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { isConnectionError } from '../db/connection-errors';
@@ -19,6 +25,16 @@ function send(reply: FastifyReply, request: FastifyRequest, body: Omit<ApiErrorB
 
 function fromCatalogue(code: ErrorCode) {
   return { ...errorCatalogue[code], code };
+}
+
+/** Codes whose catalogue message says it better than Fastify's (which names its own internals). */
+const CATALOGUE_MESSAGES = new Set<ErrorCode>(['PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE']);
+
+function clientErrorMessage(error: FastifyError, code: ErrorCode): string {
+  if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError)
+    return 'Malformed JSON body';
+  if (CATALOGUE_MESSAGES.has(code)) return errorCatalogue[code].message;
+  return error.message || errorCatalogue[code].message;
 }
 
 /**
@@ -51,22 +67,18 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
     return send(reply, request, fromCatalogue('INTERNAL_ERROR'));
   }
   const status = error.statusCode ?? 500;
-  if (status === 429) {
-    return send(reply, request, {
-      status,
-      message: error.message || errorCatalogue.TOO_MANY_REQUESTS.message,
-      code: 'TOO_MANY_REQUESTS',
-    });
-  }
-  if (status === 413) return send(reply, request, fromCatalogue('PAYLOAD_TOO_LARGE'));
-  if (status === 415) return send(reply, request, fromCatalogue('UNSUPPORTED_MEDIA_TYPE'));
   if (status >= 400 && status < 500) {
-    // Fastify's own client errors: malformed JSON, empty JSON body, bad content length, …
-    const message =
-      error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
-        ? 'Malformed JSON body'
-        : error.message || errorCatalogue.BAD_REQUEST.message;
-    return send(reply, request, { status, message, code: status === 404 ? 'NOT_FOUND' : 'BAD_REQUEST' });
+    // Fastify's own client errors (malformed JSON, bad content length, …) and its plugins' (a path the static
+    // files refuse, a range past the end of a file): the code is the one of the status, never a 400's code
+    // under another status. A status the catalogue has no code for is answered as the 400 it is a kind of.
+    const known = codeOfStatus(status);
+    if (!known) request.log.warn({ err: error }, `client error ${status} has no code; answered as a 400`);
+    const code = known ?? 'BAD_REQUEST';
+    return send(reply, request, {
+      status: errorCatalogue[code].status,
+      message: clientErrorMessage(error, code),
+      code,
+    });
   }
   if (isConnectionError(error)) {
     // The database dropped or refused the connection. A transaction is all or nothing, the pool reconnects

@@ -1,4 +1,4 @@
-import { type ErrorCode, isErrorCode } from '@loyalty/contracts';
+import { codeOfStatus, type ErrorCode, isErrorCode } from '@loyalty/contracts';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/connection';
@@ -19,9 +19,8 @@ function codeOf(error: FastifyError): ErrorCode | null {
   if (error instanceof AppError) return error.code === 'UNAUTHORIZED' ? null : error.code;
   if (hasZodFastifySchemaValidationErrors(error)) return 'VALIDATION_ERROR';
   const status = error.statusCode ?? 500;
-  if (status === 413) return 'PAYLOAD_TOO_LARGE';
-  if (status === 415) return 'UNSUPPORTED_MEDIA_TYPE';
-  if (status >= 400 && status < 500 && status !== 401) return 'BAD_REQUEST';
+  // The code the common handler answers with (the catalogue's for the status), so the record says the same.
+  if (status >= 400 && status < 500 && status !== 401) return codeOfStatus(status) ?? 'BAD_REQUEST';
   return null;
 }
 
