@@ -51,7 +51,11 @@ test('add an endpoint (secret shown once), send a test event and watch it succee
     await add.getByRole('button', { name: 'Add Endpoint' }).click();
     await expect(add.getByText('URL must be an http(s) URL')).toBeVisible();
     await expect(add.getByText('Choose at least one event type')).toBeVisible();
+    // Deliveries are signed: a user name or password in the URL is refused, in the contract's words.
+    await add.getByLabel('URL').fill(url.replace('://', '://crm-user:s3cret@'));
+    await expect(add.getByText('URL must not contain a user name or password')).toBeVisible();
     await add.getByLabel('URL').fill(url);
+    await expect(add.getByText('URL must not contain a user name or password')).toBeHidden();
     await add.getByLabel('Description').fill('CRM sync');
     await add.getByRole('checkbox', { name: QUIET_TYPE }).check();
     await expect(add.getByText('Choose at least one event type')).toBeHidden();
