@@ -11,16 +11,18 @@ export const ACTIONS_COLUMN_ID = 'actions';
  * `table-layout: fixed` the widths then depend on the viewport only, never on the rows, so filters,
  * loading and empty pages keep the same shape; below this width the table scrolls sideways.
  */
-export function tableMinWidth<TData>(columns: Column<TData>[]): number {
-  return columns.reduce(
-    (sum, column) =>
-      sum + (column.columnDef.meta?.width ?? column.columnDef.meta?.minWidth ?? FLEXIBLE_MIN_WIDTH),
-    0,
+export function tableMinWidth<TData>(columns: Column<TData>[]): number | string {
+  const widths = columns.map(
+    (column) => column.columnDef.meta?.width ?? column.columnDef.meta?.minWidth ?? FLEXIBLE_MIN_WIDTH,
   );
+  const px = widths.reduce<number>((sum, width) => sum + (typeof width === 'number' ? width : 0), 0);
+  const lengths = widths.filter((width) => typeof width === 'string');
+  // A width in font units (ch) is resolved by the browser, so the sum is left to CSS as well.
+  return lengths.length === 0 ? px : `calc(${[`${px}px`, ...lengths].join(' + ')})`;
 }
 
 /** The <col> width: a column's own `meta.width`, or none for a flexible column. */
-export function columnWidth<TData>(column: Column<TData>): number | undefined {
+export function columnWidth<TData>(column: Column<TData>): number | string | undefined {
   return column.columnDef.meta?.width;
 }
 
