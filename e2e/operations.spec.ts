@@ -303,6 +303,70 @@ test('a seven-figure amount shows whole in the Points column at 1280 px, the tab
   await expect(page.getByTestId('scroll-hint')).toHaveCount(0);
 });
 
+/** The Points cell (4th) of every data row: its text and whether its ellipsis cut it. */
+async function pointsCells(page: Page) {
+  return dataRows(page)
+    .locator('td:nth-child(4)')
+    .evaluateAll((cells) =>
+      cells.map((td) => ({ text: td.textContent, cut: td.scrollWidth > td.clientWidth })),
+    );
+}
+
+for (const width of [1280, 1440]) {
+  test(`a nine-figure operation shows whole in the Points column at ${width} px, the table still fitting`, async ({
+    page,
+    api,
+  }) => {
+    await page.setViewportSize({ width, height: 800 });
+    const { account } = await accountWithCard(api);
+    const operation = await manualAccrual(api, account.id, 123456789.12);
+    await page.goto('/operations');
+    await search(page, operation.id);
+    await expect(dataRows(page)).toHaveCount(1);
+    // It showed '+123,456,78…': the column was sized for seven figures.
+    expect(await pointsCells(page)).toEqual([{ text: '+123,456,789.12', cut: false }]);
+    await expect(page.getByTestId('scroll-hint')).toHaveCount(0);
+    // The width came from other columns, none of which is cut for it: every header shows whole.
+    const cutHeaders = await table(page)
+      .locator('th')
+      .evaluateAll((ths) => ths.filter((th) => th.scrollWidth > th.clientWidth).map((th) => th.textContent));
+    expect(cutHeaders).toEqual([]);
+  });
+
+  test(`the widest points an operation can hold (±999,999,999,999.99) show whole at ${width} px`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width, height: 800 });
+    // numeric(14, 2), the balance limit: an expiry of a full balance debits it all. No single API call
+    // books that much, so the list answer is stubbed.
+    const op = (n: number, type: Operation['type'], points: string): Operation => ({
+      id: `00000000-0000-4000-8000-00000000001${n}`,
+      operationId: `widest-${n}`,
+      type,
+      points,
+      status: 'completed',
+      accountId: null,
+      cardNumber: '4000123412341234',
+      posId: null,
+      posName: null,
+      posAddress: null,
+      createdAt: '2030-01-02T03:04:05.000Z',
+      meta: {},
+    });
+    const content = [op(1, 'adjustment', '999999999999.99'), op(2, 'expiry', '-999999999999.99')];
+    await page.route(`**${OPERATIONS}?**`, (route) =>
+      route.fulfill({ json: { content, totalElements: 2, totalPages: 1, page: 0, size: 10 } }),
+    );
+    await page.goto('/operations');
+    await expect(dataRows(page)).toHaveCount(2);
+    expect(await pointsCells(page)).toEqual([
+      { text: '+999,999,999,999.99', cut: false },
+      { text: '-999,999,999,999.99', cut: false },
+    ]);
+    await expect(page.getByTestId('scroll-hint')).toHaveCount(0);
+  });
+}
+
 test('every displayed status, each POS fallback and each detail from meta', async ({ page }) => {
   const base = { type: 'redemption', points: '-3.00', accountId: null, cardNumber: '4000123412341234' };
   const op = (n: number, fields: Partial<Operation>): Operation =>

@@ -6,7 +6,7 @@ import { IdCell } from '@/components/data-table';
 import { ClientLink } from '@/components/links/client-link';
 import { OperationStatusBadge } from '@/components/operations/operation-status-badge';
 import { OperationType } from '@/components/operations/operation-type';
-import { SignedPoints } from '@/components/operations/signed-points';
+import { SIGNED_POINTS_COLUMN_WIDTH, SignedPoints } from '@/components/operations/signed-points';
 import { Button } from '@/components/ui/button';
 import { formatDate, formatTime } from '@/lib/format';
 import { cn } from '@/lib/utils';
@@ -118,7 +118,9 @@ export function operationColumns({
       accessorKey: 'operationId',
       header: 'Operation ID',
       enableHiding: false,
-      meta: { width: 124 },
+      // Its header whole and no more: the id is cut (tooltip, copy button) like every id, so Points gets the
+      // width a whole '+999,999,999,999.99' needs while the table still fits 1280 px with the sidebar open.
+      meta: { width: 108 },
       cell: ({ row }) => <IdCell value={row.original.operationId} label="operation ID" />,
     },
     {
@@ -146,14 +148,13 @@ export function operationColumns({
     {
       accessorKey: 'points',
       header: 'Points',
-      // '+1,234,567.89' whole: at 70 px every amount from 10,000 with decimals was cut to '+1,2…'.
-      meta: { width: 124, className: 'text-right' },
+      meta: { width: SIGNED_POINTS_COLUMN_WIDTH, className: 'text-right' },
       cell: ({ row }) => <SignedPoints value={row.original.points} />,
     },
     {
       id: 'pos',
       header: 'POS',
-      meta: { minWidth: 100 },
+      meta: { minWidth: 96 },
       cell: ({ row }) => <PosCell operation={row.original} />,
     },
     {
@@ -173,7 +174,7 @@ export function operationColumns({
       id: 'details',
       header: 'Details',
       // Gives Points its width back so the table still fits 1280 px with the sidebar open; details wrap.
-      meta: { minWidth: 120 },
+      meta: { minWidth: 100 },
       cell: ({ row }) => (
         <DetailsCell
           operation={row.original}
