@@ -304,6 +304,34 @@ test('Add Points: a refused accrual shows the Manual accrual label', async ({ pa
   await expect(dialog).toBeVisible();
 });
 
+test('Operations dialog: the widest points an operation can hold show whole', async ({ page, api }) => {
+  const account = await createAccount(api);
+  await addPoints(api, account.id, 123456789.12);
+  // numeric(14, 2), the balance limit, either sign: no single API call books that much, so the dialog's
+  // list gets the seeded operation and two widest ones beside it.
+  await page.route('**/api/v1/operations?**', async (route) => {
+    const listed = await (await route.fetch()).json();
+    const [seeded] = listed.content;
+    const content = [
+      seeded,
+      { ...seeded, id: crypto.randomUUID(), points: '999999999999.99' },
+      { ...seeded, id: crypto.randomUUID(), type: 'expiry', points: '-999999999999.99' },
+    ];
+    await route.fulfill({ json: { ...listed, content, totalElements: 3 } });
+  });
+  await showAccount(page, account.clientId);
+  await rowAction(page, account.clientId, 'View Operations');
+  const operations = page
+    .getByRole('dialog', { name: 'Operations' })
+    .getByRole('table', { name: `Operations of ${account.clientId}` });
+  const points = operations.locator('tbody tr td:nth-child(2)');
+  await expect(points).toHaveText(['+123,456,789.12', '+999,999,999,999.99', '-999,999,999,999.99']);
+  // A flexible column of about 140 px cut them to '+999,999,999,9…'.
+  expect(await points.evaluateAll((tds) => tds.filter((td) => td.scrollWidth > td.clientWidth).length)).toBe(
+    0,
+  );
+});
+
 test('Operations dialog: paged, page sizes 10/20/50/100 (10 by default), newest first', async ({
   page,
   api,

@@ -1,4 +1,4 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { axeScan } from './support/axe';
 import { expect, test, toast } from './support/fixtures';
 import {
@@ -80,6 +80,47 @@ test('from /cards: search by client ID, follow its link; the page shows account,
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
   expect(accrual.points).toBeGreaterThan(0);
+});
+
+test('the widest points an operation can hold show whole in Operations and Receipts at 1280 px', async ({
+  page,
+  api,
+}) => {
+  const account = await createAccount(api);
+  // numeric(14, 2), the balance limit, either sign; no single API call books that much, so the operations
+  // list is stubbed (both sections read it).
+  const op = (n: number, type: string, points: string) => ({
+    id: `00000000-0000-4000-8000-00000000002${n}`,
+    operationId: null,
+    type,
+    points,
+    status: 'completed',
+    accountId: account.id,
+    cardNumber: null,
+    posId: null,
+    posName: null,
+    posAddress: null,
+    createdAt: '2030-01-02T03:04:05.000Z',
+    meta: {},
+  });
+  const content = [
+    op(1, 'accrual', '123456789.12'),
+    op(2, 'adjustment', '999999999999.99'),
+    op(3, 'expiry', '-999999999999.99'),
+  ];
+  await page.route('**/api/v1/operations?**', (route) =>
+    route.fulfill({ json: { content, totalElements: 3, totalPages: 1, page: 0, size: 10 } }),
+  );
+  await page.goto(`/clients/${account.id}`);
+  const cut = (cells: Locator) =>
+    cells.evaluateAll((tds) => tds.map((td) => `${td.textContent} ${td.scrollWidth > td.clientWidth}`));
+  const whole = ['+123,456,789.12 false', '+999,999,999,999.99 false', '-999,999,999,999.99 false'];
+  await expect(bodyRows(page, 'Operations')).toHaveCount(3);
+  expect(await cut(bodyRows(page, 'Operations').locator('td:nth-child(3)'))).toEqual(whole);
+  await expect(bodyRows(page, 'Receipts')).toHaveCount(3);
+  expect(await cut(bodyRows(page, 'Receipts').locator('td:nth-child(5)'))).toEqual(whole);
+  // Receipts keep to the page (Operations, seven columns, already scrolled sideways at this width).
+  await expect(section(page, 'Receipts').getByTestId('scroll-hint')).toHaveCount(0);
 });
 
 test('card actions as on /cards: block the active card from the client page', async ({

@@ -5,7 +5,7 @@ import { CardNumber } from '@/components/cards/card-number';
 import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
 import { OperationStatusBadge } from '@/components/operations/operation-status-badge';
 import { OperationType } from '@/components/operations/operation-type';
-import { SignedPoints } from '@/components/operations/signed-points';
+import { SIGNED_POINTS_COLUMN_WIDTH, SignedPoints } from '@/components/operations/signed-points';
 import { buildUrl } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
 import { AccountTableDialog } from './account-table-dialog';
@@ -23,7 +23,7 @@ const columns: ColumnDef<Operation>[] = [
   {
     accessorKey: 'points',
     header: 'Points',
-    meta: { className: 'text-right' },
+    meta: { width: SIGNED_POINTS_COLUMN_WIDTH, className: 'text-right' },
     cell: ({ row }) => <SignedPoints value={row.original.points} />,
   },
   {

@@ -7,7 +7,7 @@ import { CardNumber } from '@/components/cards/card-number';
 import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
 import { OperationStatusBadge } from '@/components/operations/operation-status-badge';
 import { OperationType } from '@/components/operations/operation-type';
-import { SignedPoints } from '@/components/operations/signed-points';
+import { SIGNED_POINTS_COLUMN_WIDTH, SignedPoints } from '@/components/operations/signed-points';
 import { ReceiptDialog } from '@/components/receipts/receipt-dialog';
 import { useReceiptDialog } from '@/components/receipts/use-receipt-dialog';
 import { Button } from '@/components/ui/button';
@@ -38,8 +38,7 @@ const when: ColumnDef<Operation> = {
 const points: ColumnDef<Operation> = {
   id: 'points',
   header: 'Points',
-  // '+1,234,567.89' whole, as on /operations (100 px cut it to '+1,234,5…').
-  meta: { width: 124, className: 'text-right' },
+  meta: { width: SIGNED_POINTS_COLUMN_WIDTH, className: 'text-right' },
   cell: ({ row }) => <SignedPoints value={row.original.points} />,
 };
 const status: ColumnDef<Operation> = {
@@ -57,6 +56,8 @@ const card: ColumnDef<Operation> = {
 const pos: ColumnDef<Operation> = {
   id: 'pos',
   header: 'POS',
+  // A name cut with its tooltip, as on /operations: its width went to whole points.
+  meta: { minWidth: 96 },
   cell: ({ row }) => <Truncated text={row.original.posName ?? row.original.posAddress} />,
 };
 
@@ -129,7 +130,8 @@ export function ClientReceiptsSection({ account }: { account: Account }) {
       {
         id: 'receipt',
         header: 'Receipt',
-        meta: { minWidth: 140 },
+        // 128 and a 140 px button column: with whole points the receipts still fit 1280 px with the sidebar.
+        meta: { minWidth: 128 },
         cell: ({ row }) => (
           <Truncated
             text={row.original.meta.receipt === undefined ? null : String(row.original.meta.receipt)}
@@ -144,7 +146,7 @@ export function ClientReceiptsSection({ account }: { account: Account }) {
       {
         id: 'view',
         header: () => <span className="sr-only">Receipt</span>,
-        meta: { width: 150, className: 'text-right' },
+        meta: { width: 140, className: 'text-right' },
         cell: ({ row }) => (
           <Button
             variant="outline"
