@@ -28,6 +28,19 @@ async function openCards(page: Page, text: string) {
   await search(page, text);
 }
 
+/**
+ * Whether the search box's placeholder shows whole: its words typed as the value must not scroll the input
+ * (the placeholder is drawn in the same box and font, but an input never reports the placeholder's overflow).
+ */
+async function placeholderFits(page: Page) {
+  const input = page.getByLabel('Search cards');
+  const placeholder = await input.getAttribute('placeholder');
+  await input.fill(placeholder ?? '');
+  const fits = await input.evaluate((el) => el.scrollWidth <= el.clientWidth);
+  await input.fill('');
+  return { placeholder, fits };
+}
+
 async function rowAction(page: Page, number: string, item: string) {
   await page.getByRole('button', { name: `Actions for card ${number}` }).click();
   await page.getByRole('menuitem', { name: item, exact: true }).click();
@@ -285,8 +298,24 @@ test('a VIEWER sees no card actions', async ({ page, api, signIn, createUser }) 
   await expect(table(page).getByRole('columnheader')).toHaveCount(6);
 });
 
+test('the search placeholder shows whole at 1280 px (it was cut to "Card number, client ID or acc")', async ({
+  page,
+}) => {
+  await page.goto('/cards');
+  expect(await placeholderFits(page)).toEqual({
+    placeholder: 'Card number, client ID or account ID',
+    fits: true,
+  });
+});
+
 test.describe('at 390 px', () => {
   test.use({ viewport: { width: 390, height: 844 } });
+
+  test('the search placeholder shows whole and the toolbar fits the screen', async ({ page }) => {
+    await page.goto('/cards');
+    expect((await placeholderFits(page)).fits).toBe(true);
+    expect(await fitsViewport(page)).toBe(true);
+  });
 
   test('the list and the block dialog fit the screen', async ({ page, api }) => {
     const { card } = await createCardholder(api);

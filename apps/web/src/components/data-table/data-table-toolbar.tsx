@@ -34,7 +34,12 @@ export function DataTableToolbar<TData>({
   return (
     <div className="flex flex-wrap items-center gap-2">
       {searchable && (
-        <div className="relative w-full sm:w-64">
+        // A grid cell shared by the input and an invisible copy of the placeholder: from sm up the box is as
+        // wide as the placeholder in the font the browser actually uses (16rem at least), so a long hint
+        // ('Card number, client ID or account ID') shows whole instead of being cut at a fixed 16rem. The
+        // copy's right padding is 0.5rem more than the input's: Chromium keeps a few px after the text (caret,
+        // the hidden clear button), which cut the last letter with equal padding.
+        <div className="relative grid w-full sm:w-auto sm:max-w-full sm:min-w-64">
           <SearchIcon
             className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted-foreground"
             aria-hidden="true"
@@ -45,8 +50,14 @@ export function DataTableToolbar<TData>({
             placeholder={searchPlaceholder}
             value={controls.searchInput}
             onChange={(event) => controls.setSearchInput(event.target.value)}
-            className="h-8 pl-8"
+            className="col-start-1 row-start-1 h-8 pl-8"
           />
+          <span
+            aria-hidden="true"
+            className="invisible col-start-1 row-start-1 h-0 overflow-hidden whitespace-pre border-x pr-5 pl-8 text-base md:text-sm"
+          >
+            {searchPlaceholder}
+          </span>
         </div>
       )}
       {filters}
