@@ -367,6 +367,30 @@ for (const width of [1280, 1440]) {
   });
 }
 
+for (const width of [1280, 1440]) {
+  test(`View Receipt shows whole inside its Details cell, and the receipt id beside it, at ${width} px`, async ({
+    page,
+    api,
+    request,
+  }) => {
+    await page.setViewportSize({ width, height: 800 });
+    const a = await cardActivity(api, request);
+    await page.goto('/operations');
+    await search(page, a.accrual.operationId);
+    await expect(dataRows(page)).toHaveCount(1);
+    const cell = rowFor(page, a.accrual.operationId).getByRole('cell').nth(7);
+    const button = cell.getByRole('button', { name: 'View Receipt' });
+    await expect(button).toBeVisible();
+    // Its label whole, and the button inside the cell: at 1280 px the cell's overflow cut it at 'View Rece'.
+    expect(await button.evaluate((b) => b.scrollWidth <= b.clientWidth)).toBe(true);
+    const [inner, outer] = [await button.boundingBox(), await cell.boundingBox()];
+    expect(inner!.x + inner!.width).toBeLessThanOrEqual(outer!.x + outer!.width);
+    // The receipt id beside its label keeps some width too (it was squeezed to nothing next to 'Receipt:').
+    const receipt = cell.getByText(a.accrual.receiptId, { exact: true });
+    expect((await receipt.boundingBox())?.width ?? 0).toBeGreaterThanOrEqual(40);
+  });
+}
+
 test('every displayed status, each POS fallback and each detail from meta', async ({ page }) => {
   const base = { type: 'redemption', points: '-3.00', accountId: null, cardNumber: '4000123412341234' };
   const op = (n: number, fields: Partial<Operation>): Operation =>

@@ -64,10 +64,12 @@ function DetailsCell({
   const details = operationDetails(operation.meta);
   const hasReceipt = operation.type === 'accrual';
   return (
-    <div className="flex min-w-0 flex-col items-start gap-1.5 whitespace-normal">
+    // A container: below 9rem (the Details column at 1280 px with the sidebar open) each label goes above its
+    // value, which beside 'Receipt:' was squeezed to nothing.
+    <div className="@container flex min-w-0 flex-col items-start gap-1.5 whitespace-normal">
       {details.length === 0 && !hasReceipt && <Dash />}
       {details.length > 0 && (
-        <dl className="grid w-full grid-cols-[auto_minmax(0,1fr)] items-center gap-x-2 text-xs">
+        <dl className="grid w-full grid-cols-1 items-center gap-x-2 text-xs @[9rem]:grid-cols-[auto_minmax(0,1fr)]">
           {details.map((detail) => (
             <div key={detail.key} className="contents">
               <dt className="text-muted-foreground">{detail.label}:</dt>
@@ -82,7 +84,8 @@ function DetailsCell({
         <Button
           variant="outline"
           size="sm"
-          className="h-7 px-2 text-xs"
+          // Wraps in a narrow Details column (1280 px with the sidebar open) instead of being cut at its edge.
+          className="h-auto min-h-7 max-w-full whitespace-normal px-2 py-1 text-left text-xs leading-tight"
           onClick={() => onViewReceipt(operation)}
           disabled={loading}
         >
