@@ -42,7 +42,8 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: AppError };
  * for each other here (each runs at once in a transaction of its own, as `inTransaction` runs it): a batch
  * across cards could stall every card of a server behind one lock held elsewhere (an import's accounts, a
  * sweeper's batch) and deadlock with another batch; one queue for all cards measured faster in two rounds of
- * three and was not shipped on that (BENCHMARKS.md "group commit of a card's writes").
+ * three and was not shipped on that (BENCHMARKS.md "group commit of a card's writes"). Accruals of many cards
+ * are batched another way, set-based and never waiting for a lock (`modules/ledger/accrual-batch.ts`).
  *
  * Each write still locks, decides and persists on its own (modules/ledger), and sees the writes before it
  * in the batch as a later transaction would. One write never fails its neighbours:
@@ -76,36 +77,74 @@ async function runBatch(
   release: () => void,
 ): Promise<void> {
   if (batch.length === 1) return runAlone(db, batch[0]!, release);
-  const outcomes: Outcome[] = [];
-  let worksFinished = false;
-  try {
-    await db.transaction().execute(async (trx) => {
+  const outcomes = await commitBatch(db, batch, {
+    write: async (trx) => {
+      const done: Outcome[] = [];
       for (const { input: work } of batch) {
         try {
-          outcomes.push({ ok: true, value: await work(trx) });
+          done.push({ ok: true, value: await work(trx) });
         } catch (error) {
           if (!(error instanceof AppError)) throw error;
-          outcomes.push({ ok: false, error });
+          done.push({ ok: false, error });
         }
       }
-      worksFinished = true;
-      release();
-    });
-  } catch (error) {
-    if (worksFinished && isConnectionError(error)) {
-      for (const item of batch) item.reject(error);
-      return;
-    }
-    options.onBatch?.(batch.length, 'split');
-    await Promise.all(batch.map((item) => runAlone(db, item)));
-    return;
-  }
-  options.onBatch?.(batch.length, 'committed');
+      return done;
+    },
+    release,
+    alone: (item) => runAlone(db, item),
+    onBatch: options.onBatch,
+  });
   batch.forEach((item, i) => {
-    const outcome = outcomes[i]!;
+    const outcome = outcomes?.[i];
+    if (!outcome) return;
     if (outcome.ok) item.resolve(outcome.value);
     else item.reject(outcome.error);
   });
+}
+
+export interface BatchSteps<I, R> {
+  /** The batch's writes, in the transaction; an error other than a connection lost at COMMIT splits it. */
+  write: (trx: Tx) => Promise<R>;
+  /** Called once the writes are done, before COMMIT: the key's next batch may start. */
+  release: () => void;
+  /** One item written alone, and answered, after a split. */
+  alone: (item: Pending<I>) => Promise<void>;
+  onBatch?: (size: number, outcome: 'committed' | 'split') => void;
+}
+
+/**
+ * A batch's transaction, the part every kind of batch shares: `write` in one transaction; committed, its
+ * result (the caller answers each item from it); or, when a statement failed (a duplicate operationId on the
+ * claim's unique key, a deadlock, a bug), rolled back and each item written `alone`, so the failing one gets
+ * its error exactly as alone and the others their answers. A connection lost at COMMIT leaves every item
+ * ambiguous: each gets the error (503), as a lone write would, and the till retries with its operationId.
+ * Undefined when the items were already answered.
+ */
+export async function commitBatch<I, R>(
+  db: Db,
+  batch: Pending<I>[],
+  steps: BatchSteps<I, R>,
+): Promise<R | undefined> {
+  let written = false;
+  let result: R;
+  try {
+    result = await db.transaction().execute(async (trx) => {
+      const done = await steps.write(trx);
+      written = true;
+      steps.release();
+      return done;
+    });
+  } catch (error) {
+    if (written && isConnectionError(error)) {
+      for (const item of batch) item.reject(error);
+      return undefined;
+    }
+    steps.onBatch?.(batch.length, 'split');
+    await Promise.all(batch.map(steps.alone));
+    return undefined;
+  }
+  steps.onBatch?.(batch.length, 'committed');
+  return result;
 }
 
 function runAlone(db: Db, item: Pending<Work<unknown>>, release?: () => void): Promise<void> {

@@ -1,7 +1,6 @@
 import { type BatchQueue, batchQueue, type Pending } from '../../db/batch-queue';
 import type { Db } from '../../db/connection';
-import { isConnectionError } from '../../db/connection-errors';
-import { cardKey, posTransaction } from '../../db/group-commit';
+import { cardKey, commitBatch, posTransaction } from '../../db/group-commit';
 import type { Tx } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import type { StoredRequest } from '../pos/idempotency';
@@ -97,13 +96,7 @@ function answerAlone(db: Db, item: Pending<PosAccrual>): Promise<void> {
   return alone(db, item.input).then(item.resolve, item.reject);
 }
 
-/**
- * One batch: committed, each accrual answered by its outcome (and those left alone written after it); or,
- * when a statement failed (e.g. one operationId twice, which its unique key refuses), rolled back and each
- * accrual written alone, so the failing one gets its error exactly as alone and the others their answers. A
- * connection lost at COMMIT leaves every accrual of the batch ambiguous: each gets the error (503), as a
- * lone write would, and the till retries with its operationId.
- */
+/** One batch (`commitBatch`): each accrual answered by its outcome, those left alone written after it. */
 async function runBatch(
   db: Db,
   batch: Pending<PosAccrual>[],
@@ -111,29 +104,17 @@ async function runBatch(
   release: () => void,
 ): Promise<void> {
   if (batch.length === 1) return answerAlone(db, batch[0]!);
-  let outcomes: BatchedAccrual[];
-  let written = false;
-  try {
-    outcomes = await db.transaction().execute(async (trx) => {
-      const done = await postAccrualBatch(
+  const outcomes = await commitBatch(db, batch, {
+    write: (trx) =>
+      postAccrualBatch(
         trx,
         batch.map((item) => item.input),
-      );
-      written = true;
-      // The next batch's BEGIN and read overlap this COMMIT.
-      release();
-      return done;
-    });
-  } catch (error) {
-    if (written && isConnectionError(error)) {
-      for (const item of batch) item.reject(error);
-      return;
-    }
-    options.onBatch?.(batch.length, 'split');
-    await Promise.all(batch.map((item) => answerAlone(db, item)));
-    return;
-  }
-  options.onBatch?.(batch.length, 'committed');
+      ),
+    release,
+    alone: (item) => answerAlone(db, item),
+    onBatch: options.onBatch,
+  });
+  if (!outcomes) return;
   await Promise.all(
     batch.map((item, i) => {
       const outcome = outcomes[i]!;

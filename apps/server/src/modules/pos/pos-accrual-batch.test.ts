@@ -1,7 +1,15 @@
 import { sql } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
 import { useAccrualBatches } from '../ledger/accrual-batch';
-import { accountOf, createCard, createRuleset, failedOperations, opId, posTestFile } from './pos.fixtures';
+import {
+  accountOf,
+  createCard,
+  createRuleset,
+  failedOperations,
+  opId,
+  posTestFile,
+  inOneBatch as sendInOneBatch,
+} from './pos.fixtures';
 
 /**
  * Accruals of many cards written as one set-based batch (issue 13), through the API: paused while the
@@ -16,20 +24,9 @@ const queue = useAccrualBatches(db, {
   onBatch: (size, outcome) => batches.push({ size, outcome }),
 })!;
 
-async function inOneBatch<T>(requests: Array<() => Promise<T>>): Promise<T[]> {
+function inOneBatch<T>(requests: Array<() => Promise<T>>): Promise<T[]> {
   batches.length = 0;
-  const resume = queue.pause();
-  try {
-    const answers: Array<Promise<T>> = [];
-    for (const send of requests) {
-      answers.push(send());
-      await vi.waitFor(() => expect(queue.queued()).toBe(answers.length), { timeout: 60_000, interval: 2 });
-    }
-    resume();
-    return await Promise.all(answers);
-  } finally {
-    resume();
-  }
+  return sendInOneBatch(queue, requests);
 }
 
 const accrual = (cardNumber: string, operationId = opId('acc'), price = 100) => ({

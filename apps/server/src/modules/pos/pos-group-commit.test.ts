@@ -1,8 +1,15 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useGroupCommit } from '../../db/group-commit';
 import { metricValue } from '../../plugins/metrics.test-support';
 import { useAccrualBatches } from '../ledger/accrual-batch';
-import { accountOf, createCard, failedOperations, opId, posTestFile } from './pos.fixtures';
+import {
+  accountOf,
+  createCard,
+  failedOperations,
+  opId,
+  posTestFile,
+  inOneBatch as sendInOneBatch,
+} from './pos.fixtures';
 
 /**
  * POS writes group-committed (issue 13), through the API: one lane per card, paused while the requests are
@@ -23,24 +30,9 @@ const commit = useGroupCommit(db, {
   },
 });
 
-const queuedReaches = (n: number) =>
-  vi.waitFor(() => expect(commit.queued()).toBe(n), { timeout: 60_000, interval: 2 });
-
-/** Sends `requests` in order while no batch may start; once all of them wait in the queue, lets them go. */
-async function inOneBatch<T>(requests: Array<() => Promise<T>>): Promise<T[]> {
+function inOneBatch<T>(requests: Array<() => Promise<T>>): Promise<T[]> {
   batches.length = 0;
-  const resume = commit.pause();
-  try {
-    const answers: Array<Promise<T>> = [];
-    for (const send of requests) {
-      answers.push(send());
-      await queuedReaches(answers.length);
-    }
-    resume();
-    return await Promise.all(answers);
-  } finally {
-    resume();
-  }
+  return sendInOneBatch(commit, requests);
 }
 
 const accrual = (cardNumber: string, operationId = opId('acc'), price = 100) => ({

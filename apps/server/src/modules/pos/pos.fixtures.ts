@@ -2,6 +2,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import type { RulesetAdvanced } from '@loyalty/contracts';
 import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
+import { expect, vi } from 'vitest';
 import { bearer, createTestContext, type TestContext } from '../../../test/helper';
 import type { Db } from '../../db/connection';
 
@@ -191,4 +192,26 @@ export async function failedOperations(db: Db, error?: string) {
   let query = db.selectFrom('operations').selectAll().where('status', '=', 'failed');
   if (error) query = query.where(sql`meta->>'error'`, '=', error);
   return query.execute();
+}
+
+/**
+ * Sends `requests` in order while `queue` starts no batch, each once the one before it waits in the queue;
+ * once all of them wait, lets them go: they form one batch, in the order sent (group-commit tests).
+ */
+export async function inOneBatch<T>(
+  queue: { pause(): () => void; queued(): number },
+  requests: Array<() => Promise<T>>,
+): Promise<T[]> {
+  const resume = queue.pause();
+  try {
+    const answers: Array<Promise<T>> = [];
+    for (const send of requests) {
+      answers.push(send());
+      await vi.waitFor(() => expect(queue.queued()).toBe(answers.length), { timeout: 60_000, interval: 2 });
+    }
+    resume();
+    return await Promise.all(answers);
+  } finally {
+    resume();
+  }
 }
