@@ -3,6 +3,17 @@ import type { ReactNode } from 'react';
 import { CardNumber } from '@/components/cards/card-number';
 import { Badge } from '@/components/ui/badge';
 import { formatPoints } from '@/lib/points';
+import { cn } from '@/lib/utils';
+
+/**
+ * A figure's text size by its length: a balance up to the limit ('999,999,999,999.99 pts') steps down a size
+ * or two instead of breaking inside the number in a quarter of 1280 px ('123,456,789.1' / '2 pts').
+ */
+function figureSize(children: ReactNode): string {
+  const length = typeof children === 'string' ? children.length : 0;
+  if (length <= 16) return 'text-2xl';
+  return length <= 20 ? 'text-xl' : 'text-lg';
+}
 
 function Figure({ label, children, hint }: { label: string; children: ReactNode; hint?: ReactNode }) {
   return (
@@ -10,7 +21,7 @@ function Figure({ label, children, hint }: { label: string; children: ReactNode;
       <dt className="text-sm text-muted-foreground">{label}</dt>
       {/* Wraps, never truncates: a balance of 1,234,567.89 pts is wider than a quarter of 1280 px, and an
           ellipsis hid its last digits. 'pts' goes to the next line first; digits break only on a phone. */}
-      <dd className="text-2xl font-semibold tabular-nums wrap-anywhere">{children}</dd>
+      <dd className={cn(figureSize(children), 'font-semibold tabular-nums wrap-anywhere')}>{children}</dd>
       {hint && <dd className="truncate text-xs text-muted-foreground">{hint}</dd>}
     </div>
   );
