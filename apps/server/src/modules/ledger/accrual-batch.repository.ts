@@ -45,6 +45,7 @@ export async function insertAccruals(trx: Tx, writes: readonly AccrualWrite[]): 
         receipt_id text, total_amount numeric, total_discount numeric, purchased_at timestamptz, event jsonb)
     ),
     a as (
+      -- The ids as an array too: joined only with x (estimated at 100 rows), the plan scanned all accounts.
       update accounts set balance = accounts.balance + x.points from x
       where accounts.id = any(${writes.map((w) => w.operation.account_id)}::uuid[]) and accounts.id = x.account_id
       returning accounts.id, accounts.balance, accounts.held_balance

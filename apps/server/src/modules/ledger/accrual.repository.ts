@@ -31,6 +31,28 @@ export interface AccrualContext {
 }
 
 /**
+ * What every accrual read selects beside its card: the ruleset in force (`r`, `rulesetInForce`), the
+ * programme's time zone, now() and the requesting POS (`p`).
+ */
+const contextColumns = sql`r.version as ruleset_version, r.percent, r.earning_rules, r.excluded,
+  (select s.text_value from settings s where s.key = 'programme.timezone') as time_zone, now() as at,
+  p.name as pos_name, p.address as pos_address`;
+
+/**
+ * The ruleset in force as the lateral `r`: the highest version whose activeFrom has come, with which of
+ * `skus` it excludes.
+ */
+const rulesetInForce = (skus: string[]) => sql`left join lateral (
+    select r.version, r.percent, r.earning_rules, array(
+      select e.sku from excluded_skus e where e.ruleset_id = r.id and e.sku = any(${skus}::text[])
+    ) as excluded
+    from rulesets r
+    where r.active_from <= now() and r.retired_at is null
+    order by r.version desc
+    limit 1
+  ) r on true`;
+
+/**
  * Everything an accrual decides on, in one round trip: the card and its account (locked FOR NO KEY
  * UPDATE when `lock`, so the balance read is the one the write moves), the ruleset in force (highest
  * version whose activeFrom has come) and which of the receipt's SKUs it excludes. The preview reads the
@@ -47,23 +69,11 @@ export async function readAccrualContext(
       where c.number = ${input.cardNumber}
       ${input.lock ? sql`for no key update of a` : sql``}
     )
-    select k.*, r.version as ruleset_version, r.percent, r.earning_rules, r.excluded,
-      (select s.text_value from settings s where s.key = 'programme.timezone') as time_zone, now() as at,
-      p.name as pos_name, p.address as pos_address
+    select k.*, ${contextColumns}
     from (select 1) as one
     left join k on true
     left join pos_keys p on p.id = ${input.posId}::uuid
-    left join lateral (
-      select r.version, r.percent, r.earning_rules, array(
-        select e.sku from excluded_skus e
-        where e.ruleset_id = r.id
-          and e.sku in (select jsonb_array_elements_text(${JSON.stringify(input.skus)}::jsonb))
-      ) as excluded
-      from rulesets r
-      where r.active_from <= now() and r.retired_at is null
-      order by r.version desc
-      limit 1
-    ) r on true`.execute(db);
+    ${rulesetInForce(input.skus)}`.execute(db);
   return result.rows[0]!;
 }
 
@@ -88,23 +98,12 @@ export async function readAccrualContexts(
       where c.number = any(${cards}::text[])
       for no key update of a skip locked
     )
-    select n.ord, k.card_id, k.card_status, k.account_id, k.balance, r.version as ruleset_version, r.percent,
-      r.earning_rules, r.excluded,
-      (select s.text_value from settings s where s.key = 'programme.timezone') as time_zone, now() as at,
-      p.name as pos_name, p.address as pos_address
+    select n.ord, k.card_id, k.card_status, k.account_id, k.balance, ${contextColumns}
     from unnest(${cards}::text[], ${requests.map((r) => r.posId)}::uuid[])
       with ordinality as n(card_number, pos_id, ord)
     left join k on k.number = n.card_number
     left join pos_keys p on p.id = n.pos_id
-    left join lateral (
-      select r.version, r.percent, r.earning_rules, array(
-        select e.sku from excluded_skus e where e.ruleset_id = r.id and e.sku = any(${skus}::text[])
-      ) as excluded
-      from rulesets r
-      where r.active_from <= now() and r.retired_at is null
-      order by r.version desc
-      limit 1
-    ) r on true
+    ${rulesetInForce(skus)}
     order by n.ord`.execute(db);
   return result.rows.map(({ ord: _ord, ...context }) => context);
 }
