@@ -19,7 +19,7 @@ import { endpointBacklogs } from './modules/events/streams.repository';
 import { webhooksRoutes } from './modules/events/webhooks.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { importsRoutes } from './modules/imports/imports.routes';
-import { useAccrualBatches } from './modules/ledger/accrual-batch';
+import { setBatchKinds } from './modules/ledger/set-batch-kinds';
 import { lotsRoutes } from './modules/lots/lots.routes';
 import { memberDataRoutes } from './modules/member-data/member-data.routes';
 import { operationsRoutes } from './modules/operations/operations.routes';
@@ -105,12 +105,14 @@ export async function buildApp({ config, database, secrets, logger }: AppDeps) {
       onBatch: (size, outcome) => app.metrics.groupCommitBatch(size, outcome),
     });
   }
-  if (config.POS_ACCRUAL_BATCH_LANES > 0) {
-    useAccrualBatches(database.db, {
-      lanes: config.POS_ACCRUAL_BATCH_LANES,
-      maxBatch: config.POS_ACCRUAL_BATCH_MAX,
-      onBatch: (size, outcome) => app.metrics.groupCommitBatch(size, outcome),
-    });
+  if (config.POS_SET_BATCH_LANES > 0) {
+    for (const kind of setBatchKinds) {
+      kind.use(database.db, {
+        lanes: config.POS_SET_BATCH_LANES,
+        maxBatch: config.POS_SET_BATCH_MAX,
+        onBatch: (size, outcome) => app.metrics.groupCommitBatch(size, outcome),
+      });
+    }
   }
   await app.register(ledgerSweepersPlugin, {
     holdIntervalMs: config.HOLD_SWEEP_INTERVAL_MS,

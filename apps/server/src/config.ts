@@ -42,12 +42,13 @@ const envSchema = z.object({
   /** The most POS writes of one card one group-committed transaction takes. */
   POS_GROUP_COMMIT_MAX: z.coerce.number().int().min(1).max(256).default(16),
   /**
-   * Set-based batches of POS accruals across cards (modules/ledger/accrual-batch.ts): batches being written
-   * at once on a server; accruals that arrive meanwhile share the next one. 0 turns it off (each alone).
+   * Set-based batches of POS writes across cards (modules/ledger/set-batches.ts), per kind of write: batches
+   * of a kind being written at once on a server; writes of that kind that arrive meanwhile share the next
+   * one. 0 turns them off (each write alone).
    */
-  POS_ACCRUAL_BATCH_LANES: z.coerce.number().int().min(0).max(8).default(1),
-  /** The most accruals one batch takes. */
-  POS_ACCRUAL_BATCH_MAX: z.coerce.number().int().min(1).max(256).default(16),
+  POS_SET_BATCH_LANES: z.coerce.number().int().min(0).max(8).default(1),
+  /** The most writes one set-based batch takes. */
+  POS_SET_BATCH_MAX: z.coerce.number().int().min(1).max(256).default(16),
   /** How often the hold sweeper voids expired holds; 0 turns it off (tests drive it by hand). */
   HOLD_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).default(30_000),
   /** How often the points-expiry sweeper expires lots whose time has come (PROGRAMME-API §1); 0 turns it off. */

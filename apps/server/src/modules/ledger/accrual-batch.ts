@@ -1,15 +1,11 @@
-import { type BatchQueue, batchQueue, type Pending } from '../../db/batch-queue';
 import type { Db } from '../../db/connection';
-import { cardKey, commitBatch, posTransaction } from '../../db/group-commit';
+import { cardKey, posTransaction } from '../../db/group-commit';
 import type { Tx } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
-import type { StoredRequest } from '../pos/idempotency';
 import { type AccrualWrite, readAccrualContexts } from './accrual.repository';
 import { insertAccruals } from './accrual-batch.repository';
 import { accrualWrite, decideAccrual, type PosAccrual, postAccrual, skusOf } from './pos-accrual';
-
-/** What a batch did with one accrual: wrote it, refused it, or left it to be written alone. */
-export type BatchedAccrual = { stored: StoredRequest } | { refused: AppError } | { alone: true };
+import { type Batched, type SetBatchOptions, setBatches } from './set-batches';
 
 /**
  * Accruals of several cards in one transaction, set-based (issue 13): one statement reads and locks every
@@ -24,13 +20,13 @@ export type BatchedAccrual = { stored: StoredRequest } | { refused: AppError } |
  * second must see the first's balance), or the ruleset caps points per card and day (the cap reads what
  * the card earned today after the lock, one statement per card).
  */
-export async function postAccrualBatch(trx: Tx, batch: readonly PosAccrual[]): Promise<BatchedAccrual[]> {
+export async function postAccrualBatch(trx: Tx, batch: readonly PosAccrual[]): Promise<Batched[]> {
   const skus = [...new Set(batch.flatMap((a) => skusOf(a.receipt.items)))];
   const contexts = await readAccrualContexts(trx, batch, skus);
   const accounts = new Set<string>();
   const writes: AccrualWrite[] = [];
   // Each accrual's outcome, or the index of its write among `writes` until the statement has stored it.
-  const decided: Array<BatchedAccrual | number> = batch.map((a, index) => {
+  const decided: Array<Batched | number> = batch.map((a, index) => {
     const context = contexts[index]!;
     const accountId = context.account_id;
     const capped = context.earning_rules?.maxPointsPerCardPerDay != null;
@@ -50,78 +46,15 @@ export async function postAccrualBatch(trx: Tx, batch: readonly PosAccrual[]): P
   return decided.map((d) => (typeof d === 'number' ? { stored: stored[d]! } : d));
 }
 
-export interface AccrualBatchOptions {
-  /** Batches being written at once (each may then still be committing). */
-  lanes: number;
-  /** The most accruals one batch takes. */
-  maxBatch: number;
-  /** Told of each batch of two or more: its size, and whether it committed or was split. */
-  onBatch?: (size: number, outcome: 'committed' | 'split') => void;
-}
+/** Accruals' set-based batches: `use` turns them on for a database, `transaction` is one accrual's. */
+export const accrualBatches = setBatches<PosAccrual>({
+  write: postAccrualBatch,
+  // One accrual in a transaction of its own: group-committed with its card's other writes (`posTransaction`).
+  alone: (db, a) => posTransaction(db, cardKey(a.cardNumber), (trx) => postAccrual(trx, a)),
+});
 
-const batchers = new WeakMap<Db, BatchQueue<PosAccrual>>();
-
-/**
- * POS accruals on `db` are batched from now on (the app does this once at build; null turns it off): while
- * `lanes` batches are being written, accruals queue, and the next batch takes up to `maxBatch` of them.
- */
-export function useAccrualBatches(
-  db: Db,
-  options: AccrualBatchOptions | null,
-): BatchQueue<PosAccrual> | null {
-  if (!options) {
-    batchers.delete(db);
-    return null;
-  }
-  const queue = batchQueue<PosAccrual>({
-    lanes: options.lanes,
-    maxBatch: options.maxBatch,
-    run: (batch, release) => runBatch(db, batch, options, release),
-  });
-  batchers.set(db, queue);
-  return queue;
-}
+/** POS accruals on `db` are batched from now on (the app does this once at build; null turns it off). */
+export const useAccrualBatches = (db: Db, options: SetBatchOptions | null) => accrualBatches.use(db, options);
 
 /** A POS accrual's transaction: batched when the app turned batches on for `db`, else written alone. */
-export function accrualTransaction(db: Db, a: PosAccrual): Promise<StoredRequest> {
-  const batcher = batchers.get(db);
-  return (batcher ? batcher.submit('accruals', a) : alone(db, a)) as Promise<StoredRequest>;
-}
-
-/** One accrual in a transaction of its own: group-committed with its card's other writes (`posTransaction`). */
-const alone = (db: Db, a: PosAccrual) =>
-  posTransaction(db, cardKey(a.cardNumber), (trx) => postAccrual(trx, a));
-
-function answerAlone(db: Db, item: Pending<PosAccrual>): Promise<void> {
-  return alone(db, item.input).then(item.resolve, item.reject);
-}
-
-/** One batch (`commitBatch`): each accrual answered by its outcome, those left alone written after it. */
-async function runBatch(
-  db: Db,
-  batch: Pending<PosAccrual>[],
-  options: AccrualBatchOptions,
-  release: () => void,
-): Promise<void> {
-  if (batch.length === 1) return answerAlone(db, batch[0]!);
-  const outcomes = await commitBatch(db, batch, {
-    write: (trx) =>
-      postAccrualBatch(
-        trx,
-        batch.map((item) => item.input),
-      ),
-    release,
-    alone: (item) => answerAlone(db, item),
-    onBatch: options.onBatch,
-  });
-  if (!outcomes) return;
-  await Promise.all(
-    batch.map((item, i) => {
-      const outcome = outcomes[i]!;
-      if ('stored' in outcome) item.resolve(outcome.stored);
-      else if ('refused' in outcome) item.reject(outcome.refused);
-      else return answerAlone(db, item);
-      return undefined;
-    }),
-  );
-}
+export const accrualTransaction = (db: Db, a: PosAccrual) => accrualBatches.transaction(db, a);

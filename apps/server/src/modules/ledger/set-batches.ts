@@ -1,0 +1,95 @@
+import { type BatchQueue, batchQueue, type Pending } from '../../db/batch-queue';
+import type { Db } from '../../db/connection';
+import { commitBatch } from '../../db/group-commit';
+import type { Tx } from '../../db/transaction';
+import type { AppError } from '../../lib/app-error';
+import type { StoredRequest } from '../pos/idempotency';
+
+/** What a set-based batch did with one write: stored it, refused it, or left it to be written alone. */
+export type Batched = { stored: StoredRequest } | { refused: AppError } | { alone: true };
+
+export interface SetBatchKind<I> {
+  /**
+   * The batch's writes in its transaction (issue 13): one statement reads and locks what every write needs,
+   * never waiting for a lock (SKIP LOCKED), each write is decided by the rule its lone write uses, and one
+   * statement persists them all. A write it cannot decide on its own read is `{ alone: true }`.
+   * One outcome per write, in order.
+   */
+  write: (trx: Tx, batch: readonly I[]) => Promise<Batched[]>;
+  /** One write in a transaction of its own, exactly as without batches. */
+  alone: (db: Db, item: I) => Promise<StoredRequest>;
+}
+
+export interface SetBatchOptions {
+  /** Batches being written at once (each may then still be committing). */
+  lanes: number;
+  /** The most writes one batch takes. */
+  maxBatch: number;
+  /** Told of each batch of two or more: its size, and whether it committed or was split. */
+  onBatch?: (size: number, outcome: 'committed' | 'split') => void;
+}
+
+export interface SetBatches<I> {
+  /** Writes of this kind on `db` are batched from now on (the app does this once at build); null: off. */
+  use(db: Db, options: SetBatchOptions | null): BatchQueue<I> | null;
+  /** One write's transaction: batched when `use` turned batches on for `db`, else written alone. */
+  transaction(db: Db, item: I): Promise<StoredRequest>;
+}
+
+/**
+ * Set-based batches of one kind of POS write across cards (accruals, holds, captures): while `lanes`
+ * batches are being written on a server, writes of the kind queue (`db/batch-queue.ts`), and the next
+ * batch takes up to `maxBatch` of them. Each batch is one transaction (`commitBatch`: a failing statement
+ * splits it, each write then alone); each write is answered by its outcome, and those left alone are
+ * written after the batch.
+ */
+export function setBatches<I>(kind: SetBatchKind<I>): SetBatches<I> {
+  const queues = new WeakMap<Db, BatchQueue<I>>();
+
+  const answerAlone = (db: Db, item: Pending<I>): Promise<void> =>
+    kind.alone(db, item.input).then(item.resolve, item.reject);
+
+  async function runBatch(db: Db, batch: Pending<I>[], options: SetBatchOptions, release: () => void) {
+    if (batch.length === 1) return answerAlone(db, batch[0]!);
+    const outcomes = await commitBatch(db, batch, {
+      write: (trx) =>
+        kind.write(
+          trx,
+          batch.map((item) => item.input),
+        ),
+      release,
+      alone: (item) => answerAlone(db, item),
+      onBatch: options.onBatch,
+    });
+    if (!outcomes) return;
+    await Promise.all(
+      batch.map((item, i) => {
+        const outcome = outcomes[i]!;
+        if ('stored' in outcome) item.resolve(outcome.stored);
+        else if ('refused' in outcome) item.reject(outcome.refused);
+        else return answerAlone(db, item);
+        return undefined;
+      }),
+    );
+  }
+
+  return {
+    use(db, options) {
+      if (!options) {
+        queues.delete(db);
+        return null;
+      }
+      const queue = batchQueue<I>({
+        lanes: options.lanes,
+        maxBatch: options.maxBatch,
+        run: (batch, release) => runBatch(db, batch, options, release),
+      });
+      queues.set(db, queue);
+      return queue;
+    },
+    transaction(db, item) {
+      const queue = queues.get(db);
+      return (queue ? queue.submit('batch', item) : kind.alone(db, item)) as Promise<StoredRequest>;
+    },
+  };
+}
