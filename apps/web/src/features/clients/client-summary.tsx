@@ -15,6 +15,9 @@ function figureSize(children: ReactNode): string {
   return length <= 20 ? 'text-xl' : 'text-lg';
 }
 
+/** The longest number (digits and separators) a figure in half of a 390 px phone shows on one line. */
+const PHONE_HALF_DIGITS = 9;
+
 function Figure({ label, children, hint }: { label: string; children: ReactNode; hint?: ReactNode }) {
   return (
     <div className="flex min-w-0 flex-col gap-1 rounded-xl border bg-card p-4 shadow-sm">
@@ -33,15 +36,19 @@ function Figure({ label, children, hint }: { label: string; children: ReactNode;
  */
 export function ClientSummary({ account }: { account: Account }) {
   const available = Math.max(0, Math.round((account.balance - account.heldBalance) * 100) / 100);
+  const figures = [account.balance, account.heldBalance, available].map(formatPoints);
+  // Half a phone's width holds about nine digits of text-2xl: a longer number would break inside its digits
+  // ('123,456,7' / '89.12 pts'), so below 640 px the figures then take a row each.
+  const long = figures.some((figure) => figure.replace(/ pts$/, '').length > PHONE_HALF_DIGITS);
   return (
     <section aria-label="Account">
-      <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4">
-        <Figure label="Balance">{formatPoints(account.balance)}</Figure>
+      <dl className={cn('grid gap-3 lg:grid-cols-4', long ? 'grid-cols-1 sm:grid-cols-2' : 'grid-cols-2')}>
+        <Figure label="Balance">{figures[0]}</Figure>
         <Figure label="Held" hint="by open holds at tills">
-          {formatPoints(account.heldBalance)}
+          {figures[1]}
         </Figure>
         <Figure label="Available" hint="balance − held">
-          {formatPoints(available)}
+          {figures[2]}
         </Figure>
         <Figure
           label="Status"
