@@ -22,6 +22,8 @@ export interface BatchQueue<I> {
   submit(key: string, input: I): Promise<unknown>;
   /** Items waiting for their batch. */
   queued(): number;
+  /** True while a batch of `key` is working or its items wait. */
+  busy(key: string): boolean;
   /**
    * Starts no batch until the returned function is called: what queues meanwhile goes in the next
    * batches. For tests, which need a batch made of exactly the requests they sent.
@@ -71,6 +73,7 @@ export function batchQueue<I>(options: BatchQueueOptions<I>): BatchQueue<I> {
         line.queue.push({ input, resolve, reject });
         start(key, line);
       }),
+    busy: (key) => lines.has(key),
     queued: () => {
       let queued = 0;
       for (const line of lines.values()) queued += line.queue.length;

@@ -24,6 +24,8 @@ export interface GroupCommit {
   run<T>(key: string, work: Work<T>): Promise<T>;
   /** Writes waiting for their key's transaction. */
   queued(): number;
+  /** True while a transaction of `key` is doing its writes or its writes wait. */
+  busy(key: string): boolean;
   /**
    * Starts no transaction until the returned function is called: what queues meanwhile goes in the next
    * batches. For tests, which need a batch made of exactly the requests they sent, without holding a connection.
@@ -66,6 +68,7 @@ export function groupCommit(db: Db, options: GroupCommitOptions): GroupCommit {
   return {
     run: <T>(key: string, work: Work<T>) => queue.submit(key, work) as Promise<T>,
     queued: queue.queued,
+    busy: queue.busy,
     pause: queue.pause,
   };
 }
@@ -162,6 +165,14 @@ export function useGroupCommit(db: Db, options: GroupCommitOptions): GroupCommit
   const commit = groupCommit(db, options);
   committers.set(db, commit);
   return commit;
+}
+
+/**
+ * True while this server is writing `key` through group commit (`useGroupCommit`): a write of that key then
+ * joins its queue rather than a set-based batch across cards, which would only find the account locked.
+ */
+export function writing(db: Db, key: string): boolean {
+  return committers.get(db)?.busy(key) ?? false;
 }
 
 /** The key of the writes of one card: they all wait for its account's lock. */

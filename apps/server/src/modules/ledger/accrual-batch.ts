@@ -51,6 +51,7 @@ export const accrualBatches = setBatches<PosAccrual>({
   write: postAccrualBatch,
   // One accrual in a transaction of its own: group-committed with its card's other writes (`posTransaction`).
   alone: (db, a) => posTransaction(db, cardKey(a.cardNumber), (trx) => postAccrual(trx, a)),
+  key: (a) => cardKey(a.cardNumber),
 });
 
 /** POS accruals on `db` are batched from now on (the app does this once at build; null turns it off). */

@@ -1,6 +1,6 @@
 import { type BatchQueue, batchQueue, type Pending } from '../../db/batch-queue';
 import type { Db } from '../../db/connection';
-import { commitBatch } from '../../db/group-commit';
+import { commitBatch, writing } from '../../db/group-commit';
 import type { Tx } from '../../db/transaction';
 import type { AppError } from '../../lib/app-error';
 import type { StoredRequest } from '../pos/idempotency';
@@ -18,6 +18,12 @@ export interface SetBatchKind<I> {
   write: (trx: Tx, batch: readonly I[]) => Promise<Batched[]>;
   /** One write in a transaction of its own, exactly as without batches. */
   alone: (db: Db, item: I) => Promise<StoredRequest>;
+  /**
+   * The group-commit key of what the write locks (`cardKey`). A write whose key this server is already
+   * writing goes `alone` at once, into that key's group commit: in a batch it would find the account locked
+   * (SKIP LOCKED) and go alone anyway, one batch later — a hot card's writes would all pay that detour.
+   */
+  key?: (item: I) => string;
 }
 
 export interface SetBatchOptions {
@@ -89,7 +95,8 @@ export function setBatches<I>(kind: SetBatchKind<I>): SetBatches<I> {
     },
     transaction(db, item) {
       const queue = queues.get(db);
-      return (queue ? queue.submit('batch', item) : kind.alone(db, item)) as Promise<StoredRequest>;
+      const busy = kind.key !== undefined && writing(db, kind.key(item));
+      return (queue && !busy ? queue.submit('batch', item) : kind.alone(db, item)) as Promise<StoredRequest>;
     },
   };
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
+import { cardKey, useGroupCommit } from '../../db/group-commit';
 import { useAccrualBatches } from '../ledger/accrual-batch';
 import {
   accountOf,
@@ -156,6 +157,31 @@ describe('set-based batches of accruals across cards', () => {
       expect(await accountOf(db, locked.accountId)).toEqual({ balance: 10, held: 0 });
     },
   );
+
+  it("an accrual of a card the server is already writing joins that card's group commit, not the next batch", async () => {
+    const card = await createCard(db, { balance: 0 });
+    const commit = useGroupCommit(db, { lanes: 1, maxBatch: 16 });
+    const resume = commit.pause();
+    try {
+      // Alone in its batch, the first accrual waits in its card's group commit (paused).
+      const first = pos.accrue(accrual(card.number));
+      await vi.waitFor(() => expect(commit.queued()).toBe(1), { timeout: 60_000, interval: 2 });
+      expect(commit.busy(cardKey(card.number))).toBe(true);
+      // The second goes straight to the card's queue: nothing waits for the accruals' batch.
+      const second = pos.accrue(accrual(card.number));
+      await vi.waitFor(() => expect(commit.queued()).toBe(2), { timeout: 60_000, interval: 2 });
+      expect(queue.queued()).toBe(0);
+      resume();
+      const answers = await Promise.all([first, second]);
+      expect(answers.map((a) => a.statusCode)).toEqual([201, 201]);
+      expect(answers.map((a) => a.json().balance)).toEqual([10, 20]);
+      // Both in the one transaction of the card's batch.
+      expect(await writers(answers.map((a) => a.json().operationId))).toHaveLength(1);
+    } finally {
+      resume();
+      useGroupCommit(db, { lanes: 1, maxBatch: 16 });
+    }
+  });
 
   it('under a ruleset that caps points per card and day, each card is written alone and the cap holds', async () => {
     await createRuleset(db, { version: 2, percent: 10, earningRules: { maxPointsPerCardPerDay: 15 } });
