@@ -1,0 +1,253 @@
+import { sql } from 'kysely';
+import { describe, expect, it, vi } from 'vitest';
+import { holdBatches } from '../ledger/hold-batch';
+import {
+  accountOf,
+  createCard,
+  expireHold,
+  failedOperations,
+  newCardNumber,
+  opId,
+  posTestFile,
+  inOneBatch as sendInOneBatch,
+} from './pos.fixtures';
+
+/**
+ * Holds of many cards written as one set-based batch (issue 13), through the API: paused while the
+ * requests are sent, each sent once the one before it waits in the queue, so they form one batch. Each
+ * must be answered exactly as if written alone. The ledger is verified after the file (posTestFile).
+ */
+const { ctx, db, pos } = await posTestFile();
+const batches: Array<{ size: number; outcome: string }> = [];
+const queue = holdBatches.use(db, {
+  lanes: 1,
+  maxBatch: 16,
+  onBatch: (size, outcome) => batches.push({ size, outcome }),
+})!;
+
+function inOneBatch<T>(requests: Array<() => Promise<T>>): Promise<T[]> {
+  batches.length = 0;
+  return sendInOneBatch(queue, requests);
+}
+
+const hold = (cardNumber: string, points: number, operationId = opId('h')) => ({
+  operationId,
+  cardNumber,
+  points,
+});
+
+/** The transaction ids that wrote these operations: one id means one transaction. */
+async function writers(operationIds: string[]) {
+  const { rows } = await sql<{ xid: string }>`
+    select distinct xmin::text as xid from operations where operation_id = any(${operationIds}::text[])`.execute(
+    db,
+  );
+  return rows.map((r) => r.xid);
+}
+
+interface HoldEvent {
+  operationId: string;
+  points: string;
+  balance: number;
+  availableBalance: number;
+}
+
+async function holdEvents(operationIds: string[]): Promise<Map<string, HoldEvent>> {
+  const { rows } = await sql<{ data: HoldEvent }>`
+    select data from events where type = 'hold.created' and data->>'operationId' = any(${operationIds}::text[])`.execute(
+    db,
+  );
+  return new Map(rows.map((r) => [r.data.operationId, r.data]));
+}
+
+/** An answer's body with what differs between two requests (ids, expiry) named instead of given. */
+const shapeOf = (body: string) =>
+  body.replace(/"(holdId|operationId|expiresAt)":"[^"]*"/g, (_, field: string) => `"${field}":"…"`);
+
+/** Another card of the account. */
+async function secondCard(accountId: string) {
+  const number = newCardNumber();
+  await db
+    .insertInto('cards')
+    .values({ number, account_id: accountId, status: 'active', issued_at: new Date() })
+    .execute();
+  return number;
+}
+
+describe('set-based batches of holds across cards', () => {
+  it('holds the cards of a batch in one transaction; refused ones get their errors, recorded as alone', async () => {
+    const cards = [
+      await createCard(db, { balance: 100 }),
+      await createCard(db, { balance: 50 }),
+      await createCard(db, { balance: 10 }),
+      await createCard(db, { balance: 10, status: 'blocked' }),
+      await createCard(db, { balance: 70 }),
+    ];
+    const bodies = [
+      hold(cards[0]!.number, 30),
+      hold(cards[1]!.number, 12.5),
+      hold(cards[2]!.number, 30),
+      hold(cards[3]!.number, 1),
+      hold('9999999999999999', 1),
+      hold(cards[4]!.number, 70),
+    ];
+    const answers = await inOneBatch(bodies.map((body) => () => pos.hold(body)));
+    expect(batches).toEqual([{ size: 6, outcome: 'committed' }]);
+    expect(answers.map((a) => a.statusCode)).toEqual([201, 201, 409, 409, 404, 201]);
+    expect(answers.slice(2, 5).map((a) => a.json().code)).toEqual([
+      'INSUFFICIENT_FUNDS',
+      'CARD_BLOCKED',
+      'CARD_NOT_FOUND',
+    ]);
+    expect([0, 1, 5].map((i) => answers[i]!.json().availableBalance)).toEqual([70, 37.5, 0]);
+    const written = [0, 1, 5].map((i) => bodies[i]!.operationId);
+    expect(await writers(written)).toHaveLength(1);
+    expect(await accountOf(db, cards[1]!.accountId)).toEqual({ balance: 50, held: 12.5 });
+    expect(await accountOf(db, cards[2]!.accountId)).toEqual({ balance: 10, held: 0 });
+
+    // The refusals are recorded against their card and account, as a lone refusal is.
+    const failed = await failedOperations(db);
+    const recorded = (i: number) => failed.find((f) => f.operation_id === bodies[i]!.operationId);
+    expect(recorded(2)).toMatchObject({
+      type: 'hold',
+      points: '-30.00',
+      account_id: cards[2]!.accountId,
+      card_id: cards[2]!.cardId,
+      meta: { error: 'INSUFFICIENT_FUNDS' },
+    });
+    expect(recorded(3)).toMatchObject({ account_id: cards[3]!.accountId, meta: { error: 'CARD_BLOCKED' } });
+
+    // Each event carries the balances after its own hold, as a lone write's does.
+    const events = await holdEvents(written);
+    const balances = [100, 50, 0, 0, 0, 70];
+    for (const i of [0, 1, 5]) {
+      const answer = answers[i]!.json();
+      const event = events.get(bodies[i]!.operationId)!;
+      expect(event).toMatchObject({ balance: balances[i], availableBalance: answer.availableBalance });
+      expect(Number(event.points)).toBe(-answer.points);
+    }
+
+    // A replay gets the stored answer, byte for byte; a lone hold's answer has the same bytes but its ids.
+    const replay = await pos.hold(bodies[1]);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toBe(answers[1]!.body);
+    const loneBody = hold((await createCard(db, { balance: 100 })).number, 30);
+    const lone = await pos.hold(loneBody);
+    expect(shapeOf(lone.body)).toBe(shapeOf(answers[0]!.body));
+    const loneEvent = (await holdEvents([loneBody.operationId])).get(loneBody.operationId)!;
+    expect(Object.keys(events.get(bodies[0]!.operationId)!)).toEqual(Object.keys(loneEvent));
+  });
+
+  it("writes an account's second hold alone after the batch, on the first one's held points", async () => {
+    const [a, b] = [await createCard(db, { balance: 100 }), await createCard(db, { balance: 20 })];
+    const sameAccount = await secondCard(a.accountId);
+    // The last two are written alone, in either order (two cards): 41 never fits beside the first's 60.
+    const bodies = [hold(a.number, 60), hold(b.number, 5), hold(a.number, 30), hold(sameAccount, 41)];
+    const answers = await inOneBatch(bodies.map((body) => () => pos.hold(body)));
+    expect(batches).toEqual([{ size: 4, outcome: 'committed' }]);
+    expect(answers.map((x) => x.statusCode)).toEqual([201, 201, 201, 409]);
+    expect(answers.slice(0, 3).map((x) => x.json().availableBalance)).toEqual([40, 15, 10]);
+    expect(answers[3]!.json().code).toBe('INSUFFICIENT_FUNDS');
+    expect(await accountOf(db, a.accountId)).toEqual({ balance: 100, held: 90 });
+    // The first two in the batch's transaction, the second of the account in one of its own.
+    const [batched, alone] = [
+      await writers([bodies[0]!.operationId, bodies[1]!.operationId]),
+      await writers([bodies[2]!.operationId]),
+    ];
+    expect(batched).toHaveLength(1);
+    expect(alone).not.toEqual(batched);
+  });
+
+  it('a hold that fits only once a lapsed hold is voided is written alone; one that fits anyway is batched', async () => {
+    const [inTheWay, aside, other] = [
+      await createCard(db, { balance: 50 }),
+      await createCard(db, { balance: 100 }),
+      await createCard(db, { balance: 10 }),
+    ];
+    const lapsed = [
+      (await pos.hold(hold(inTheWay.number, 40))).json(),
+      (await pos.hold(hold(aside.number, 10))).json(),
+    ];
+    for (const h of lapsed) await expireHold(db, h.holdId);
+    const bodies = [hold(inTheWay.number, 30), hold(aside.number, 30), hold(other.number, 10)];
+    const answers = await inOneBatch(bodies.map((body) => () => pos.hold(body)));
+    expect(batches).toEqual([{ size: 3, outcome: 'committed' }]);
+    expect(answers.map((x) => x.statusCode)).toEqual([201, 201, 201]);
+    // A lapsed hold no longer counts as held, whether it was voided first or not.
+    expect(answers.map((x) => x.json().availableBalance)).toEqual([20, 70, 0]);
+    const { rows } = await sql<{ status: string }>`
+      select status from operations where id = any(${lapsed.map((h) => h.holdId)}::uuid[]) order by points`.execute(
+      db,
+    );
+    expect(rows.map((r) => r.status)).toEqual(['voided', 'active']);
+    expect(await accountOf(db, inTheWay.accountId)).toEqual({ balance: 50, held: 30 });
+    expect(await accountOf(db, aside.accountId)).toEqual({ balance: 100, held: 40 });
+    expect(await writers([bodies[1]!.operationId, bodies[2]!.operationId])).toHaveLength(1);
+    expect(await writers(bodies.map((b) => b.operationId))).toHaveLength(2);
+  });
+
+  it('the same request twice in a batch: one effect and a byte-identical replay', async () => {
+    const cards = [
+      await createCard(db, { balance: 10 }),
+      await createCard(db, { balance: 10 }),
+      await createCard(db, { balance: 10 }),
+    ];
+    const twice = hold(cards[1]!.number, 4);
+    const bodies = [hold(cards[0]!.number, 4), twice, hold(cards[2]!.number, 4), twice];
+    const answers = await inOneBatch(bodies.map((body) => () => pos.hold(body)));
+    expect(batches).toEqual([{ size: 4, outcome: 'committed' }]);
+    expect(answers.map((a) => a.statusCode)).toEqual([201, 201, 201, 201]);
+    expect(answers[1]!.body).toBe(answers[3]!.body);
+    expect(answers[3]!.headers['idempotent-replayed']).toBe('true');
+    expect(await accountOf(db, cards[1]!.accountId)).toEqual({ balance: 10, held: 4 });
+  });
+
+  it('a batch whose statement fails (one operationId on two cards) is split: each answered as if alone', async () => {
+    const cards = await Promise.all([1, 2, 3, 4].map(() => createCard(db, { balance: 10 })));
+    const taken = opId('h');
+    const bodies = [
+      hold(cards[0]!.number, 3),
+      hold(cards[1]!.number, 3, taken),
+      hold(cards[2]!.number, 3),
+      hold(cards[3]!.number, 3, taken),
+    ];
+    const answers = await inOneBatch(bodies.map((body) => () => pos.hold(body)));
+    expect(batches).toEqual([{ size: 4, outcome: 'split' }]);
+    expect([answers[0]!.statusCode, answers[2]!.statusCode]).toEqual([201, 201]);
+    // Written alone, one of the two takes the operationId and the other is refused, whichever came first.
+    const contested = [answers[1]!, answers[3]!];
+    expect(contested.map((a) => a.statusCode).sort()).toEqual([201, 409]);
+    expect(contested.find((a) => a.statusCode === 409)!.json().code).toBe('OPERATION_ID_ALREADY_USED');
+    const held = [
+      (await accountOf(db, cards[1]!.accountId)).held,
+      (await accountOf(db, cards[3]!.accountId)).held,
+    ];
+    expect(held.sort()).toEqual([0, 3]);
+    expect(await accountOf(db, cards[0]!.accountId)).toEqual({ balance: 10, held: 3 });
+  });
+
+  it.runIf(ctx.database.kind === 'postgres')(
+    'never waits for an account locked elsewhere: the others commit, that one is written once it is free',
+    async () => {
+      const [free, locked] = [await createCard(db, { balance: 10 }), await createCard(db, { balance: 10 })];
+      const answers = await ctx.database.db.connection().execute(async (conn) => {
+        await sql`begin`.execute(conn);
+        await sql`select 1 from accounts where id = ${locked.accountId}::uuid for update`.execute(conn);
+        const pending = inOneBatch([
+          () => pos.hold(hold(free.number, 4)),
+          () => pos.hold(hold(locked.number, 4)),
+        ]);
+        // The free card's hold commits while the other account is still locked.
+        await vi.waitFor(
+          async () => expect(await accountOf(db, free.accountId)).toEqual({ balance: 10, held: 4 }),
+          { timeout: 60_000, interval: 10 },
+        );
+        expect(await accountOf(db, locked.accountId)).toEqual({ balance: 10, held: 0 });
+        await sql`commit`.execute(conn);
+        return pending;
+      });
+      expect(answers.map((a) => a.statusCode)).toEqual([201, 201]);
+      expect(await accountOf(db, locked.accountId)).toEqual({ balance: 10, held: 4 });
+    },
+  );
+});
