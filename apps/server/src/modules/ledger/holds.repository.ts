@@ -49,6 +49,26 @@ async function readHeldAndPending(trx: Tx, accountId: string): Promise<{ lapsed:
   return read.rows[0]!;
 }
 
+/** A hold's card joined to its account (`c`, `a`): what the hold reads select as `k` before locking `a`. */
+export const holdCard = sql`select c.number, c.id as card_id, c.status as card_status, a.id as account_id, a.balance,
+        a.held_balance, a.xmin as locked_xmin
+      from cards c join accounts a on a.id = c.account_id`;
+
+/**
+ * What a hold read selects over its card `k` (`holdCard`, locked) and the requesting POS `p`: the account's
+ * lapsed holds and pending points, whether the locked account is the version the statement saw
+ * (`current`), now() to the millisecond, the TTL setting, the POS's name and address.
+ */
+export const holdTargetColumns = sql`k.card_id, k.card_status, k.account_id, k.balance, k.held_balance,
+      ${lapsedHeld(sql.ref('k.account_id'))} as lapsed, ${pendingOf(sql.ref('k.account_id'))} as pending,
+      ${lockedAsSeen(sql.ref('k.account_id'), sql.ref('k.locked_xmin'))} as current,
+      date_trunc('milliseconds', now()) as now,
+      (select value from settings where key = 'holds.ttl_minutes') as ttl_minutes,
+      p.name as pos_name, p.address as pos_address`;
+
+/** A hold target as read, with whether what was read of its account is current (`lockedAsSeen`). */
+export type ReadHoldTarget = HoldTarget & { current: boolean };
+
 /**
  * A new hold's card and account, the account locked FOR NO KEY UPDATE; the account's lapsed holds and pending
  * points; the TTL setting; the POS. When the account changed while the hold waited for its lock
@@ -57,20 +77,13 @@ async function readHeldAndPending(trx: Tx, accountId: string): Promise<{ lapsed:
  * next write in a group-committed batch) the one statement is enough.
  */
 export async function lockHoldTarget(trx: Tx, cardNumber: string, posId: string): Promise<HoldTarget> {
-  const result = await sql<HoldTarget & { current: boolean }>`
+  const result = await sql<ReadHoldTarget>`
     with k as (
-      select c.id as card_id, c.status as card_status, a.id as account_id, a.balance, a.held_balance,
-        a.xmin as locked_xmin
-      from cards c join accounts a on a.id = c.account_id
+      ${holdCard}
       where c.number = ${cardNumber}
       for no key update of a
     )
-    select k.card_id, k.card_status, k.account_id, k.balance, k.held_balance,
-      ${lapsedHeld(sql.ref('k.account_id'))} as lapsed, ${pendingOf(sql.ref('k.account_id'))} as pending,
-      ${lockedAsSeen(sql.ref('k.account_id'), sql.ref('k.locked_xmin'))} as current,
-      date_trunc('milliseconds', now()) as now,
-      (select value from settings where key = 'holds.ttl_minutes') as ttl_minutes,
-      p.name as pos_name, p.address as pos_address
+    select ${holdTargetColumns}
     from (select 1) as one
     left join k on true
     left join pos_keys p on p.id = ${posId}::uuid`.execute(trx);
@@ -88,6 +101,17 @@ export interface HoldWrite {
   expiresAt: Date;
 }
 
+/**
+ * The `o` step of a hold's persist statement: the `hold` operations, active, of the relation `h` (one row
+ * per hold: id, operation_id, points (negative), account_id, card_id, card_number, pos_id, expires_at).
+ */
+export const insertHoldOperations = (h: RawBuilder<unknown>) => sql`
+      insert into operations (id, operation_id, type, status, points, account_id, card_id, card_number,
+        pos_id, expires_at, meta)
+      select h.id, h.operation_id, 'hold', 'active', h.points, h.account_id, h.card_id, h.card_number,
+        h.pos_id, h.expires_at, '{}'::jsonb
+      from ${h}`;
+
 /** Persist a decided hold: the held points, the claim with the answer, the `hold` operation, its event. */
 export async function insertHold(trx: Tx, w: HoldWrite): Promise<StoredRequest> {
   const o = w.operation;
@@ -97,13 +121,11 @@ export async function insertHold(trx: Tx, w: HoldWrite): Promise<StoredRequest> 
       returning balance, held_balance
     ),
     q as (${insertClaim(w.claim)}),
-    o as (
-      insert into operations (id, operation_id, type, status, points, account_id, card_id, card_number,
-        pos_id, expires_at, meta)
-      select ${o.id}::uuid, ${w.claim.operationId}, 'hold', 'active', ${o.points}::numeric,
-        ${o.account_id}::uuid, ${w.cardId}::uuid, ${o.card_number}, ${w.claim.posId}::uuid,
-        ${w.expiresAt.toISOString()}::timestamptz, '{}'::jsonb
-      from q
+    o as (${insertHoldOperations(sql`(
+        select ${o.id}::uuid, ${w.claim.operationId}::text, ${o.points}::numeric, ${o.account_id}::uuid,
+          ${w.cardId}::uuid, ${o.card_number}::text, ${w.claim.posId}::uuid, ${w.expiresAt.toISOString()}::timestamptz
+        from q
+      ) as h(id, operation_id, points, account_id, card_id, card_number, pos_id, expires_at)`)}
     ),
     ${operationEventSteps('hold.created', o, balancesAfter(o.account_id!))}
     select * from q`.execute(trx);

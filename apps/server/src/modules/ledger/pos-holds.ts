@@ -20,6 +20,7 @@ import {
   applyCapture,
   applyRelease,
   type HoldTarget,
+  type HoldWrite,
   insertHold,
   type LockedHold,
   lockHold,
@@ -59,31 +60,40 @@ export async function postHold(db: Db, h: PosHold): Promise<StoredRequest> {
 async function holdOnce(trx: Tx, h: PosHold): Promise<{ stored: StoredRequest } | { lapsedOn: string }> {
   const target = await lockHoldTarget(trx, h.cardNumber, h.key.posId);
   h.onTarget?.(target);
+  const write = decideHold(h, target);
+  if (!write) return { lapsedOn: target.account_id! };
+  return { stored: await insertHold(trx, write) };
+}
+
+/**
+ * A hold decided on what its lock read (`holdRefusal`, thrown; `holdExpiry`, `availableFor` for its
+ * answer): what to write, or null when it fits only once the account's lapsed holds are voided. The lone
+ * hold and the batch (`hold-batch.ts`) decide with it.
+ */
+export function decideHold(h: PosHold, target: HoldTarget): HoldWrite | null {
   const refused = holdRefusal(target, h.points);
   if (refused) throw refused;
-  if (needsLapsedVoided(target, h.points)) return { lapsedOn: target.account_id! };
+  if (needsLapsedVoided(target, h.points)) return null;
   const expiresAt = holdExpiry(target.now, target.ttl_minutes);
   const response = h.answer({ expiresAt, availableAfter: availableFor(target) - h.points });
   return {
-    stored: await insertHold(trx, {
-      claim: { ...h.key, response },
-      operation: {
-        id: h.holdId,
-        operation_id: h.key.operationId,
-        type: 'hold',
-        points: centsText(-h.points),
-        status: 'active',
-        account_id: target.account_id!,
-        card_number: h.cardNumber,
-        pos_id: h.key.posId,
-        pos_name: target.pos_name,
-        pos_address: target.pos_address,
-        created_at: target.now,
-        meta: {},
-      },
-      cardId: target.card_id!,
-      expiresAt,
-    }),
+    claim: { ...h.key, response },
+    operation: {
+      id: h.holdId,
+      operation_id: h.key.operationId,
+      type: 'hold',
+      points: centsText(-h.points),
+      status: 'active',
+      account_id: target.account_id!,
+      card_number: h.cardNumber,
+      pos_id: h.key.posId,
+      pos_name: target.pos_name,
+      pos_address: target.pos_address,
+      created_at: target.now,
+      meta: {},
+    },
+    cardId: target.card_id!,
+    expiresAt,
   };
 }
 
