@@ -79,3 +79,13 @@ export function operationEventSteps(
   const data = sql`${JSON.stringify(toOperation(operation))}::jsonb || ${balances}`;
   return eventSteps(sql`select ${type}::text as type, ${data} as data from a`);
 }
+
+/**
+ * `operationEventSteps` of a set-based batch's statement: the event of each row of its `x` (`event`: the
+ * operation as `toOperation` shows it), merged with `balances` over the `a` step, which updated the row's
+ * account; selected once the claims (`q`) are in.
+ */
+export function batchEventSteps(type: EventType, balances: RawBuilder<unknown>): RawBuilder<unknown> {
+  return eventSteps(sql`select ${type}::text as type, x.event || ${balances} as data
+      from x join a on a.id = x.account_id where exists (select from q)`);
+}

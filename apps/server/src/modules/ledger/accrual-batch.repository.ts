@@ -1,10 +1,16 @@
 import { sql } from 'kysely';
 import type { Tx } from '../../db/transaction';
-import { eventSteps } from '../events/events.repository';
-import { toOperation } from '../operations/operations.repository';
+import { batchEventSteps } from '../events/emit';
 import type { StoredRequest } from '../pos/idempotency';
 import { type AccrualWrite, receiptLinesText } from './accrual.repository';
 import { balancesAfter } from './balances.sql';
+import {
+  answersInOrder,
+  insertClaims,
+  updateBatchAccounts,
+  writeColumns,
+  writeRow,
+} from './ledger.repository';
 import { insertCreditLots } from './lots.sql';
 
 /**
@@ -18,43 +24,26 @@ import { insertCreditLots } from './lots.sql';
  */
 export async function insertAccruals(trx: Tx, writes: readonly AccrualWrite[]): Promise<StoredRequest[]> {
   const rows = writes.map((w) => ({
-    id: w.operation.id,
-    operation_id: w.claim.operationId,
-    pos_id: w.claim.posId,
-    request_hash: w.claim.hash,
-    status_code: w.claim.status,
-    response: w.claim.response,
-    account_id: w.operation.account_id,
-    card_id: w.cardId,
-    card_number: w.operation.card_number,
-    points: w.operation.points,
+    ...writeRow(w),
     ruleset_version: w.rulesetVersion,
     meta: w.operation.meta,
     receipt_id: w.receipt.receiptId,
     total_amount: w.receipt.totalAmount,
     total_discount: w.receipt.totalDiscount,
     purchased_at: w.purchasedAt,
-    event: toOperation(w.operation),
   }));
   const lines = writes.flatMap((w) => w.lines.map((l) => ({ accrual_id: w.operation.id, ...l })));
   const result = await sql<StoredRequest & { operation_id: string }>`
     with x as (
-      select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(id uuid,
-        operation_id text, pos_id uuid, request_hash text, status_code integer, response jsonb,
-        account_id uuid, card_id uuid, card_number text, points numeric, ruleset_version integer, meta jsonb,
-        receipt_id text, total_amount numeric, total_discount numeric, purchased_at timestamptz, event jsonb)
+      select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(${writeColumns},
+        ruleset_version integer, meta jsonb, receipt_id text, total_amount numeric, total_discount numeric,
+        purchased_at timestamptz)
     ),
-    a as (
-      -- The ids as an array too: joined only with x (estimated at 100 rows), the plan scanned all accounts.
-      update accounts set balance = accounts.balance + x.points from x
-      where accounts.id = any(${writes.map((w) => w.operation.account_id)}::uuid[]) and accounts.id = x.account_id
-      returning accounts.id, accounts.balance, accounts.held_balance
-    ),
-    q as (
-      insert into pos_requests (operation_id, pos_id, request_hash, status_code, response)
-      select operation_id, pos_id, request_hash, status_code, response from x
-      returning operation_id, pos_id, request_hash, status_code, response
-    ),
+    a as (${updateBatchAccounts(
+      sql`balance = accounts.balance + x.points`,
+      writes.map((w) => w.operation.account_id!),
+    )}),
+    q as (${insertClaims}),
     o as (
       insert into operations (id, operation_id, type, status, points, account_id, card_id, card_number,
         pos_id, ruleset_version, meta)
@@ -84,12 +73,13 @@ export async function insertAccruals(trx: Tx, writes: readonly AccrualWrite[]): 
         l.bonus_points, l.rule
       from l where exists (select from q)
     ),
-    ${eventSteps(sql`select 'points.accrued'::text as type, x.event || ${balancesAfter(
-      sql`a.id`,
-      sql`(select coalesce(sum(lot.remaining), 0) from lot where lot.account_id = a.id and lot.available_at > now())`,
-    )} as data
-      from x join a on a.id = x.account_id where exists (select from q)`)}
+    ${batchEventSteps(
+      'points.accrued',
+      balancesAfter(
+        sql`a.id`,
+        sql`(select coalesce(sum(lot.remaining), 0) from lot where lot.account_id = a.id and lot.available_at > now())`,
+      ),
+    )}
     select * from q`.execute(trx);
-  const stored = new Map(result.rows.map(({ operation_id, ...r }) => [operation_id, r]));
-  return writes.map((w) => stored.get(w.claim.operationId)!);
+  return answersInOrder(result.rows, writes);
 }

@@ -1,5 +1,7 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Tx } from '../../db/transaction';
+import { type OperationRow, toOperation } from '../operations/operations.repository';
+import type { StoredRequest } from '../pos/idempotency';
 import { insertCreditLots } from './lots.sql';
 
 /**
@@ -31,6 +33,55 @@ export function insertClaim(c: PosClaim) {
   return sql`insert into pos_requests (operation_id, pos_id, request_hash, status_code, response)
     values (${c.operationId}, ${c.posId}::uuid, ${c.hash}, ${c.status}, ${JSON.stringify(c.response)}::jsonb)
     returning pos_id, request_hash, status_code, response`;
+}
+
+/**
+ * `insertClaim` set-based, for the `q` step of a batch's statement: the claims of its rows `x` (`writeRow`,
+ * typed by `writeColumns` in its `jsonb_to_recordset`), returned with their operationIds.
+ */
+export const insertClaims = sql`insert into pos_requests (operation_id, pos_id, request_hash, status_code, response)
+      select operation_id, pos_id, request_hash, status_code, response from x
+      returning operation_id, pos_id, request_hash, status_code, response`;
+
+/**
+ * What every POS write of a set-based batch stores, as its row of the statement's `x`: the operation's id,
+ * the claim, the account, card and points, and the operation as its event shows it.
+ */
+export const writeRow = (w: { claim: PosClaim; operation: OperationRow; cardId: string }) => ({
+  id: w.operation.id,
+  operation_id: w.claim.operationId,
+  pos_id: w.claim.posId,
+  request_hash: w.claim.hash,
+  status_code: w.claim.status,
+  response: w.claim.response,
+  account_id: w.operation.account_id,
+  card_id: w.cardId,
+  card_number: w.operation.card_number,
+  points: w.operation.points,
+  event: toOperation(w.operation),
+});
+
+/** The types of `writeRow`'s columns in a `jsonb_to_recordset`. */
+export const writeColumns = sql`id uuid, operation_id text, pos_id uuid, request_hash text, status_code integer,
+      response jsonb, account_id uuid, card_id uuid, card_number text, points numeric, event jsonb`;
+
+/**
+ * The `a` step of a batch's statement: each row of `x` moves its own account by `set` (over `accounts` and
+ * `x`), returning what `balancesAfter` reads. `accountIds`: the rows' accounts as an array too, since joined
+ * only with x (estimated at 100 rows) the plan scanned all accounts.
+ */
+export const updateBatchAccounts = (set: RawBuilder<unknown>, accountIds: readonly string[]) => sql`
+      update accounts set ${set} from x
+      where accounts.id = any(${accountIds}::uuid[]) and accounts.id = x.account_id
+      returning accounts.id, accounts.balance, accounts.held_balance`;
+
+/** The stored answers a batch's `insertClaims` returned, in its writes' order. */
+export function answersInOrder(
+  rows: ReadonlyArray<StoredRequest & { operation_id: string }>,
+  writes: ReadonlyArray<{ claim: PosClaim }>,
+): StoredRequest[] {
+  const stored = new Map(rows.map(({ operation_id, ...r }) => [operation_id, r]));
+  return writes.map((w) => stored.get(w.claim.operationId)!);
 }
 
 export interface LockedAccount {
