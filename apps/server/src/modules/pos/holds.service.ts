@@ -4,8 +4,9 @@ import type { Db } from '../../db/connection';
 import { cardKey, posTransaction } from '../../db/group-commit';
 import type { Tx } from '../../db/transaction';
 import { centsNumber, centsText, toCents } from '../../lib/money';
+import { holdBatches } from '../ledger/hold-batch';
 import type { HoldTarget, LockedHold } from '../ledger/holds.repository';
-import { postCapture, postHold, postRelease } from '../ledger/pos-holds';
+import { postCapture, postRelease } from '../ledger/pos-holds';
 import type { PosIdentity } from '../pos-keys/pos-keys.repository';
 import { answerWrite, type FailureDetails } from './failures';
 import {
@@ -63,7 +64,7 @@ export async function createHold(
     db,
     ctx,
     () =>
-      postHold(db, {
+      holdBatches.transaction(db, {
         key: keyOf(ctx),
         holdId,
         cardNumber: input.cardNumber,

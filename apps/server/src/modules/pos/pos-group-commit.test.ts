@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useGroupCommit } from '../../db/group-commit';
 import { metricValue } from '../../plugins/metrics.test-support';
 import { useAccrualBatches } from '../ledger/accrual-batch';
+import { holdBatches } from '../ledger/hold-batch';
 import {
   accountOf,
   createCard,
@@ -17,9 +18,10 @@ import {
  * order sent. The ledger is verified after the file (posTestFile).
  */
 const { ctx, db, pos } = await posTestFile({ ruleset: { percent: 10 } });
-// This file is about a card's writes sharing its transaction, accruals included: no set-based batches of
-// accruals across cards here (pos-accrual-batch.test.ts tests those).
+// This file is about a card's writes sharing its transaction, accruals and holds included: no set-based
+// batches across cards here (pos-accrual-batch.test.ts and pos-hold-batch.test.ts test those).
 useAccrualBatches(db, null);
+holdBatches.use(db, null);
 const batches: Array<{ size: number; outcome: string }> = [];
 const commit = useGroupCommit(db, {
   lanes: 1,

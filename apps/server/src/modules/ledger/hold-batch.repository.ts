@@ -1,0 +1,72 @@
+import { sql } from 'kysely';
+import type { Tx } from '../../db/transaction';
+import { batchEventSteps } from '../events/emit';
+import type { StoredRequest } from '../pos/idempotency';
+import { balancesAfter } from './balances.sql';
+import {
+  type HoldWrite,
+  holdCard,
+  holdTargetColumns,
+  insertHoldOperations,
+  type ReadHoldTarget,
+} from './holds.repository';
+import {
+  answersInOrder,
+  insertClaims,
+  updateBatchAccounts,
+  writeColumns,
+  writeRow,
+} from './ledger.repository';
+
+/**
+ * `lockHoldTarget` of several holds in one statement, one target per hold in their order: a set-based
+ * batch's read (`hold-batch.ts`). Each account is locked as the lone read locks it, but one another
+ * transaction has locked is skipped, so the batch never waits: its hold reads as if its card were missing
+ * (`account_id` null), and the batch hands it back to be written alone. A target that is not `current`
+ * (the account changed between the statement's snapshot and its lock) is not read again here either:
+ * the batch leaves that hold alone too.
+ */
+export async function lockHoldTargets(
+  trx: Tx,
+  holds: ReadonlyArray<{ cardNumber: string; posId: string }>,
+): Promise<ReadHoldTarget[]> {
+  const cards = holds.map((h) => h.cardNumber);
+  const result = await sql<ReadHoldTarget & { ord: string }>`
+    with k as (
+      ${holdCard}
+      where c.number = any(${cards}::text[])
+      for no key update of a skip locked
+    )
+    select n.ord, ${holdTargetColumns}
+    from unnest(${cards}::text[], ${holds.map((h) => h.posId)}::uuid[])
+      with ordinality as n(card_number, pos_id, ord)
+    left join k on k.number = n.card_number
+    left join pos_keys p on p.id = n.pos_id
+    order by n.ord`.execute(trx);
+  return result.rows.map(({ ord: _ord, ...target }) => target);
+}
+
+/**
+ * Persist decided holds in one statement, each of a different account already locked: the held points, the
+ * claims with their answers, the `hold` operations and their `hold.created` events, each with its account's
+ * balances after: `insertHold`'s statement, set-based for a batch. The claims come before the new
+ * operations (the lock order of every POS write; `exists (select from q)` makes the other steps wait for
+ * them), and a concurrent duplicate fails on the operationId key. The stored answers, in the writes' order.
+ */
+export async function insertHolds(trx: Tx, writes: readonly HoldWrite[]): Promise<StoredRequest[]> {
+  const rows = writes.map((w) => ({ ...writeRow(w), expires_at: w.expiresAt.toISOString() }));
+  const result = await sql<StoredRequest & { operation_id: string }>`
+    with x as (
+      select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(${writeColumns},
+        expires_at timestamptz)
+    ),
+    a as (${updateBatchAccounts(
+      sql`held_balance = accounts.held_balance - x.points`,
+      writes.map((w) => w.operation.account_id!),
+    )}),
+    q as (${insertClaims}),
+    o as (${insertHoldOperations(sql`x as h where exists (select from q)`)}),
+    ${batchEventSteps('hold.created', balancesAfter(sql`a.id`))}
+    select * from q`.execute(trx);
+  return answersInOrder(result.rows, writes);
+}

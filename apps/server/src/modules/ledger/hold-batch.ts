@@ -1,0 +1,55 @@
+import type { Tx } from '../../db/transaction';
+import { AppError } from '../../lib/app-error';
+import { insertHolds, lockHoldTargets } from './hold-batch.repository';
+import type { HoldWrite } from './holds.repository';
+import { decideHold, type PosHold, postHold } from './pos-holds';
+import { type Batched, setBatches } from './set-batches';
+
+/**
+ * Holds of several cards in one transaction, set-based (issue 13): one statement reads and locks every
+ * account (`lockHoldTargets`, SKIP LOCKED), each hold is decided in TypeScript by the rule the lone write
+ * uses (`decideHold`: `holdRefusal`, `holdExpiry`, `availableFor`), and one statement writes them all
+ * (`insertHolds`), so BEGIN, COMMIT, the round trips and the derived-data triggers are paid once per batch
+ * instead of once per hold.
+ *
+ * The batch never waits for a lock, so it can neither stall behind a lock held elsewhere (an import, the
+ * sweeper, a capture of the same card) nor deadlock with another batch. A hold it cannot decide on its own
+ * read is left to be written alone (`postHold`), as it would be without batches: its account was locked by
+ * another transaction (or its card is unknown: SKIP LOCKED cannot tell them apart), the account changed
+ * between the read's snapshot and its lock (`current` false: the lone write reads the lapsed holds and
+ * pending points again), it fits only once the account's lapsed holds are voided (a statement of its own,
+ * before the hold's lock), or its account already has a hold in this batch (the second must see the
+ * first's held points).
+ */
+export async function postHoldBatch(trx: Tx, batch: readonly PosHold[]): Promise<Batched[]> {
+  const targets = await lockHoldTargets(
+    trx,
+    batch.map((h) => ({ cardNumber: h.cardNumber, posId: h.key.posId })),
+  );
+  const accounts = new Set<string>();
+  const writes: HoldWrite[] = [];
+  // Each hold's outcome, or the index of its write among `writes` until the statement has stored it.
+  const decided: Array<Batched | number> = batch.map((h, index) => {
+    const { current, ...target } = targets[index]!;
+    const accountId = target.account_id;
+    if (!accountId || !current || accounts.has(accountId)) return { alone: true };
+    accounts.add(accountId);
+    h.onTarget?.(target);
+    try {
+      const write = decideHold(h, target);
+      return write ? writes.push(write) - 1 : { alone: true };
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      return { refused: error };
+    }
+  });
+  const stored = writes.length > 0 ? await insertHolds(trx, writes) : [];
+  return decided.map((d) => (typeof d === 'number' ? { stored: stored[d]! } : d));
+}
+
+/**
+ * Holds' set-based batches: `use` turns them on for a database, `transaction` is one hold's. Alone, a hold is
+ * `postHold`: group-committed with its card's other writes, its lapsed holds voided first when they are in
+ * the way.
+ */
+export const holdBatches = setBatches<PosHold>({ write: postHoldBatch, alone: postHold });
