@@ -38,8 +38,8 @@ interface Line<I> {
 }
 
 /**
- * The queueing half of group commit (`group-commit.ts`, and the accruals' set-based batches,
- * `modules/ledger/accrual-batch.ts`): while `lanes` batches of a key are working, that key's items wait,
+ * The queueing half of group commit (`group-commit.ts`, and the set-based batches of accruals and holds,
+ * `modules/ledger/set-batches.ts`): while `lanes` batches of a key are working, that key's items wait,
  * and the next batch takes up to `maxBatch` of them. Keys never wait for each other.
  */
 export function batchQueue<I>(options: BatchQueueOptions<I>): BatchQueue<I> {

@@ -6,7 +6,8 @@ import { insertCreditLots } from './lots.sql';
 
 /**
  * The ledger's SQL: the only statements that write operations together with the balances they justify
- * (this file for the account lock and admin adjustments, `*.repository.ts` beside it for the POS writes).
+ * (this file for the account lock, admin adjustments, the POS claim and the steps set-based batches' statements
+ * share; `*.repository.ts` beside it for the POS writes).
  */
 
 /** Which POS request a write answers: the idempotency record it claims under its operationId. */
