@@ -1,3 +1,4 @@
+import { cardKey } from '../../db/group-commit';
 import type { Tx } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import { insertHolds, lockHoldTargets } from './hold-batch.repository';
@@ -52,4 +53,8 @@ export async function postHoldBatch(trx: Tx, batch: readonly PosHold[]): Promise
  * `postHold`: group-committed with its card's other writes, its lapsed holds voided first when they are in
  * the way.
  */
-export const holdBatches = setBatches<PosHold>({ write: postHoldBatch, alone: postHold });
+export const holdBatches = setBatches<PosHold>({
+  write: postHoldBatch,
+  alone: postHold,
+  key: (h) => cardKey(h.cardNumber),
+});
