@@ -1,11 +1,10 @@
 import type { Db } from '../../db/connection';
 import { cardKey, posTransaction } from '../../db/group-commit';
 import type { Tx } from '../../db/transaction';
-import { AppError } from '../../lib/app-error';
-import { type AccrualWrite, readAccrualContexts } from './accrual.repository';
+import { readAccrualContexts } from './accrual.repository';
 import { insertAccruals } from './accrual-batch.repository';
 import { accrualWrite, decideAccrual, type PosAccrual, postAccrual, skusOf } from './pos-accrual';
-import { type Batched, type SetBatchOptions, setBatches } from './set-batches';
+import { type Batched, decideAndPersist, type SetBatchOptions, setBatches } from './set-batches';
 
 /**
  * Accruals of several cards in one transaction, set-based (issue 13): one statement reads and locks every
@@ -24,26 +23,21 @@ export async function postAccrualBatch(trx: Tx, batch: readonly PosAccrual[]): P
   const skus = [...new Set(batch.flatMap((a) => skusOf(a.receipt.items)))];
   const contexts = await readAccrualContexts(trx, batch, skus);
   const accounts = new Set<string>();
-  const writes: AccrualWrite[] = [];
-  // Each accrual's outcome, or the index of its write among `writes` until the statement has stored it.
-  const decided: Array<Batched | number> = batch.map((a, index) => {
-    const context = contexts[index]!;
-    const accountId = context.account_id;
-    const capped = context.earning_rules?.maxPointsPerCardPerDay != null;
-    if (!accountId || accounts.has(accountId) || capped) return { alone: true };
-    accounts.add(accountId);
-    a.onContext?.(context);
-    const { items, purchasedAt } = a.receipt;
-    try {
+  return decideAndPersist(
+    batch,
+    (a, index) => {
+      const context = contexts[index]!;
+      const accountId = context.account_id;
+      const capped = context.earning_rules?.maxPointsPerCardPerDay != null;
+      if (!accountId || accounts.has(accountId) || capped) return null;
+      accounts.add(accountId);
+      a.onContext?.(context);
+      const { items, purchasedAt } = a.receipt;
       const decision = decideAccrual(context, { posId: a.posId, items, purchasedAt });
-      return writes.push(accrualWrite(a, context, decision)) - 1;
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      return { refused: error };
-    }
-  });
-  const stored = writes.length > 0 ? await insertAccruals(trx, writes) : [];
-  return decided.map((d) => (typeof d === 'number' ? { stored: stored[d]! } : d));
+      return accrualWrite(a, context, decision);
+    },
+    (writes) => insertAccruals(trx, writes),
+  );
 }
 
 /** Accruals' set-based batches: `use` turns them on for a database, `transaction` is one accrual's. */

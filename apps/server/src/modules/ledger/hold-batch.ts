@@ -1,10 +1,8 @@
 import { cardKey } from '../../db/group-commit';
 import type { Tx } from '../../db/transaction';
-import { AppError } from '../../lib/app-error';
 import { insertHolds, lockHoldTargets } from './hold-batch.repository';
-import type { HoldWrite } from './holds.repository';
 import { decideHold, type PosHold, postHold } from './pos-holds';
-import { type Batched, setBatches } from './set-batches';
+import { type Batched, decideAndPersist, setBatches } from './set-batches';
 
 /**
  * Holds of several cards in one transaction, set-based (issue 13): one statement reads and locks every
@@ -28,24 +26,18 @@ export async function postHoldBatch(trx: Tx, batch: readonly PosHold[]): Promise
     batch.map((h) => ({ cardNumber: h.cardNumber, posId: h.key.posId })),
   );
   const accounts = new Set<string>();
-  const writes: HoldWrite[] = [];
-  // Each hold's outcome, or the index of its write among `writes` until the statement has stored it.
-  const decided: Array<Batched | number> = batch.map((h, index) => {
-    const { current, ...target } = targets[index]!;
-    const accountId = target.account_id;
-    if (!accountId || !current || accounts.has(accountId)) return { alone: true };
-    accounts.add(accountId);
-    h.onTarget?.(target);
-    try {
-      const write = decideHold(h, target);
-      return write ? writes.push(write) - 1 : { alone: true };
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      return { refused: error };
-    }
-  });
-  const stored = writes.length > 0 ? await insertHolds(trx, writes) : [];
-  return decided.map((d) => (typeof d === 'number' ? { stored: stored[d]! } : d));
+  return decideAndPersist(
+    batch,
+    (h, index) => {
+      const { current, ...target } = targets[index]!;
+      const accountId = target.account_id;
+      if (!accountId || !current || accounts.has(accountId)) return null;
+      accounts.add(accountId);
+      h.onTarget?.(target);
+      return decideHold(h, target);
+    },
+    (writes) => insertHolds(trx, writes),
+  );
 }
 
 /**

@@ -162,6 +162,25 @@ export interface LockedHold {
   account_pending: string;
 }
 
+/** The holds (`h`) with their account (`a`), card (`c`) and POS (`p`), which a settlement reads. */
+export const holdsWithAccounts = sql`operations h
+    join accounts a on a.id = h.account_id
+    left join cards c on c.id = h.card_id
+    left join pos_keys p on p.id = h.pos_id`;
+
+/**
+ * What a settlement reads of `holdsWithAccounts`: a `LockedHold`, and `current` (the account's lapsed holds
+ * and pending points, read for a release only, are current: see `lockHold`).
+ */
+export function lockedHoldColumns(withLapsed: boolean): RawBuilder<unknown> {
+  return sql`h.id as hold_id, h.operation_id, h.created_at, h.meta, now() as now, p.name as pos_name,
+      p.address as pos_address, h.status, h.pos_id, h.expires_at <= now() as lapsed, h.meta->>'reason' as reason,
+      -h.points as held, h.account_id, h.card_id, h.card_number, c.status as card_status, a.balance,
+      a.held_balance, ${withLapsed ? lapsedHeld(sql.ref('a.id')) : sql`0`} as account_lapsed,
+      ${withLapsed ? pendingOf(sql.ref('a.id')) : sql`0`} as account_pending,
+      ${withLapsed ? lockedAsSeen(sql.ref('a.id'), sql.ref('a.xmin')) : sql`true`} as current`;
+}
+
 /**
  * The hold and its account, locked in the order of every POS write (the hold row, then the account), so a
  * capture, a release and the sweeper queue on the hold and cannot deadlock on the account. A release's
@@ -174,16 +193,8 @@ export async function lockHold(
   withLapsed: boolean,
 ): Promise<LockedHold | undefined> {
   const result = await sql<LockedHold & { current: boolean }>`
-    select h.id as hold_id, h.operation_id, h.created_at, h.meta, now() as now, p.name as pos_name,
-      p.address as pos_address, h.status, h.pos_id, h.expires_at <= now() as lapsed, h.meta->>'reason' as reason,
-      -h.points as held, h.account_id, h.card_id, h.card_number, c.status as card_status, a.balance,
-      a.held_balance, ${withLapsed ? lapsedHeld(sql.ref('a.id')) : sql`0`} as account_lapsed,
-      ${withLapsed ? pendingOf(sql.ref('a.id')) : sql`0`} as account_pending,
-      ${withLapsed ? lockedAsSeen(sql.ref('a.id'), sql.ref('a.xmin')) : sql`true`} as current
-    from operations h
-    join accounts a on a.id = h.account_id
-    left join cards c on c.id = h.card_id
-    left join pos_keys p on p.id = h.pos_id
+    select ${lockedHoldColumns(withLapsed)}
+    from ${holdsWithAccounts}
     where h.id = ${holdId}::uuid and h.type = 'hold'
     for no key update of h, a`.execute(trx);
   const row = result.rows[0];
@@ -194,10 +205,18 @@ export async function lockHold(
   return { ...hold, account_lapsed: lapsed, account_pending: pending };
 }
 
+/**
+ * The `h` step of captures or releases: the holds of `closed` (a relation with `hold_id` and `reason`)
+ * closed, each with the reason why.
+ */
+export function closeHolds(status: 'applied' | 'voided', closed: RawBuilder<unknown>) {
+  return sql`update operations set status = ${status}, meta = operations.meta || jsonb_build_object('reason', c.reason)
+    from ${closed} c where operations.id = c.hold_id`;
+}
+
 /** The `h` step of a capture or release: the hold closed, with the reason why. */
 function closeHold(w: SettleWrite, status: 'applied' | 'voided') {
-  return sql`update operations set status = ${status}, meta = meta || jsonb_build_object('reason', ${w.reason}::text)
-    where id = ${w.hold.hold_id}::uuid`;
+  return closeHolds(status, sql`(select ${w.hold.hold_id}::uuid as hold_id, ${w.reason}::text as reason)`);
 }
 
 export interface SettleWrite {
@@ -212,12 +231,15 @@ export interface SettleWrite {
   reason: string;
 }
 
+/** A decided capture: `captured` is the positive exact decimal text of the points redeemed. */
+export type CaptureWrite = SettleWrite & { captured: string };
+
 /**
  * Persist a decided capture: the hold `applied`, the account debited by the captured points and freed of
  * the whole hold (the rest is released), the claim with the answer, the `redemption` and the lots it
  * consumed (soonest expiry first: expired lots a hold kept from the sweeper go first).
  */
-export async function applyCapture(trx: Tx, w: SettleWrite & { captured: string }): Promise<StoredRequest> {
+export async function applyCapture(trx: Tx, w: CaptureWrite): Promise<StoredRequest> {
   const h = w.hold;
   const result = await sql<StoredRequest>`
     with h as (${closeHold(w, 'applied')}),

@@ -53,28 +53,45 @@ export interface Consumption {
 }
 
 /**
- * CTE steps (`lc_pick`, `lc_take`, `lc_used`, `lc_log`) that take `points` from the account's lots and
- * record what each gave (`lc_take.pending`: the lot was still pending, which an event's balances need).
- * The order is a capture's — available lots before pending ones, soonest expiry first (never-expiring
- * last), then oldest — with a return's own lot in front. Each lot gives
+ * Several debits of one statement (a set-based batch): `debits` is a relation with `account_id`, `points`
+ * (positive) and `operation_id`, one row per account; `accountIds` names those accounts again as an array,
+ * so the plan reads their lots by index whatever it estimates of the relation.
+ */
+export interface Consumptions {
+  debits: RawBuilder<unknown>;
+  accountIds: readonly string[];
+}
+
+/**
+ * CTE steps (`lc_pick`, `lc_take`, `lc_used`, `lc_log`) that take each debit's points from its account's
+ * lots and record what each gave (`lc_take.pending`: the lot was still pending, which an event's balances
+ * need; `lc_take.account_id`: whose). The order is a capture's — available lots before pending ones, soonest
+ * expiry first (never-expiring last), then oldest — with a return's own lot in front, per account (one
+ * debit, or a batch's `Consumptions`: the same order, written once). Each lot gives
  * min(remaining, what is still needed after the lots before it): a running sum, one pass.
  */
-export function consumeLots(c: Consumption): RawBuilder<unknown> {
-  const first = c.returnOf ? sql`(l.credit_id is not distinct from ${c.returnOf}::uuid) desc,` : sql``;
+export function consumeLots(c: Consumption | Consumptions): RawBuilder<unknown> {
+  const one = 'accountId' in c;
+  const first = one && c.returnOf ? sql`(l.credit_id is not distinct from ${c.returnOf}::uuid) desc,` : sql``;
+  const debits = one
+    ? sql`(select ${c.accountId}::uuid as account_id, ${c.points}::numeric as points, ${c.operationId} as operation_id)`
+    : c.debits;
+  const accounts = one ? sql`${c.accountId}::uuid` : sql`any(${c.accountIds}::uuid[])`;
   return sql`lc_pick as (
-      select l.id, l.available_at > now() as pending,
-        least(l.remaining, ${c.points}::numeric - (sum(l.remaining) over w - l.remaining)) as take
-      from lots l
-      where l.account_id = ${c.accountId}::uuid and l.remaining > 0
-      window w as (order by ${first} (l.available_at > now()), l.expires_at, l.earned_at, l.id
-        rows between unbounded preceding and current row)
+      select l.id, l.account_id, d.operation_id, l.available_at > now() as pending,
+        least(l.remaining, d.points - (sum(l.remaining) over w - l.remaining)) as take
+      from ${debits} d
+      join lots l on l.account_id = d.account_id
+      where l.account_id = ${accounts} and l.remaining > 0
+      window w as (partition by l.account_id order by ${first} (l.available_at > now()), l.expires_at, l.earned_at,
+        l.id rows between unbounded preceding and current row)
     ),
-    lc_take as (select id, pending, take from lc_pick where take > 0),
+    lc_take as (select id, account_id, operation_id, pending, take from lc_pick where take > 0),
     lc_used as (
       update lots set remaining = lots.remaining - lc_take.take from lc_take where lots.id = lc_take.id
     ),
     lc_log as (
       insert into lot_consumptions (operation_id, lot_id, points)
-      select ${c.operationId}, lc_take.id, lc_take.take from lc_take
+      select lc_take.operation_id, lc_take.id, lc_take.take from lc_take
     )`;
 }

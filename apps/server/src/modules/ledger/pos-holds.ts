@@ -19,6 +19,7 @@ import {
 import {
   applyCapture,
   applyRelease,
+  type CaptureWrite,
   type HoldTarget,
   type HoldWrite,
   insertHold,
@@ -123,30 +124,50 @@ async function lockToSettle(
   s: Omit<PosSettlement<Settlement, unknown>, 'answer'>,
 ): Promise<LockedHold> {
   // A malformed id cannot name a hold (and would be a cast error in SQL).
-  const hold = isUuid(s.holdId) ? await lockHold(trx, s.holdId, s.settlement.kind === 'release') : undefined;
+  return settleable(
+    s,
+    isUuid(s.holdId) ? await lockHold(trx, s.holdId, s.settlement.kind === 'release') : undefined,
+  );
+}
+
+/**
+ * The hold as locked (undefined: none), told to `onHold`, when it may be settled (`settleRefusal`); else the
+ * refusal is thrown. A lone settlement's and a set-based batch's (`capture-batch.ts`) decision.
+ */
+export function settleable(
+  s: Omit<PosSettlement<Settlement, unknown>, 'answer'>,
+  hold: LockedHold | undefined,
+): LockedHold {
   s.onHold?.(hold);
   const refused = settleRefusal(hold, s.key.posId, s.settlement);
   if (refused) throw refused;
   return hold!;
 }
 
+/** A capture's request: all of the hold, or `settlement.points` of it; answered with what it did. */
+export type PosCapture = PosSettlement<
+  Extract<Settlement, { kind: 'capture' }>,
+  { holdId: string; captured: Cents; balanceAfter: Cents }
+>;
+
 /**
  * A capture inside the caller's transaction: all or part of the hold is redeemed and the rest released;
  * the answer is told the hold's id as stored, the captured points and the balance after.
  */
-export async function postCapture(
-  trx: Tx,
-  s: PosSettlement<
-    Extract<Settlement, { kind: 'capture' }>,
-    { holdId: string; captured: Cents; balanceAfter: Cents }
-  >,
-): Promise<StoredRequest> {
-  const hold = await lockToSettle(trx, s);
+export async function postCapture(trx: Tx, s: PosCapture): Promise<StoredRequest> {
+  return applyCapture(trx, captureWrite(s, await lockToSettle(trx, s)));
+}
+
+/**
+ * What a capture of a hold that may be settled writes (`applyCapture`, or a batch's `applyCaptures`): the
+ * captured points, the balance after and the hold's reason, and the answer over them.
+ */
+export function captureWrite(s: PosCapture, hold: LockedHold): CaptureWrite {
   const held = parseCents(hold.held);
   const captured = s.settlement.points ?? held;
   const balanceAfter = parseCents(hold.balance) - captured;
   const reason = captureReason(held, captured);
-  return applyCapture(trx, {
+  return {
     claim: { ...s.key, response: s.answer({ holdId: hold.hold_id, captured, balanceAfter }) },
     hold,
     operation: {
@@ -161,7 +182,7 @@ export async function postCapture(
     },
     reason,
     captured: centsText(captured),
-  });
+  };
 }
 
 /** A release inside the caller's transaction: the hold's points are available again. */

@@ -2,11 +2,36 @@ import { type BatchQueue, batchQueue, type Pending } from '../../db/batch-queue'
 import type { Db } from '../../db/connection';
 import { commitBatch, writing } from '../../db/group-commit';
 import type { Tx } from '../../db/transaction';
-import type { AppError } from '../../lib/app-error';
+import { AppError } from '../../lib/app-error';
 import type { StoredRequest } from '../pos/idempotency';
 
 /** What a set-based batch did with one write: stored it, refused it, or left it to be written alone. */
 export type Batched = { stored: StoredRequest } | { refused: AppError } | { alone: true };
+
+/**
+ * The decide and persist steps of a kind's `write`, after its read: `decide` gives each write's row to
+ * persist, null to leave it alone, or throws its refusal (an `AppError`); `persist` stores the rows in one
+ * statement, answering each in their order. One outcome per write, in order.
+ */
+export async function decideAndPersist<I, W>(
+  batch: readonly I[],
+  decide: (item: I, index: number) => W | null,
+  persist: (writes: W[]) => Promise<StoredRequest[]>,
+): Promise<Batched[]> {
+  const writes: W[] = [];
+  // Each write's outcome, or the index of its row among `writes` until the statement has stored it.
+  const decided: Array<Batched | number> = batch.map((item, index) => {
+    try {
+      const write = decide(item, index);
+      return write === null ? { alone: true } : writes.push(write) - 1;
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      return { refused: error };
+    }
+  });
+  const stored = writes.length > 0 ? await persist(writes) : [];
+  return decided.map((d) => (typeof d === 'number' ? { stored: stored[d]! } : d));
+}
 
 export interface SetBatchKind<I> {
   /**
