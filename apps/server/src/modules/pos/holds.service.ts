@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { CaptureResponse, HoldResponse, ReleaseResponse } from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
 import { cardKey, posTransaction } from '../../db/group-commit';
-import type { Tx } from '../../db/transaction';
 import { centsNumber, centsText, toCents } from '../../lib/money';
+import { captureBatches } from '../ledger/capture-batch';
 import { holdBatches } from '../ledger/hold-batch';
 import type { HoldTarget, LockedHold } from '../ledger/holds.repository';
-import { postCapture, postRelease } from '../ledger/pos-holds';
+import { postRelease } from '../ledger/pos-holds';
 import type { PosIdentity } from '../pos-keys/pos-keys.repository';
 import { answerWrite, type FailureDetails } from './failures';
 import {
@@ -104,7 +104,8 @@ function settle(
   holdId: string,
   /** Recorded on a refused capture (a full one names none: 0); null for a release. */
   points: bigint | null,
-  post: (trx: Tx, onHold: (hold: LockedHold | undefined) => void) => Promise<StoredRequest>,
+  /** The write in its transaction, telling `onHold` what it locked. */
+  write: (onHold: (hold: LockedHold | undefined) => void) => Promise<StoredRequest>,
 ): Promise<PosOutcome> {
   let hold: LockedHold | undefined;
   const onHold = (locked: LockedHold | undefined) => {
@@ -113,7 +114,7 @@ function settle(
   return answerWrite(
     db,
     ctx,
-    () => posTransaction(db, settleKey(holdId), (trx) => post(trx, onHold)),
+    () => write(onHold),
     (error): FailureDetails => {
       const found = hold as LockedHold | undefined;
       const ours = found !== undefined && found.pos_id === ctx.posId;
@@ -140,8 +141,9 @@ export async function captureHoldRequest(
 ): Promise<PosOutcome> {
   const ctx = writeContext('capture', pos.id, holdId, input, requestId);
   const points = input.points === undefined ? null : toCents(input.points);
-  return settle(db, ctx, holdId, points ?? 0n, (trx, onHold) =>
-    postCapture(trx, {
+  // Batched set-based with other cards' captures (`capture-batch.ts`); alone, group-committed with its card's.
+  return settle(db, ctx, holdId, points ?? 0n, (onHold) =>
+    captureBatches.transaction(db, {
       key: keyOf(ctx),
       holdId,
       settlement: { kind: 'capture', points },
@@ -152,6 +154,7 @@ export async function captureHoldRequest(
         balance: centsNumber(balanceAfter),
       }),
       onHold,
+      commitKey: settleKey(holdId),
     }),
   );
 }
@@ -165,17 +168,19 @@ export async function releaseHoldRequest(
   requestId: string,
 ): Promise<PosOutcome> {
   const ctx = writeContext('release', pos.id, holdId, input, requestId);
-  return settle(db, ctx, holdId, null, (trx, onHold) =>
-    postRelease(trx, {
-      key: keyOf(ctx),
-      holdId,
-      settlement: { kind: 'release' },
-      answer: ({ holdId: id, availableAfter }): ReleaseResponse => ({
-        holdId: id,
-        status: 'released',
-        availableBalance: centsNumber(availableAfter),
+  return settle(db, ctx, holdId, null, (onHold) =>
+    posTransaction(db, settleKey(holdId), (trx) =>
+      postRelease(trx, {
+        key: keyOf(ctx),
+        holdId,
+        settlement: { kind: 'release' },
+        answer: ({ holdId: id, availableAfter }): ReleaseResponse => ({
+          holdId: id,
+          status: 'released',
+          availableBalance: centsNumber(availableAfter),
+        }),
+        onHold,
       }),
-      onHold,
-    }),
+    ),
   );
 }

@@ -188,6 +188,15 @@ export function till(ctx: TestContext, apiKey: string): Till {
 let counter = 0;
 export const opId = (prefix = 'op') => `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}`;
 
+/** The transactions that wrote these operations (by operationId): one id means one transaction. */
+export async function writers(db: Db, operationIds: string[]): Promise<string[]> {
+  const { rows } = await sql<{ xid: string }>`
+    select distinct xmin::text as xid from operations where operation_id = any(${operationIds}::text[])`.execute(
+    db,
+  );
+  return rows.map((r) => r.xid);
+}
+
 export async function failedOperations(db: Db, error?: string) {
   let query = db.selectFrom('operations').selectAll().where('status', '=', 'failed');
   if (error) query = query.where(sql`meta->>'error'`, '=', error);
