@@ -49,4 +49,6 @@ export const captureBatches = setBatches<BatchedCapture>({
   write: postCaptureBatch,
   // One capture in a transaction of its own: group-committed with its card's other writes, as without batches.
   alone: (db, c) => posTransaction(db, c.commitKey, (trx) => postCapture(trx, c)),
+  // A capture of a card this server is already writing joins that card's group commit at once.
+  key: (c) => c.commitKey,
 });

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
+import { cardKey, useGroupCommit } from '../../db/group-commit';
 import { captureBatches } from '../ledger/capture-batch';
 import { verifyLedger } from '../ledger/verify-ledger';
 import {
@@ -278,6 +279,30 @@ describe('set-based batches of captures across cards', () => {
     ]);
     expect(answers.map((x) => x.statusCode)).toEqual([404, 200, 404]);
     expect([answers[0]!.json().code, answers[2]!.json().code]).toEqual(['HOLD_NOT_FOUND', 'HOLD_NOT_FOUND']);
+  });
+
+  it("a capture of a card the server is already writing joins that card's group commit, not the next batch", async () => {
+    const card = await createCard(db, { balance: 50 });
+    const holds = [await holdOn(card.number, 10), await holdOn(card.number, 20)];
+    const commit = useGroupCommit(db, { lanes: 1, maxBatch: 16 });
+    const resume = commit.pause();
+    try {
+      // Alone in its batch, the first capture waits in its card's group commit (paused).
+      const first = pos.capture(holds[0]!, { operationId: opId('cap') });
+      await vi.waitFor(() => expect(commit.queued()).toBe(1), { timeout: 60_000, interval: 2 });
+      expect(commit.busy(cardKey(card.number))).toBe(true);
+      // The second goes straight to the card's queue: nothing waits for the captures' batch.
+      const second = pos.capture(holds[1]!, { operationId: opId('cap') });
+      await vi.waitFor(() => expect(commit.queued()).toBe(2), { timeout: 60_000, interval: 2 });
+      expect(queue.queued()).toBe(0);
+      resume();
+      const answers = await Promise.all([first, second]);
+      expect(answers.map((a) => a.statusCode)).toEqual([200, 200]);
+      expect(answers.map((a) => a.json().balance)).toEqual([40, 20]);
+    } finally {
+      resume();
+      useGroupCommit(db, { lanes: 1, maxBatch: 16 });
+    }
   });
 
   it.runIf(ctx.database.kind === 'postgres')(
