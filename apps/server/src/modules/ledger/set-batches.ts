@@ -48,7 +48,7 @@ export interface SetBatchKind<I> {
    * writing goes `alone` at once, into that key's group commit: in a batch it would find the account locked
    * (SKIP LOCKED) and go alone anyway, one batch later — a hot card's writes would all pay that detour.
    */
-  key?: (item: I) => string;
+  key: (item: I) => string;
 }
 
 export interface SetBatchOptions {
@@ -120,8 +120,8 @@ export function setBatches<I>(kind: SetBatchKind<I>): SetBatches<I> {
     },
     transaction(db, item) {
       const queue = queues.get(db);
-      const busy = kind.key !== undefined && writing(db, kind.key(item));
-      return (queue && !busy ? queue.submit('batch', item) : kind.alone(db, item)) as Promise<StoredRequest>;
+      const batched = queue && !writing(db, kind.key(item));
+      return (batched ? queue.submit('batch', item) : kind.alone(db, item)) as Promise<StoredRequest>;
     },
   };
 }
