@@ -119,8 +119,42 @@ test('the widest points an operation can hold show whole in Operations and Recei
   expect(await cut(bodyRows(page, 'Operations').locator('td:nth-child(3)'))).toEqual(whole);
   await expect(bodyRows(page, 'Receipts')).toHaveCount(3);
   expect(await cut(bodyRows(page, 'Receipts').locator('td:nth-child(5)'))).toEqual(whole);
-  // Receipts keep to the page (Operations, seven columns, already scrolled sideways at this width).
+  // Receipts keep to the page too.
   await expect(section(page, 'Receipts').getByTestId('scroll-hint')).toHaveCount(0);
+});
+
+test('Operations fits 1280 px: no sideways scroll, and its widest date, type, status and card show whole', async ({
+  page,
+  api,
+}) => {
+  const account = await createAccount(api);
+  // The widest of each fixed column: a two-digit day and hour, the longest type label and status, a card.
+  const content = ['redemption', 'adjustment', 'accrual'].map((type, n) => ({
+    id: `00000000-0000-4000-8000-00000000003${n}`,
+    operationId: `op-${n}`,
+    type,
+    points: '-999999999999.99',
+    status: 'completed',
+    accountId: account.id,
+    cardNumber: '9018610177899066',
+    posId: null,
+    posName: 'Main Street till 12',
+    posAddress: null,
+    createdAt: '2030-12-28T12:59:00.000Z',
+    meta: { reason: 'Welcome gift' },
+  }));
+  await page.route('**/api/v1/operations?**', (route) =>
+    route.fulfill({ json: { content, totalElements: 3, totalPages: 1, page: 0, size: 10 } }),
+  );
+  await page.goto(`/clients/${account.id}`);
+  await expect(bodyRows(page, 'Operations')).toHaveCount(3);
+  await expect(bodyRows(page, 'Operations').first()).toContainText('Dec 28, 2030, 12:59 PM');
+  await expect(section(page, 'Operations').getByTestId('scroll-hint')).toHaveCount(0);
+  // Date, Type, Points, Status and Card never cut (POS cuts a long name with its tooltip; Details wraps).
+  const cut = await bodyRows(page, 'Operations')
+    .locator('td:nth-child(-n+5)')
+    .evaluateAll((tds) => tds.filter((td) => td.scrollWidth > td.clientWidth).map((td) => td.textContent));
+  expect(cut).toEqual([]);
 });
 
 test('card actions as on /cards: block the active card from the client page', async ({
