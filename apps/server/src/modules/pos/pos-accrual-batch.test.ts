@@ -6,10 +6,11 @@ import {
   accountOf,
   createCard,
   createRuleset,
+  expectSplitAsAlone,
   failedOperations,
   opId,
   posTestFile,
-  inOneBatch as sendInOneBatch,
+  recordedBatches,
 } from './pos.fixtures';
 
 /**
@@ -18,17 +19,7 @@ import {
  * must be answered exactly as if written alone. The ledger is verified after the file (posTestFile).
  */
 const { ctx, db, pos } = await posTestFile({ ruleset: { percent: 10 } });
-const batches: Array<{ size: number; outcome: string }> = [];
-const queue = useAccrualBatches(db, {
-  lanes: 1,
-  maxBatch: 16,
-  onBatch: (size, outcome) => batches.push({ size, outcome }),
-})!;
-
-function inOneBatch<T>(requests: Array<() => Promise<T>>): Promise<T[]> {
-  batches.length = 0;
-  return sendInOneBatch(queue, requests);
-}
+const { batches, queue, inOneBatch } = recordedBatches((options) => useAccrualBatches(db, options));
 
 const accrual = (cardNumber: string, operationId = opId('acc'), price = 100) => ({
   operationId,
@@ -117,11 +108,7 @@ describe('set-based batches of accruals across cards', () => {
     ];
     const answers = await inOneBatch(bodies.map((body) => () => pos.accrue(body)));
     expect(batches).toEqual([{ size: 4, outcome: 'split' }]);
-    expect([answers[0]!.statusCode, answers[2]!.statusCode]).toEqual([201, 201]);
-    // Written alone, one of the two takes the operationId and the other is refused, whichever came first.
-    const contested = [answers[1]!, answers[3]!];
-    expect(contested.map((a) => a.statusCode).sort()).toEqual([201, 409]);
-    expect(contested.find((a) => a.statusCode === 409)!.json().code).toBe('OPERATION_ID_ALREADY_USED');
+    expectSplitAsAlone(answers, 201);
     const balances = [
       (await accountOf(db, cards[1]!.accountId)).balance,
       (await accountOf(db, cards[3]!.accountId)).balance,

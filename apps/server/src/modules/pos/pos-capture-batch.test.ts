@@ -6,11 +6,12 @@ import { verifyLedger } from '../ledger/verify-ledger';
 import {
   accountOf,
   createCard,
+  expectSplitAsAlone,
   expireHold,
   failedOperations,
   opId,
   posTestFile,
-  inOneBatch as sendInOneBatch,
+  recordedBatches,
   writers,
 } from './pos.fixtures';
 
@@ -21,17 +22,7 @@ import {
  * cards). The ledger and its lots are verified after the file (posTestFile), and in the lots test too.
  */
 const { ctx, db, pos, other } = await posTestFile({ ruleset: { percent: 10 } });
-const batches: Array<{ size: number; outcome: string }> = [];
-const queue = captureBatches.use(db, {
-  lanes: 1,
-  maxBatch: 16,
-  onBatch: (size, outcome) => batches.push({ size, outcome }),
-})!;
-
-function inOneBatch<T>(requests: Array<() => Promise<T>>): Promise<T[]> {
-  batches.length = 0;
-  return sendInOneBatch(queue, requests);
-}
+const { batches, queue, inOneBatch } = recordedBatches((options) => captureBatches.use(db, options));
 
 async function holdOn(cardNumber: string, points: number, till = pos): Promise<string> {
   const res = await till.hold({ operationId: opId('hold'), cardNumber, points });
@@ -256,11 +247,7 @@ describe('set-based batches of captures across cards', () => {
     ];
     const answers = await inOneBatch(bodies.map((body, i) => () => pos.capture(holds[i]!, body)));
     expect(batches).toEqual([{ size: 4, outcome: 'split' }]);
-    expect([answers[0]!.statusCode, answers[2]!.statusCode]).toEqual([200, 200]);
-    // Written alone, one of the two takes the operationId and the other is refused, whichever came first.
-    const contested = [answers[1]!, answers[3]!];
-    expect(contested.map((x) => x.statusCode).sort()).toEqual([200, 409]);
-    expect(contested.find((x) => x.statusCode === 409)!.json().code).toBe('OPERATION_ID_ALREADY_USED');
+    expectSplitAsAlone(answers, 200);
     const balances = [
       (await accountOf(db, cards[1]!.accountId)).balance,
       (await accountOf(db, cards[3]!.accountId)).balance,

@@ -4,12 +4,13 @@ import { holdBatches } from '../ledger/hold-batch';
 import {
   accountOf,
   createCard,
+  expectSplitAsAlone,
   expireHold,
   failedOperations,
   newCardNumber,
   opId,
   posTestFile,
-  inOneBatch as sendInOneBatch,
+  recordedBatches,
 } from './pos.fixtures';
 
 /**
@@ -18,17 +19,7 @@ import {
  * must be answered exactly as if written alone. The ledger is verified after the file (posTestFile).
  */
 const { ctx, db, pos } = await posTestFile();
-const batches: Array<{ size: number; outcome: string }> = [];
-const queue = holdBatches.use(db, {
-  lanes: 1,
-  maxBatch: 16,
-  onBatch: (size, outcome) => batches.push({ size, outcome }),
-})!;
-
-function inOneBatch<T>(requests: Array<() => Promise<T>>): Promise<T[]> {
-  batches.length = 0;
-  return sendInOneBatch(queue, requests);
-}
+const { batches, inOneBatch } = recordedBatches((options) => holdBatches.use(db, options));
 
 const hold = (cardNumber: string, points: number, operationId = opId('h')) => ({
   operationId,
@@ -213,11 +204,7 @@ describe('set-based batches of holds across cards', () => {
     ];
     const answers = await inOneBatch(bodies.map((body) => () => pos.hold(body)));
     expect(batches).toEqual([{ size: 4, outcome: 'split' }]);
-    expect([answers[0]!.statusCode, answers[2]!.statusCode]).toEqual([201, 201]);
-    // Written alone, one of the two takes the operationId and the other is refused, whichever came first.
-    const contested = [answers[1]!, answers[3]!];
-    expect(contested.map((a) => a.statusCode).sort()).toEqual([201, 409]);
-    expect(contested.find((a) => a.statusCode === 409)!.json().code).toBe('OPERATION_ID_ALREADY_USED');
+    expectSplitAsAlone(answers, 201);
     const held = [
       (await accountOf(db, cards[1]!.accountId)).held,
       (await accountOf(db, cards[3]!.accountId)).held,

@@ -4,7 +4,9 @@ import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { expect, vi } from 'vitest';
 import { bearer, createTestContext, type TestContext } from '../../../test/helper';
+import type { BatchQueue } from '../../db/batch-queue';
 import type { Db } from '../../db/connection';
+import type { SetBatchOptions } from '../ledger/set-batches';
 
 /** Test helpers for the POS API: keys, rulesets, cards with a starting balance, and a till client. */
 
@@ -223,4 +225,33 @@ export async function inOneBatch<T>(
   } finally {
     resume();
   }
+}
+
+/**
+ * The answers of a batch of four split by one operationId sent on its second and fourth writes: the first
+ * and third get `success`, and of the two written alone one takes the operationId (`success`) and the other
+ * is refused, whichever came first.
+ */
+export function expectSplitAsAlone(answers: LightMyRequestResponse[], success: number) {
+  expect([answers[0]!.statusCode, answers[2]!.statusCode]).toEqual([success, success]);
+  const contested = [answers[1]!, answers[3]!];
+  expect(contested.map((a) => a.statusCode).sort()).toEqual([success, 409]);
+  expect(contested.find((a) => a.statusCode === 409)!.json().code).toBe('OPERATION_ID_ALREADY_USED');
+}
+
+/**
+ * A set-based batch kind turned on for a test file (`use`: its `use` on the file's database) with one lane of
+ * 16, the batches it ran (size and outcome, emptied before each `inOneBatch`), and `inOneBatch` over its queue.
+ */
+export function recordedBatches(use: (options: SetBatchOptions) => BatchQueue<unknown> | null) {
+  const batches: Array<{ size: number; outcome: string }> = [];
+  const queue = use({ lanes: 1, maxBatch: 16, onBatch: (size, outcome) => batches.push({ size, outcome }) })!;
+  return {
+    batches,
+    queue,
+    inOneBatch<T>(requests: Array<() => Promise<T>>): Promise<T[]> {
+      batches.length = 0;
+      return inOneBatch(queue, requests);
+    },
+  };
 }
