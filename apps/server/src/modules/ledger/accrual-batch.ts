@@ -1,9 +1,16 @@
 import type { Db } from '../../db/connection';
 import { cardKey, posTransaction } from '../../db/group-commit';
 import type { Tx } from '../../db/transaction';
-import { readAccrualContexts } from './accrual.repository';
+import { type AccrualContext, readAccrualContexts, readEarnedTodayOf } from './accrual.repository';
 import { insertAccruals } from './accrual-batch.repository';
-import { accrualWrite, decideAccrual, type PosAccrual, postAccrual, skusOf } from './pos-accrual';
+import {
+  accrualWrite,
+  decideAccrual,
+  earnedTodayOf,
+  type PosAccrual,
+  postAccrual,
+  skusOf,
+} from './pos-accrual';
 import { type Batched, decideAndPersist, type SetBatchOptions, setBatches } from './set-batches';
 
 /**
@@ -16,28 +23,42 @@ import { type Batched, decideAndPersist, type SetBatchOptions, setBatches } from
  * sweeper, a hold of the same card) nor deadlock with another batch. An accrual it cannot decide on its
  * own read is left to be written alone, as it would be without batches: its account was locked by
  * another transaction (or its card is unknown), its account already has an accrual in this batch (the
- * second must see the first's balance), or the ruleset caps points per card and day (the cap reads what
- * the card earned today after the lock, one statement per card).
+ * second must see the first's balance). Under a ruleset that caps points per card and day, what each card
+ * earned today is read in one more statement after the lock (`readEarnedTodayOf`), as the lone write reads it.
  */
 export async function postAccrualBatch(trx: Tx, batch: readonly PosAccrual[]): Promise<Batched[]> {
   const skus = [...new Set(batch.flatMap((a) => skusOf(a.receipt.items)))];
   const contexts = await readAccrualContexts(trx, batch, skus);
+  const earnedToday = await readCapped(trx, contexts);
   const accounts = new Set<string>();
   return decideAndPersist(
     batch,
     (a, index) => {
       const context = contexts[index]!;
       const accountId = context.account_id;
-      const capped = context.earning_rules?.maxPointsPerCardPerDay != null;
-      if (!accountId || accounts.has(accountId) || capped) return null;
+      if (!accountId || accounts.has(accountId)) return null;
       accounts.add(accountId);
       a.onContext?.(context);
       const { items, purchasedAt } = a.receipt;
-      const decision = decideAccrual(context, { posId: a.posId, items, purchasedAt });
+      const decision = decideAccrual(context, { posId: a.posId, items, purchasedAt }, earnedToday.get(index));
       return accrualWrite(a, context, decision);
     },
     (writes) => insertAccruals(trx, writes),
   );
+}
+
+/** What each capped card earned today (`earnedTodayOf`), by its index in the batch; none when nothing caps. */
+async function readCapped(trx: Tx, contexts: readonly AccrualContext[]): Promise<Map<number, string>> {
+  const capped = contexts.flatMap((context, index) => {
+    const of = earnedTodayOf(context);
+    return of ? [{ index, of }] : [];
+  });
+  if (capped.length === 0) return new Map();
+  const earned = await readEarnedTodayOf(
+    trx,
+    capped.map((c) => c.of),
+  );
+  return new Map(capped.map((c, i) => [c.index, earned[i]!]));
 }
 
 /** Accruals' set-based batches: `use` turns them on for a database, `transaction` is one accrual's. */

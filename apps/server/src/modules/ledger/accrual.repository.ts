@@ -108,23 +108,52 @@ export async function readAccrualContexts(
   return result.rows.map(({ ord: _ord, ...context }) => context);
 }
 
+/** What a card earned today is read for: its account and card, and the programme's time zone. */
+export interface EarnedTodayOf {
+  accountId: string;
+  cardId: string;
+  timeZone: string;
+}
+
 /**
- * What a card earned by POS accruals on the programme day of now() (maxPointsPerCardPerDay). A statement of
- * its own, after the account's lock: in READ COMMITTED a statement sees what committed before it started, so
- * an accrual on the same card that held the lock before us is counted (the locking statement's snapshot
- * predates the wait and would miss it).
+ * What a card earned by POS accruals on the programme day of now() (maxPointsPerCardPerDay), as a scalar
+ * subquery over SQL naming the account, the card and the time zone.
  */
-export async function readEarnedToday(
-  db: Executor,
-  input: { accountId: string; cardId: string; timeZone: string },
-): Promise<string> {
-  const result = await sql<{ earned: string }>`
-    select coalesce(sum(o.points), 0)::text as earned
+const earnedTodaySum = (
+  account: RawBuilder<unknown>,
+  card: RawBuilder<unknown>,
+  timeZone: RawBuilder<unknown>,
+) =>
+  sql<string>`(select coalesce(sum(o.points), 0)::text
     from operations o
-    where o.account_id = ${input.accountId}::uuid and o.type = 'accrual' and o.status = 'completed'
-      and o.card_id = ${input.cardId}::uuid and o.pos_id is not null
-      and o.created_at >= date_trunc('day', now(), ${input.timeZone})`.execute(db);
+    where o.account_id = ${account} and o.type = 'accrual' and o.status = 'completed'
+      and o.card_id = ${card} and o.pos_id is not null
+      and o.created_at >= date_trunc('day', now(), ${timeZone}))`;
+
+/**
+ * What a card earned today (`earnedTodaySum`). A statement of its own, after the account's lock: in READ
+ * COMMITTED a statement sees what committed before it started, so an accrual on the same card that held the
+ * lock before us is counted (the locking statement's snapshot predates the wait and would miss it).
+ */
+export async function readEarnedToday(db: Executor, input: EarnedTodayOf): Promise<string> {
+  const result = await sql<{ earned: string }>`
+    select ${earnedTodaySum(sql`${input.accountId}::uuid`, sql`${input.cardId}::uuid`, sql`${input.timeZone}::text`)} as earned`.execute(
+    db,
+  );
   return result.rows[0]!.earned;
+}
+
+/**
+ * `readEarnedToday` of several cards in one statement, in their order: a set-based batch's, after its
+ * accounts' lock, for the same reason.
+ */
+export async function readEarnedTodayOf(db: Executor, cards: readonly EarnedTodayOf[]): Promise<string[]> {
+  const result = await sql<{ earned: string }>`
+    select ${earnedTodaySum(sql.ref('n.account_id'), sql.ref('n.card_id'), sql.ref('n.time_zone'))} as earned
+    from unnest(${cards.map((c) => c.accountId)}::uuid[], ${cards.map((c) => c.cardId)}::uuid[],
+      ${cards.map((c) => c.timeZone)}::text[]) with ordinality as n(account_id, card_id, time_zone, ord)
+    order by n.ord`.execute(db);
+  return result.rows.map((r) => r.earned);
 }
 
 /**

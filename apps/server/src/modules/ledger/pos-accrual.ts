@@ -7,6 +7,7 @@ import type { StoredRequest } from '../pos/idempotency';
 import {
   type AccrualContext,
   type AccrualWrite,
+  type EarnedTodayOf,
   insertAccrual,
   readAccrualContext,
   readEarnedToday,
@@ -60,18 +61,27 @@ export function decideAccrual(
 }
 
 /**
+ * What the card's earnings today are read for when the ruleset in force caps them per day, else null
+ * (nothing to read: the decision refuses first, or there is no cap).
+ */
+export function earnedTodayOf(context: AccrualContext): EarnedTodayOf | null {
+  if (!context.account_id || !context.card_id || context.percent === null) return null;
+  if (context.earning_rules?.maxPointsPerCardPerDay == null) return null;
+  return {
+    accountId: context.account_id,
+    cardId: context.card_id,
+    timeZone: context.time_zone ?? DEFAULT_TIME_ZONE,
+  };
+}
+
+/**
  * What the card earned today when the ruleset in force caps it per day, else nothing to read. Under the
  * account's lock (the accrual) no other accrual of the card can commit until this one does, so the cap
  * holds however many tills accrue at once.
  */
 async function earnedTodayFor(db: Executor, context: AccrualContext): Promise<string> {
-  if (!context.account_id || !context.card_id || context.percent === null) return '0';
-  if (context.earning_rules?.maxPointsPerCardPerDay == null) return '0';
-  return readEarnedToday(db, {
-    accountId: context.account_id,
-    cardId: context.card_id,
-    timeZone: context.time_zone ?? DEFAULT_TIME_ZONE,
-  });
+  const of = earnedTodayOf(context);
+  return of ? readEarnedToday(db, of) : '0';
 }
 
 export const skusOf = (items: ReceiptLineInput[]) => [...new Set(items.map((i) => i.sku))];

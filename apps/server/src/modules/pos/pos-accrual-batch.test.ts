@@ -170,12 +170,21 @@ describe('set-based batches of accruals across cards', () => {
     }
   });
 
-  it('under a ruleset that caps points per card and day, each card is written alone and the cap holds', async () => {
+  it('under a ruleset that caps points per card and day, the cards share a batch and the cap holds, counting what each card earned before it', async () => {
     await createRuleset(db, { version: 2, percent: 10, earningRules: { maxPointsPerCardPerDay: 15 } });
-    const [a, b] = [await createCard(db), await createCard(db)];
-    const answers = await inOneBatch([a, b, a, b].map((card) => () => pos.accrue(accrual(card.number))));
-    expect(answers.map((x) => x.statusCode)).toEqual([201, 201, 201, 201]);
+    const [a, b, c] = [await createCard(db), await createCard(db), await createCard(db)];
+    // c earned 10 of its 15 today before the batch.
+    expect((await pos.accrue(accrual(c.number))).json().points).toBe(10);
+    const bodies = [a, b, a, b, c].map((card) => accrual(card.number));
+    const answers = await inOneBatch(bodies.map((body) => () => pos.accrue(body)));
+    expect(answers.slice(0, 4).map((x) => x.statusCode)).toEqual([201, 201, 201, 201]);
     expect(await accountOf(db, a.accountId)).toEqual({ balance: 15, held: 0 });
     expect(await accountOf(db, b.accountId)).toEqual({ balance: 15, held: 0 });
+    // a's, b's and c's first accruals in the batch's one transaction; the second ones of a and b alone after it.
+    expect(batches).toEqual([{ size: 5, outcome: 'committed' }]);
+    expect(await writers([0, 1, 4].map((i) => bodies[i]!.operationId))).toHaveLength(1);
+    expect(answers[4]!.statusCode).toBe(201);
+    expect(answers[4]!.json().points).toBe(5);
+    expect(await accountOf(db, c.accountId)).toEqual({ balance: 15, held: 0 });
   });
 });
