@@ -21,7 +21,8 @@
  * BENCH_EXPLAIN=1 (after the phases, the plan of every statement of one accrual, hold and capture),
  * BENCH_STATEMENTS=1 (per phase, the statements that cost PostgreSQL most, from pg_stat_statements),
  * BENCH_PROFILE=<dir> (--cpu-prof of the server), BENCH_RULES=<n> (accrual under a ruleset of 1 earning rule,
- * then of n rules, then of 1 again: what the rules cost an accrual, issue 10).
+ * then of n rules, then of 1 again: what the rules cost an accrual, issue 10), BENCH_DAY_CAP=<points> (the
+ * seeded ruleset caps points per card and day, so every accrual reads what its card earned today).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -107,7 +108,14 @@ async function seed(db: Db, secretHex: string) {
   const keys = await seedPosKeys(db, secretHex, 4, 'Bench till');
   const ruleset = await db
     .insertInto('rulesets')
-    .values({ version: 1, percent: 5, active_from: new Date(Date.now() - 60_000), created_by: 'bench' })
+    .values({
+      version: 1,
+      percent: 5,
+      // BENCH_DAY_CAP: the daily cap per card every accrual then reads what its card earned today for.
+      earning_rules: DAY_CAP > 0 ? JSON.stringify({ maxPointsPerCardPerDay: DAY_CAP }) : null,
+      active_from: new Date(Date.now() - 60_000),
+      created_by: 'bench',
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   await db
@@ -168,6 +176,7 @@ interface PhaseResult {
 }
 
 const RULES = Number(process.env.BENCH_RULES ?? 0);
+const DAY_CAP = Number(process.env.BENCH_DAY_CAP ?? 0);
 
 /**
  * A ruleset of `count` earning rules put in force (the next version): each rule has conditions a line must
