@@ -5,13 +5,6 @@ import { batchEventSteps } from '../events/emit';
 import type { StoredRequest } from '../pos/idempotency';
 import { balancesAfter } from './balances.sql';
 import {
-  type CaptureWrite,
-  closeHolds,
-  holdsWithAccounts,
-  type LockedHold,
-  lockedHoldColumns,
-} from './holds.repository';
-import {
   answersInOrder,
   insertClaims,
   updateBatchAccounts,
@@ -19,6 +12,13 @@ import {
   writeRow,
 } from './ledger.repository';
 import { consumeLots } from './lots.sql';
+import {
+  type CaptureWrite,
+  closeHolds,
+  holdsWithAccounts,
+  type LockedHold,
+  lockedHoldColumns,
+} from './settlements.repository';
 
 /**
  * `lockHold(…, false)` of several captures in one statement, one hold per capture in their order (undefined:

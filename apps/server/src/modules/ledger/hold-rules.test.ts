@@ -8,7 +8,8 @@ import {
   needsLapsedVoided,
   settleRefusal,
 } from './hold-rules';
-import type { HoldTarget, LockedHold } from './holds.repository';
+import type { HoldTarget } from './holds.repository';
+import type { LockedHold } from './settlements.repository';
 
 const now = new Date('2026-11-23T12:00:00.000Z');
 

@@ -1,6 +1,7 @@
 import { AppError } from '../../lib/app-error';
 import { type Cents, centsText, parseCents } from '../../lib/money';
-import type { HoldTarget, LockedHold } from './holds.repository';
+import type { HoldTarget } from './holds.repository';
+import type { LockedHold } from './settlements.repository';
 
 /** How long a hold lasts when the `holds.ttl_minutes` setting is unset (POS-API.md "Hold"). */
 export const DEFAULT_HOLD_TTL_MINUTES = 15;

@@ -16,18 +16,15 @@ import {
   type Settlement,
   settleRefusal,
 } from './hold-rules';
+import { type HoldTarget, type HoldWrite, insertHold, lockHoldTarget } from './holds.repository';
+import type { PosRequestKey } from './ledger.repository';
 import {
   applyCapture,
   applyRelease,
   type CaptureWrite,
-  type HoldTarget,
-  type HoldWrite,
-  insertHold,
   type LockedHold,
   lockHold,
-  lockHoldTarget,
-} from './holds.repository';
-import type { PosRequestKey } from './ledger.repository';
+} from './settlements.repository';
 
 export interface PosHold {
   key: PosRequestKey;

@@ -5,8 +5,9 @@ import { cardKey, posTransaction } from '../../db/group-commit';
 import { centsNumber, centsText, toCents } from '../../lib/money';
 import { captureBatches } from '../ledger/capture-batch';
 import { holdBatches } from '../ledger/hold-batch';
-import type { HoldTarget, LockedHold } from '../ledger/holds.repository';
+import type { HoldTarget } from '../ledger/holds.repository';
 import { postRelease } from '../ledger/pos-holds';
+import type { LockedHold } from '../ledger/settlements.repository';
 import type { PosIdentity } from '../pos-keys/pos-keys.repository';
 import { answerWrite, type FailureDetails } from './failures';
 import {
