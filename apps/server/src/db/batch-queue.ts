@@ -38,7 +38,7 @@ interface Line<I> {
 }
 
 /**
- * The queueing half of group commit (`group-commit.ts`, and the set-based batches of accruals and holds,
+ * The queueing half of group commit (`group-commit.ts`, and the set-based batches of accruals, holds and captures,
  * `modules/ledger/set-batches.ts`): while `lanes` batches of a key are working, that key's items wait,
  * and the next batch takes up to `maxBatch` of them. Keys never wait for each other.
  */

@@ -44,8 +44,9 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: AppError };
  * for each other here (each runs at once in a transaction of its own, as `inTransaction` runs it): a batch
  * across cards could stall every card of a server behind one lock held elsewhere (an import's accounts, a
  * sweeper's batch) and deadlock with another batch; one queue for all cards measured faster in two rounds of
- * three and was not shipped on that (BENCHMARKS.md "group commit of a card's writes"). Accruals and holds of
- * many cards are batched another way, set-based and never waiting for a lock (`modules/ledger/set-batches.ts`).
+ * three and was not shipped on that (BENCHMARKS.md "group commit of a card's writes"). Accruals, holds and
+ * captures of many cards are batched another way, set-based and never waiting for a lock
+ * (`modules/ledger/set-batches.ts`).
  *
  * Each write still locks, decides and persists on its own (modules/ledger), and sees the writes before it
  * in the batch as a later transaction would. One write never fails its neighbours:

@@ -1,4 +1,3 @@
-import type { Db } from '../../db/connection';
 import { cardKey, posTransaction } from '../../db/group-commit';
 import type { Tx } from '../../db/transaction';
 import { type AccrualContext, readAccrualContexts, readEarnedTodayOf } from './accrual.repository';
@@ -11,7 +10,7 @@ import {
   postAccrual,
   skusOf,
 } from './pos-accrual';
-import { type Batched, decideAndPersist, type SetBatchOptions, setBatches } from './set-batches';
+import { type Batched, decideAndPersist, setBatches } from './set-batches';
 
 /**
  * Accruals of several cards in one transaction, set-based (issue 13): one statement reads and locks every
@@ -22,7 +21,7 @@ import { type Batched, decideAndPersist, type SetBatchOptions, setBatches } from
  * The batch never waits for a lock, so it can neither stall behind a lock held elsewhere (an import, a
  * sweeper, a hold of the same card) nor deadlock with another batch. An accrual it cannot decide on its
  * own read is left to be written alone, as it would be without batches: its account was locked by
- * another transaction (or its card is unknown), its account already has an accrual in this batch (the
+ * another transaction (or its card is unknown), or its account already has an accrual in this batch (the
  * second must see the first's balance). Under a ruleset that caps points per card and day, what each card
  * earned today is read in one more statement after the lock (`readEarnedTodayOf`), as the lone write reads it.
  */
@@ -30,21 +29,17 @@ export async function postAccrualBatch(trx: Tx, batch: readonly PosAccrual[]): P
   const skus = [...new Set(batch.flatMap((a) => skusOf(a.receipt.items)))];
   const contexts = await readAccrualContexts(trx, batch, skus);
   const earnedToday = await readCapped(trx, contexts);
-  const accounts = new Set<string>();
-  return decideAndPersist(
-    batch,
-    (a, index) => {
+  return decideAndPersist(batch, {
+    account: (_a, index) => contexts[index]!.account_id,
+    decide: (a, index) => {
       const context = contexts[index]!;
-      const accountId = context.account_id;
-      if (!accountId || accounts.has(accountId)) return null;
-      accounts.add(accountId);
       a.onContext?.(context);
       const { items, purchasedAt } = a.receipt;
       const decision = decideAccrual(context, { posId: a.posId, items, purchasedAt }, earnedToday.get(index));
       return accrualWrite(a, context, decision);
     },
-    (writes) => insertAccruals(trx, writes),
-  );
+    persist: (writes) => insertAccruals(trx, writes),
+  });
 }
 
 /** What each capped card earned today (`earnedTodayOf`), by its index in the batch; none when nothing caps. */
@@ -68,9 +63,3 @@ export const accrualBatches = setBatches<PosAccrual>({
   alone: (db, a) => posTransaction(db, cardKey(a.cardNumber), (trx) => postAccrual(trx, a)),
   key: (a) => cardKey(a.cardNumber),
 });
-
-/** POS accruals on `db` are batched from now on (the app does this once at build; null turns it off). */
-export const useAccrualBatches = (db: Db, options: SetBatchOptions | null) => accrualBatches.use(db, options);
-
-/** A POS accrual's transaction: batched when the app turned batches on for `db`, else written alone. */
-export const accrualTransaction = (db: Db, a: PosAccrual) => accrualBatches.transaction(db, a);

@@ -31,17 +31,11 @@ export async function postCaptureBatch(trx: Tx, batch: readonly BatchedCapture[]
     trx,
     batch.map((c) => c.holdId),
   );
-  const accounts = new Set<string>();
-  return decideAndPersist(
-    batch,
-    (c, index) => {
-      const hold = holds[index];
-      if (!hold || accounts.has(hold.account_id)) return null;
-      accounts.add(hold.account_id);
-      return captureWrite(c, settleable(c, hold));
-    },
-    (writes) => applyCaptures(trx, writes),
-  );
+  return decideAndPersist(batch, {
+    account: (_c, index) => holds[index]?.account_id ?? null,
+    decide: (c, index) => captureWrite(c, settleable(c, holds[index])),
+    persist: (writes) => applyCaptures(trx, writes),
+  });
 }
 
 /** Captures' set-based batches: `use` turns them on for a database, `transaction` is one capture's. */

@@ -25,19 +25,15 @@ export async function postHoldBatch(trx: Tx, batch: readonly PosHold[]): Promise
     trx,
     batch.map((h) => ({ cardNumber: h.cardNumber, posId: h.key.posId })),
   );
-  const accounts = new Set<string>();
-  return decideAndPersist(
-    batch,
-    (h, index) => {
-      const { current, ...target } = targets[index]!;
-      const accountId = target.account_id;
-      if (!accountId || !current || accounts.has(accountId)) return null;
-      accounts.add(accountId);
+  return decideAndPersist(batch, {
+    account: (_h, index) => (targets[index]!.current ? targets[index]!.account_id : null),
+    decide: (h, index) => {
+      const { current: _current, ...target } = targets[index]!;
       h.onTarget?.(target);
       return decideHold(h, target);
     },
-    (writes) => insertHolds(trx, writes),
-  );
+    persist: (writes) => insertHolds(trx, writes),
+  });
 }
 
 /**

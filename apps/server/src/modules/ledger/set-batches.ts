@@ -8,19 +8,34 @@ import type { StoredRequest } from '../pos/idempotency';
 /** What a set-based batch did with one write: stored it, refused it, or left it to be written alone. */
 export type Batched = { stored: StoredRequest } | { refused: AppError } | { alone: true };
 
+export interface DecideAndPersist<I, W> {
+  /**
+   * The account the write moves as its read found it locked, or null when that read cannot decide it (its
+   * card or hold not read: unknown, or locked elsewhere; a read that is not current).
+   */
+  account: (item: I, index: number) => string | null;
+  /** The write's row to persist, null to leave it alone, or its refusal thrown (an `AppError`). */
+  decide: (item: I, index: number) => W | null;
+  /** Stores the rows in one statement, answering each in their order. */
+  persist: (writes: W[]) => Promise<StoredRequest[]>;
+}
+
 /**
- * The decide and persist steps of a kind's `write`, after its read: `decide` gives each write's row to
- * persist, null to leave it alone, or throws its refusal (an `AppError`); `persist` stores the rows in one
- * statement, answering each in their order. One outcome per write, in order.
+ * The decide and persist steps of a kind's `write`, after its read. One write per account: a second write of
+ * an account in the batch must see the first's effect, so it is left alone, as is one whose read cannot
+ * decide it (`account` null). One outcome per write, in order.
  */
 export async function decideAndPersist<I, W>(
   batch: readonly I[],
-  decide: (item: I, index: number) => W | null,
-  persist: (writes: W[]) => Promise<StoredRequest[]>,
+  { account, decide, persist }: DecideAndPersist<I, W>,
 ): Promise<Batched[]> {
   const writes: W[] = [];
+  const accounts = new Set<string>();
   // Each write's outcome, or the index of its row among `writes` until the statement has stored it.
   const decided: Array<Batched | number> = batch.map((item, index) => {
+    const accountId = account(item, index);
+    if (accountId === null || accounts.has(accountId)) return { alone: true };
+    accounts.add(accountId);
     try {
       const write = decide(item, index);
       return write === null ? { alone: true } : writes.push(write) - 1;

@@ -9,7 +9,7 @@ import type { Db } from '../../db/connection';
 import { AppError } from '../../lib/app-error';
 import { centsNumber } from '../../lib/money';
 import type { AccrualContext } from '../ledger/accrual.repository';
-import { accrualTransaction } from '../ledger/accrual-batch';
+import { accrualBatches } from '../ledger/accrual-batch';
 import { type AccrualRequest, type DecidedAccrual, previewAccrualOn } from '../ledger/pos-accrual';
 import { lineToWire } from '../ledger/receipt-math';
 import type { PosIdentity } from '../pos-keys/pos-keys.repository';
@@ -71,7 +71,7 @@ export async function accrue(
     db,
     ctx,
     () =>
-      accrualTransaction(db, {
+      accrualBatches.transaction(db, {
         key: {
           operationId: input.operationId,
           posId: pos.id,

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
 import { cardKey, useGroupCommit } from '../../db/group-commit';
-import { useAccrualBatches } from '../ledger/accrual-batch';
+import { accrualBatches } from '../ledger/accrual-batch';
 import {
   accountOf,
   createCard,
@@ -11,6 +11,7 @@ import {
   opId,
   posTestFile,
   recordedBatches,
+  writers,
 } from './pos.fixtures';
 
 /**
@@ -19,22 +20,13 @@ import {
  * must be answered exactly as if written alone. The ledger is verified after the file (posTestFile).
  */
 const { ctx, db, pos } = await posTestFile({ ruleset: { percent: 10 } });
-const { batches, queue, inOneBatch } = recordedBatches((options) => useAccrualBatches(db, options));
+const { batches, queue, inOneBatch } = recordedBatches((options) => accrualBatches.use(db, options));
 
 const accrual = (cardNumber: string, operationId = opId('acc'), price = 100) => ({
   operationId,
   cardNumber,
   receipt: { receiptId: operationId, items: [{ sku: 'A', quantity: 1, price }] },
 });
-
-/** The transaction ids that wrote these operations: one id means one transaction. */
-async function writers(operationIds: string[]) {
-  const { rows } = await sql<{ xid: string }>`
-    select distinct xmin::text as xid from operations where operation_id = any(${operationIds}::text[])`.execute(
-    db,
-  );
-  return rows.map((r) => r.xid);
-}
 
 describe('set-based batches of accruals across cards', () => {
   it('writes the cards of a batch in one transaction; a refused one gets its error, the others their answers', async () => {
@@ -51,7 +43,7 @@ describe('set-based batches of accruals across cards', () => {
     expect(answers[2]!.json().code).toBe('CARD_BLOCKED');
     expect([0, 1, 3].map((i) => answers[i]!.json().balance)).toEqual([15, 20, 47]);
     const written = [0, 1, 3].map((i) => bodies[i]!.operationId);
-    expect(await writers(written)).toHaveLength(1);
+    expect(await writers(db, written)).toHaveLength(1);
     expect(await accountOf(db, cards[3]!.accountId)).toEqual({ balance: 47, held: 0 });
     expect((await failedOperations(db, 'CARD_BLOCKED')).map((f) => f.operation_id)).toContain(
       bodies[2]!.operationId,
@@ -163,7 +155,12 @@ describe('set-based batches of accruals across cards', () => {
       expect(answers.map((a) => a.statusCode)).toEqual([201, 201]);
       expect(answers.map((a) => a.json().balance)).toEqual([10, 20]);
       // Both in the one transaction of the card's batch.
-      expect(await writers(answers.map((a) => a.json().operationId))).toHaveLength(1);
+      expect(
+        await writers(
+          db,
+          answers.map((a) => a.json().operationId),
+        ),
+      ).toHaveLength(1);
     } finally {
       resume();
       useGroupCommit(db, { lanes: 1, maxBatch: 16 });
@@ -182,7 +179,12 @@ describe('set-based batches of accruals across cards', () => {
     expect(await accountOf(db, b.accountId)).toEqual({ balance: 15, held: 0 });
     // a's, b's and c's first accruals in the batch's one transaction; the second ones of a and b alone after it.
     expect(batches).toEqual([{ size: 5, outcome: 'committed' }]);
-    expect(await writers([0, 1, 4].map((i) => bodies[i]!.operationId))).toHaveLength(1);
+    expect(
+      await writers(
+        db,
+        [0, 1, 4].map((i) => bodies[i]!.operationId),
+      ),
+    ).toHaveLength(1);
     expect(answers[4]!.statusCode).toBe(201);
     expect(answers[4]!.json().points).toBe(5);
     expect(await accountOf(db, c.accountId)).toEqual({ balance: 15, held: 0 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useGroupCommit } from '../../db/group-commit';
 import { metricValue } from '../../plugins/metrics.test-support';
-import { useAccrualBatches } from '../ledger/accrual-batch';
+import { accrualBatches } from '../ledger/accrual-batch';
 import { captureBatches } from '../ledger/capture-batch';
 import { holdBatches } from '../ledger/hold-batch';
 import {
@@ -22,7 +22,7 @@ const { ctx, db, pos } = await posTestFile({ ruleset: { percent: 10 } });
 // This file is about a card's writes sharing its transaction, accruals, holds and captures included: no
 // set-based batches across cards here (pos-accrual-batch.test.ts, pos-hold-batch.test.ts and
 // pos-capture-batch.test.ts test those).
-useAccrualBatches(db, null);
+accrualBatches.use(db, null);
 holdBatches.use(db, null);
 captureBatches.use(db, null);
 const batches: Array<{ size: number; outcome: string }> = [];

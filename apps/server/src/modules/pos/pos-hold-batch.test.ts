@@ -11,6 +11,7 @@ import {
   opId,
   posTestFile,
   recordedBatches,
+  writers,
 } from './pos.fixtures';
 
 /**
@@ -26,15 +27,6 @@ const hold = (cardNumber: string, points: number, operationId = opId('h')) => ({
   cardNumber,
   points,
 });
-
-/** The transaction ids that wrote these operations: one id means one transaction. */
-async function writers(operationIds: string[]) {
-  const { rows } = await sql<{ xid: string }>`
-    select distinct xmin::text as xid from operations where operation_id = any(${operationIds}::text[])`.execute(
-    db,
-  );
-  return rows.map((r) => r.xid);
-}
 
 interface HoldEvent {
   operationId: string;
@@ -92,7 +84,7 @@ describe('set-based batches of holds across cards', () => {
     ]);
     expect([0, 1, 5].map((i) => answers[i]!.json().availableBalance)).toEqual([70, 37.5, 0]);
     const written = [0, 1, 5].map((i) => bodies[i]!.operationId);
-    expect(await writers(written)).toHaveLength(1);
+    expect(await writers(db, written)).toHaveLength(1);
     expect(await accountOf(db, cards[1]!.accountId)).toEqual({ balance: 50, held: 12.5 });
     expect(await accountOf(db, cards[2]!.accountId)).toEqual({ balance: 10, held: 0 });
 
@@ -142,8 +134,8 @@ describe('set-based batches of holds across cards', () => {
     expect(await accountOf(db, a.accountId)).toEqual({ balance: 100, held: 90 });
     // The first two in the batch's transaction, the second of the account in one of its own.
     const [batched, alone] = [
-      await writers([bodies[0]!.operationId, bodies[1]!.operationId]),
-      await writers([bodies[2]!.operationId]),
+      await writers(db, [bodies[0]!.operationId, bodies[1]!.operationId]),
+      await writers(db, [bodies[2]!.operationId]),
     ];
     expect(batched).toHaveLength(1);
     expect(alone).not.toEqual(batched);
@@ -173,8 +165,13 @@ describe('set-based batches of holds across cards', () => {
     expect(rows.map((r) => r.status)).toEqual(['voided', 'active']);
     expect(await accountOf(db, inTheWay.accountId)).toEqual({ balance: 50, held: 30 });
     expect(await accountOf(db, aside.accountId)).toEqual({ balance: 100, held: 40 });
-    expect(await writers([bodies[1]!.operationId, bodies[2]!.operationId])).toHaveLength(1);
-    expect(await writers(bodies.map((b) => b.operationId))).toHaveLength(2);
+    expect(await writers(db, [bodies[1]!.operationId, bodies[2]!.operationId])).toHaveLength(1);
+    expect(
+      await writers(
+        db,
+        bodies.map((b) => b.operationId),
+      ),
+    ).toHaveLength(2);
   });
 
   it('the same request twice in a batch: one effect and a byte-identical replay', async () => {

@@ -23,7 +23,8 @@ function Figure({ label, children, hint }: { label: string; children: ReactNode;
     <div className="flex min-w-0 flex-col gap-1 rounded-xl border bg-card p-4 shadow-sm">
       <dt className="text-sm text-muted-foreground">{label}</dt>
       {/* Wraps, never truncates: a balance of 1,234,567.89 pts is wider than a quarter of 1280 px, and an
-          ellipsis hid its last digits. 'pts' goes to the next line first; digits break only on a phone. */}
+          ellipsis hid its last digits. 'pts' goes to the next line first; a number is kept whole by its size
+          (figureSize) and, on a phone, by a row of its own (ClientSummary). */}
       <dd className={cn(figureSize(children), 'font-semibold tabular-nums wrap-anywhere')}>{children}</dd>
       {hint && <dd className="truncate text-xs text-muted-foreground">{hint}</dd>}
     </div>
