@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../../test/helper';
 import { AppError } from '../lib/app-error';
-import { type GroupCommitOptions, groupCommit } from './group-commit';
+import { type GroupCommitOptions, groupCommit, type SetKind, type SetWrite } from './group-commit';
 import type { Tx } from './transaction';
 
 const database = await openTestDatabase();
@@ -34,7 +34,10 @@ const keys = async (prefix: string) =>
   ).rows.map((r) => r.k);
 
 /** One lane per key: a first write of key k held at a gate, then `works` of k queued behind it. */
-async function behindOneLane(works: Array<(trx: Tx) => Promise<string>>) {
+async function behindOneLane(
+  works: Array<(trx: Tx) => Promise<string>>,
+  sets: Array<SetWrite<string>>[] = [],
+) {
   const batches: Array<{ size: number; outcome: string }> = [];
   const options: GroupCommitOptions = {
     lanes: 1,
@@ -47,7 +50,7 @@ async function behindOneLane(works: Array<(trx: Tx) => Promise<string>>) {
     await held.opened;
     return (await sql<{ tx: string }>`select txid_current()::text as tx`.execute(trx)).rows[0]!.tx;
   });
-  const queued = works.map((work) => commit.run('k', work));
+  const queued = works.map((work, i) => commit.run('k', work, sets[i]?.[0]));
   expect(commit.queued()).toBe(works.length);
   held.open();
   const firstTx = await first;
@@ -139,5 +142,47 @@ describe('group commit', () => {
     expect(commit.queued()).toBe(0);
     held.open();
     await first;
+  });
+
+  it("runs a set-based kind's writes together at the first one's place; one it hands back runs its own work", async () => {
+    const calls: string[][] = [];
+    // Inserts its keys in one statement; a key ending in "x" it cannot decide: that write runs its work.
+    const kind: SetKind<string> = {
+      write: async (trx, ks) => {
+        calls.push([...ks]);
+        const mine = ks.filter((k) => !k.endsWith('x'));
+        const result = await sql<{ k: string; tx: string }>`
+          insert into group_commit_probe (k, tx) select u.k, txid_current()::text from unnest(${mine}::text[]) as u(k)
+          returning k, tx`.execute(trx);
+        const tx = new Map(result.rows.map((r) => [r.k, r.tx]));
+        return ks.map((k) => (tx.has(k) ? { ok: true, value: `set ${tx.get(k)}` } : null));
+      },
+    };
+    const setOf = (k: string): Array<SetWrite<string>> => [{ kind, input: k }];
+    const { results, batches } = await behindOneLane(
+      [write('s1'), write('s2'), write('s3'), write('s4x'), write('s5')],
+      [[], setOf('s2'), [], setOf('s4x'), setOf('s5')],
+    );
+    expect(batches).toEqual([{ size: 5, outcome: 'committed' }]);
+    expect(calls).toEqual([['s2', 's4x', 's5']]);
+    const [tx] = results.map(value);
+    // s2 and s5 answered by the set's statement, the others (s4x handed back) by their work; one transaction.
+    expect(results.map(value)).toEqual([tx, `set ${tx}`, tx, tx, `set ${tx}`]);
+    expect(await keys('s')).toEqual(['s1', 's2', 's3', 's4x', 's5']);
+  });
+
+  it('runs a lone write of a set-based kind by its own work', async () => {
+    const kind: SetKind<string> = {
+      write: () => {
+        throw new Error('a lone write is not a set');
+      },
+    };
+    const { results, batches } = await behindOneLane(
+      [write('t1'), write('t2')],
+      [[], [{ kind, input: 't2' }]],
+    );
+    expect(batches).toEqual([{ size: 2, outcome: 'committed' }]);
+    expect(new Set(results.map(value)).size).toBe(1);
+    expect(await keys('t')).toEqual(['t1', 't2']);
   });
 });

@@ -1,11 +1,13 @@
-import { AppError } from '../lib/app-error';
 import { batchQueue, type Pending } from './batch-queue';
+import { type Queued, type SetWrite, writeAll } from './batch-writes';
 import type { Db } from './connection';
 import { isConnectionError } from './connection-errors';
 import { inTransaction, type Tx } from './transaction';
 
 /** Work run in a transaction: what `inTransaction` takes. It must be safe to run again (see below). */
 export type Work<T> = (trx: Tx) => Promise<T>;
+
+export type { Outcome, SetKind, SetWrite } from './batch-writes';
 
 export interface GroupCommitOptions {
   /** Transactions of one key doing their writes at once (each may then still be committing). */
@@ -21,7 +23,7 @@ export interface GroupCommit {
    * Runs `work` in a transaction. While `lanes` transactions of the same `key` are doing their writes on this
    * server, the writes of that key queue, and the next transaction takes them together.
    */
-  run<T>(key: string, work: Work<T>): Promise<T>;
+  run<T, I>(key: string, work: Work<T>, set?: SetWrite<I>): Promise<T>;
   /** Writes waiting for their key's transaction. */
   queued(): number;
   /** True while a transaction of `key` is doing its writes or its writes wait. */
@@ -32,8 +34,6 @@ export interface GroupCommit {
    */
   pause(): () => void;
 }
-
-type Outcome = { ok: true; value: unknown } | { ok: false; error: AppError };
 
 /**
  * Group commit (issue 13) of the writes that wait for the same lock: POS writes are keyed by their card, and
@@ -48,8 +48,11 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: AppError };
  * captures of many cards are batched another way, set-based and never waiting for a lock
  * (`modules/ledger/set-batches.ts`).
  *
- * Each write still locks, decides and persists on its own (modules/ledger), and sees the writes before it
- * in the batch as a later transaction would. One write never fails its neighbours:
+ * Each write locks, decides and persists on its own (modules/ledger), and sees the writes before it in the
+ * batch as a later transaction would; except that the writes of a kind with a set-based form (`posTransaction`'s
+ * `set`: a hot card's holds, its captures) run together, in one read and one persist statement, at the place
+ * of the first of them, each decided on the ones before it (`batch-writes.ts`). One write never fails its
+ * neighbours:
  * - a refusal (an `AppError`, which the ledger throws before it writes anything) is that write's answer,
  *   and the batch goes on;
  * - any other error (a statement that failed, e.g. a duplicate operationId on the claim's unique key, a
@@ -59,7 +62,7 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: AppError };
  *   lone write would, and the till retries with its operationId.
  */
 export function groupCommit(db: Db, options: GroupCommitOptions): GroupCommit {
-  const queue = batchQueue<Work<unknown>>({
+  const queue = batchQueue<Queued>({
     lanes: options.lanes,
     maxBatch: options.maxBatch,
     // `release` is called when the batch's writes are done, before its COMMIT: the next batch's BEGIN and
@@ -67,7 +70,9 @@ export function groupCommit(db: Db, options: GroupCommitOptions): GroupCommit {
     run: (batch, release) => runBatch(db, batch, options, release),
   });
   return {
-    run: <T>(key: string, work: Work<T>) => queue.submit(key, work) as Promise<T>,
+    run: <T, I>(key: string, work: Work<T>, set?: SetWrite<I>) =>
+      // The queue holds writes of every kind; each kind only ever sees its own inputs (`writeAll`).
+      queue.submit(key, { work, set: set as SetWrite<unknown> | undefined }) as Promise<T>,
     queued: queue.queued,
     busy: queue.busy,
     pause: queue.pause,
@@ -76,24 +81,17 @@ export function groupCommit(db: Db, options: GroupCommitOptions): GroupCommit {
 
 async function runBatch(
   db: Db,
-  batch: Pending<Work<unknown>>[],
+  batch: Pending<Queued>[],
   options: GroupCommitOptions,
   release: () => void,
 ): Promise<void> {
   if (batch.length === 1) return runAlone(db, batch[0]!, release);
   const outcomes = await commitBatch(db, batch, {
-    write: async (trx) => {
-      const done: Outcome[] = [];
-      for (const { input: work } of batch) {
-        try {
-          done.push({ ok: true, value: await work(trx) });
-        } catch (error) {
-          if (!(error instanceof AppError)) throw error;
-          done.push({ ok: false, error });
-        }
-      }
-      return done;
-    },
+    write: (trx) =>
+      writeAll(
+        trx,
+        batch.map((item) => item.input),
+      ),
     release,
     alone: (item) => runAlone(db, item),
     onBatch: options.onBatch,
@@ -151,9 +149,9 @@ export async function commitBatch<I, R>(
   return result;
 }
 
-function runAlone(db: Db, item: Pending<Work<unknown>>, release?: () => void): Promise<void> {
+function runAlone(db: Db, item: Pending<Queued>, release?: () => void): Promise<void> {
   return inTransaction(db, async (trx) => {
-    const value = await item.input(trx);
+    const value = await item.input.work(trx);
     release?.();
     return value;
   }).then(item.resolve, item.reject);
@@ -183,7 +181,7 @@ export const cardKey = (cardNumber: string) => `card:${cardNumber}`;
  * A POS write's transaction, keyed by what it will lock (`cardKey`): group-committed when the app turned it
  * on for `db` (`useGroupCommit`), else `inTransaction` (services called directly, e.g. by tests and seeds).
  */
-export function posTransaction<T>(db: Db, key: string, work: Work<T>): Promise<T> {
+export function posTransaction<T, I>(db: Db, key: string, work: Work<T>, set?: SetWrite<I>): Promise<T> {
   const commit = committers.get(db);
-  return commit ? commit.run(key, work) : inTransaction(db, work);
+  return commit ? commit.run(key, work, set) : inTransaction(db, work);
 }

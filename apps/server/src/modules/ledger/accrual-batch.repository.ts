@@ -40,7 +40,8 @@ export async function insertAccruals(trx: Tx, writes: readonly AccrualWrite[]): 
         purchased_at timestamptz)
     ),
     a as (${updateBatchAccounts(
-      sql`balance = accounts.balance + x.points`,
+      sql`balance = accounts.balance + s.points`,
+      sql`sum(x.points) as points`,
       writes.map((w) => w.operation.account_id!),
     )}),
     q as (${insertClaims}),

@@ -1,6 +1,11 @@
 import { cardKey, posTransaction } from '../../db/group-commit';
 import type { Tx } from '../../db/transaction';
-import { type AccrualContext, readAccrualContexts, readEarnedTodayOf } from './accrual.repository';
+import {
+  type AccrualContext,
+  type AccrualWrite,
+  readAccrualContexts,
+  readEarnedTodayOf,
+} from './accrual.repository';
 import { insertAccruals } from './accrual-batch.repository';
 import {
   accrualWrite,
@@ -29,9 +34,12 @@ export async function postAccrualBatch(trx: Tx, batch: readonly PosAccrual[]): P
   const skus = [...new Set(batch.flatMap((a) => skusOf(a.receipt.items)))];
   const contexts = await readAccrualContexts(trx, batch, skus);
   const earnedToday = await readCapped(trx, contexts);
-  return decideAndPersist(batch, {
+  return decideAndPersist<PosAccrual, AccrualWrite>(batch, {
     account: (_a, index) => contexts[index]!.account_id,
-    decide: (a, index) => {
+    // A second accrual of an account is left alone: its lots and its event's pending points would need the
+    // first's, which this statement does not carry.
+    decide: (a, index, earlier) => {
+      if (earlier.length > 0) return null;
       const context = contexts[index]!;
       a.onContext?.(context);
       const { items, purchasedAt } = a.receipt;

@@ -25,12 +25,17 @@ export function availableSql(
  * Read in the statement, they cost the write no round trip under the account's lock. The lapsed holds and
  * pending lots are read again here rather than taken from the write's lock statement: that statement's
  * snapshot predates its wait for the lock, so a sweep committed meanwhile would be missing from it.
+ * `later`: in a batch with several writes of one account, what the writes after this one moved (added back
+ * to the `a` step's final figures: `laterOfAccount`).
  */
 export function balancesAfter(
   accountId: string | RawBuilder<unknown>,
   pendingAdded?: RawBuilder<unknown>,
+  later?: { balance?: RawBuilder<unknown>; held?: RawBuilder<unknown> },
 ): RawBuilder<unknown> {
   const account = typeof accountId === 'string' ? sql`${accountId}::uuid` : accountId;
-  const available = availableSql(account, sql`a.balance`, sql`a.held_balance`, pendingAdded);
-  return sql`jsonb_build_object('balance', trim_scale(a.balance), 'availableBalance', trim_scale(${available}))`;
+  const balance = later?.balance ? sql`(a.balance + ${later.balance})` : sql`a.balance`;
+  const held = later?.held ? sql`(a.held_balance + ${later.held})` : sql`a.held_balance`;
+  const available = availableSql(account, balance, held, pendingAdded);
+  return sql`jsonb_build_object('balance', trim_scale(${balance}), 'availableBalance', trim_scale(${available}))`;
 }

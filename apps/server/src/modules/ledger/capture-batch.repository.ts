@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Tx } from '../../db/transaction';
+import { parseCents } from '../../lib/money';
 import { isUuid } from '../../lib/uuid';
 import { batchEventSteps } from '../events/emit';
 import type { StoredRequest } from '../pos/idempotency';
@@ -7,6 +8,7 @@ import { balancesAfter } from './balances.sql';
 import {
   answersInOrder,
   insertClaims,
+  laterOfAccount,
   updateBatchAccounts,
   writeColumns,
   writeRow,
@@ -48,17 +50,22 @@ export async function lockHolds(trx: Tx, holdIds: readonly string[]): Promise<Ar
   });
 }
 
+const accountOf = (w: CaptureWrite) => w.hold.account_id;
+
 /**
- * Persist decided captures in one statement, each of a different account already locked with its hold:
- * `applyCapture`'s statement, set-based for a batch (`capture-batch.ts`). The holds `applied` with their
- * reasons, the accounts debited by the captured points and freed of the whole holds, the claims with their
- * answers, the `redemption`s, the lots they consumed (each account's in the lone order: `consumeLots`), and
- * the `points.redeemed` events with each account's balances after (its pending lots taken accounted for, as
- * `applyCapture` does). The claims come before the new operations, as in `insertAccruals`. The stored
- * answers, in the writes' order.
+ * Persist decided captures in one statement, their holds and accounts already locked: `applyCapture`'s
+ * statement, set-based for a batch (`capture-batch.ts`). The holds `applied` with their reasons, the accounts
+ * debited by the captured points and freed of the whole holds, the claims with their answers, the
+ * `redemption`s, the lots they consumed (each account's in the lone order, an account's captures one after
+ * another in the writes' order: `consumeLots`), and the `points.redeemed` events with the account's balances
+ * just after each capture (its pending lots taken accounted for, as `applyCapture` does; `later_*`: the
+ * account's later captures in the batch taken back out). The claims come before the new operations, as in
+ * `insertAccruals`. The stored answers, in the writes' order.
  */
 export async function applyCaptures(trx: Tx, writes: readonly CaptureWrite[]): Promise<StoredRequest[]> {
-  const rows = writes.map((w) => ({
+  const laterBalance = laterOfAccount(writes, accountOf, (w) => -parseCents(w.captured));
+  const laterHeld = laterOfAccount(writes, accountOf, (w) => -parseCents(w.hold.held));
+  const rows = writes.map((w, i) => ({
     // A hold that may be captured has its card (`settleRefusal` refuses one without an active card).
     ...writeRow({ ...w, cardId: w.hold.card_id! }),
     hold_id: w.hold.hold_id,
@@ -66,16 +73,21 @@ export async function applyCaptures(trx: Tx, writes: readonly CaptureWrite[]): P
     held: w.hold.held,
     reason: w.reason,
     meta: w.operation.meta,
+    ord: i,
+    later_balance: laterBalance[i],
+    later_held: laterHeld[i],
   }));
   const accountIds = writes.map((w) => w.hold.account_id);
   const result = await sql<StoredRequest & { operation_id: string }>`
     with x as (
       select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(${writeColumns},
-        hold_id uuid, captured numeric, held numeric, reason text, meta jsonb)
+        hold_id uuid, captured numeric, held numeric, reason text, meta jsonb, ord integer,
+        later_balance numeric, later_held numeric)
     ),
     h as (${closeHolds('applied', sql`x`)}),
     a as (${updateBatchAccounts(
-      sql`balance = accounts.balance - x.captured, held_balance = accounts.held_balance - x.held`,
+      sql`balance = accounts.balance - s.captured, held_balance = accounts.held_balance - s.held`,
+      sql`sum(x.captured) as captured, sum(x.held) as held`,
       accountIds,
     )}),
     q as (${insertClaims}),
@@ -88,14 +100,17 @@ export async function applyCaptures(trx: Tx, writes: readonly CaptureWrite[]): P
       returning id
     ),
     ${consumeLots({
-      debits: sql`(select x.account_id, x.captured as points, r.id as operation_id from r join x using (id))`,
+      debits: sql`(select x.account_id, x.captured as points, r.id as operation_id, x.ord from r join x using (id))`,
       accountIds,
     })},
     ${batchEventSteps(
       'points.redeemed',
       balancesAfter(
         sql`a.id`,
-        sql`-(select coalesce(sum(t.take), 0) from lc_take t where t.pending and t.account_id = a.id)`,
+        // The pending points this capture and the account's earlier ones in the batch took.
+        sql`-(select coalesce(sum(t.take), 0) from lc_take t join x y on y.id = t.operation_id
+          where t.pending and t.account_id = a.id and y.ord <= x.ord)`,
+        { balance: sql`x.later_balance`, held: sql`x.later_held` },
       ),
     )}
     select * from q`.execute(trx);

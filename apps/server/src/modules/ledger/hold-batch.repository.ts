@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Tx } from '../../db/transaction';
+import { parseCents } from '../../lib/money';
 import { batchEventSteps } from '../events/emit';
 import type { StoredRequest } from '../pos/idempotency';
 import { balancesAfter } from './balances.sql';
@@ -13,6 +14,7 @@ import {
 import {
   answersInOrder,
   insertClaims,
+  laterOfAccount,
   updateBatchAccounts,
   writeColumns,
   writeRow,
@@ -47,26 +49,38 @@ export async function lockHoldTargets(
 }
 
 /**
- * Persist decided holds in one statement, each of a different account already locked: the held points, the
- * claims with their answers, the `hold` operations and their `hold.created` events, each with its account's
- * balances after: `insertHold`'s statement, set-based for a batch. The claims come before the new
- * operations (the lock order of every POS write; `exists (select from q)` makes the other steps wait for
- * them), and a concurrent duplicate fails on the operationId key. The stored answers, in the writes' order.
+ * Persist decided holds in one statement, their accounts already locked: the held points, the claims with
+ * their answers, the `hold` operations and their `hold.created` events, each with its account's balances
+ * just after it (`later_held`: an account's later holds in the batch taken back out), `insertHold`'s
+ * statement, set-based for a batch. The claims come before the new operations (the lock order of every POS
+ * write; `exists (select from q)` makes the other steps wait for them), and a concurrent duplicate fails on
+ * the operationId key. The stored answers, in the writes' order.
  */
 export async function insertHolds(trx: Tx, writes: readonly HoldWrite[]): Promise<StoredRequest[]> {
-  const rows = writes.map((w) => ({ ...writeRow(w), expires_at: w.expiresAt.toISOString() }));
+  const later = laterOfAccount(
+    writes,
+    (w) => w.operation.account_id!,
+    // A hold moves its account's held points by its own (its operation's points are negative).
+    (w) => -parseCents(w.operation.points),
+  );
+  const rows = writes.map((w, i) => ({
+    ...writeRow(w),
+    expires_at: w.expiresAt.toISOString(),
+    later_held: later[i],
+  }));
   const result = await sql<StoredRequest & { operation_id: string }>`
     with x as (
       select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(${writeColumns},
-        expires_at timestamptz)
+        expires_at timestamptz, later_held numeric)
     ),
     a as (${updateBatchAccounts(
-      sql`held_balance = accounts.held_balance - x.points`,
+      sql`held_balance = accounts.held_balance - s.points`,
+      sql`sum(x.points) as points`,
       writes.map((w) => w.operation.account_id!),
     )}),
     q as (${insertClaims}),
     o as (${insertHoldOperations(sql`x as h where exists (select from q)`)}),
-    ${batchEventSteps('hold.created', balancesAfter(sql`a.id`))}
+    ${batchEventSteps('hold.created', balancesAfter(sql`a.id`, undefined, { held: sql`x.later_held` }))}
     select * from q`.execute(trx);
   return answersInOrder(result.rows, writes);
 }

@@ -1,8 +1,10 @@
 import { cardKey } from '../../db/group-commit';
 import type { Tx } from '../../db/transaction';
+import { type Cents, centsText, parseCents } from '../../lib/money';
 import { insertHolds, lockHoldTargets } from './hold-batch.repository';
+import type { HoldWrite } from './holds.repository';
 import { decideHold, type PosHold, postHold } from './pos-holds';
-import { type Batched, decideAndPersist, setBatches } from './set-batches';
+import { type Batched, decideAndPersist, inGroupCommit, setBatches } from './set-batches';
 
 /**
  * Holds of several cards in one transaction, set-based (issue 13): one statement reads and locks every
@@ -17,24 +19,29 @@ import { type Batched, decideAndPersist, setBatches } from './set-batches';
  * another transaction (or its card is unknown: SKIP LOCKED cannot tell them apart), the account changed
  * between the read's snapshot and its lock (`current` false: the lone write reads the lapsed holds and
  * pending points again), it fits only once the account's lapsed holds are voided (a statement of its own,
- * before the hold's lock), or its account already has a hold in this batch (the second must see the
- * first's held points).
+ * before the hold's lock). Several holds of one account (a hot card) are decided one after another, each
+ * counting the points of those before it as held, and written by the one statement.
  */
 export async function postHoldBatch(trx: Tx, batch: readonly PosHold[]): Promise<Batched[]> {
   const targets = await lockHoldTargets(
     trx,
     batch.map((h) => ({ cardNumber: h.cardNumber, posId: h.key.posId })),
   );
-  return decideAndPersist(batch, {
+  return decideAndPersist<PosHold, HoldWrite>(batch, {
     account: (_h, index) => (targets[index]!.current ? targets[index]!.account_id : null),
-    decide: (h, index) => {
-      const { current: _current, ...target } = targets[index]!;
+    decide: (h, index, earlier) => {
+      const { current: _current, ...read } = targets[index]!;
+      // The account's holds decided before this one in the batch are held already.
+      const target = { ...read, held_balance: centsText(parseCents(read.held_balance!) + heldBy(earlier)) };
       h.onTarget?.(target);
       return decideHold(h, target);
     },
     persist: (writes) => insertHolds(trx, writes),
   });
 }
+
+/** A hot card's holds queued together in its group commit: one batch there too (`holdOnce` answers `{ stored }`). */
+export const holdsInGroupCommit = inGroupCommit(postHoldBatch, (stored) => ({ stored }));
 
 /**
  * Holds' set-based batches: `use` turns them on for a database, `transaction` is one hold's. Alone, a hold is
@@ -43,6 +50,10 @@ export async function postHoldBatch(trx: Tx, batch: readonly PosHold[]): Promise
  */
 export const holdBatches = setBatches<PosHold>({
   write: postHoldBatch,
-  alone: postHold,
+  alone: (db, h) => postHold(db, h, holdsInGroupCommit),
   key: (h) => cardKey(h.cardNumber),
 });
+
+/** The points the holds `writes` hold (their operations' points are negative). */
+export const heldBy = (writes: readonly HoldWrite[]): Cents =>
+  writes.reduce((sum, w) => sum - parseCents(w.operation.points), 0n);

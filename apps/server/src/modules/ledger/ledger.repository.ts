@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Tx } from '../../db/transaction';
+import { type Cents, centsText } from '../../lib/money';
 import { type OperationRow, toOperation } from '../operations/operations.repository';
 import type { StoredRequest } from '../pos/idempotency';
 import { insertCreditLots } from './lots.sql';
@@ -67,14 +68,40 @@ export const writeColumns = sql`id uuid, operation_id text, pos_id uuid, request
       response jsonb, account_id uuid, card_id uuid, card_number text, points numeric, event jsonb`;
 
 /**
- * The `a` step of a batch's statement: each row of `x` moves its own account by `set` (over `accounts` and
- * `x`), returning what `balancesAfter` reads. `accountIds`: the rows' accounts as an array too, since joined
- * only with x (estimated at 100 rows) the plan scanned all accounts.
+ * The `a` step of a batch's statement: each account moves once, by `set` over `accounts` and `s`, where `s`
+ * is the account's rows of `x` summed (`sums`: e.g. `sum(x.points) as points`), so an account with several
+ * writes in the batch moves by all of them; returning what `balancesAfter` reads. `accountIds`: the rows'
+ * accounts as an array too, since joined only with x (estimated at 100 rows) the plan scanned all accounts.
  */
-export const updateBatchAccounts = (set: RawBuilder<unknown>, accountIds: readonly string[]) => sql`
-      update accounts set ${set} from x
-      where accounts.id = any(${accountIds}::uuid[]) and accounts.id = x.account_id
+export const updateBatchAccounts = (
+  set: RawBuilder<unknown>,
+  sums: RawBuilder<unknown>,
+  accountIds: readonly string[],
+) => sql`
+      update accounts set ${set} from (select x.account_id, ${sums} from x group by x.account_id) s
+      where accounts.id = any(${accountIds}::uuid[]) and accounts.id = s.account_id
       returning accounts.id, accounts.balance, accounts.held_balance`;
+
+/**
+ * For each write of a batch, in order: what to add to its account's final figure (the `a` step's) to get the
+ * figure just after that write — minus what the account's later writes in the batch `moved` it by. Exact
+ * decimal text; 0 for an account's last write.
+ */
+export function laterOfAccount<W>(
+  writes: readonly W[],
+  accountOf: (w: W) => string,
+  moved: (w: W) => Cents,
+): string[] {
+  const back = new Map<string, Cents>();
+  const later: Cents[] = new Array(writes.length);
+  for (let i = writes.length - 1; i >= 0; i--) {
+    const account = accountOf(writes[i]!);
+    const sum = back.get(account) ?? 0n;
+    later[i] = sum;
+    back.set(account, sum - moved(writes[i]!));
+  }
+  return later.map(centsText);
+}
 
 /** The stored answers a batch's `insertClaims` returned, in its writes' order. */
 export function answersInOrder(

@@ -54,8 +54,9 @@ export interface Consumption {
 
 /**
  * Several debits of one statement (a set-based batch): `debits` is a relation with `account_id`, `points`
- * (positive) and `operation_id`, one row per account; `accountIds` names those accounts again as an array,
- * so the plan reads their lots by index whatever it estimates of the relation.
+ * (positive), `operation_id` and `ord` (the debit's place in the batch: an account's debits take its lots in
+ * that order, as they would one after another alone); `accountIds` names those accounts again as an array, so
+ * the plan reads their lots by index whatever it estimates of the relation.
  */
 export interface Consumptions {
   debits: RawBuilder<unknown>;
@@ -63,32 +64,46 @@ export interface Consumptions {
 }
 
 /**
- * CTE steps (`lc_pick`, `lc_take`, `lc_used`, `lc_log`) that take each debit's points from its account's
- * lots and record what each gave (`lc_take.pending`: the lot was still pending, which an event's balances
- * need; `lc_take.account_id`: whose). The order is a capture's — available lots before pending ones, soonest
- * expiry first (never-expiring last), then oldest — with a return's own lot in front, per account (one
- * debit, or a batch's `Consumptions`: the same order, written once). Each lot gives
- * min(remaining, what is still needed after the lots before it): a running sum, one pass.
+ * CTE steps (`lc_debit`, `lc_lot`, `lc_take`, `lc_used`, `lc_log`) that take each debit's points from its
+ * account's lots and record what each gave (`lc_take.pending`: the lot was still pending, which an event's
+ * balances need; `lc_take.account_id`: whose). The order is a capture's — available lots before pending ones,
+ * soonest expiry first (never-expiring last), then oldest — with a return's own lot in front, per account (one
+ * debit, or a batch's `Consumptions`: the same order, written once). One pass of running sums: an account's
+ * lots in that order and its debits in theirs each cover a range of points, and a debit takes from each lot
+ * what their ranges share, so a second debit of the account starts where the first stopped.
  */
 export function consumeLots(c: Consumption | Consumptions): RawBuilder<unknown> {
   const one = 'accountId' in c;
   const first = one && c.returnOf ? sql`(l.credit_id is not distinct from ${c.returnOf}::uuid) desc,` : sql``;
   const debits = one
-    ? sql`(select ${c.accountId}::uuid as account_id, ${c.points}::numeric as points, ${c.operationId} as operation_id)`
+    ? sql`(select ${c.accountId}::uuid as account_id, ${c.points}::numeric as points, ${c.operationId} as operation_id,
+        1 as ord)`
     : c.debits;
   const accounts = one ? sql`${c.accountId}::uuid` : sql`any(${c.accountIds}::uuid[])`;
-  return sql`lc_pick as (
-      select l.id, l.account_id, d.operation_id, l.available_at > now() as pending,
-        least(l.remaining, d.points - (sum(l.remaining) over w - l.remaining)) as take
+  return sql`lc_debit as (
+      select d.account_id, d.operation_id, d.points,
+        sum(d.points) over (partition by d.account_id order by d.ord) as upto
       from ${debits} d
-      join lots l on l.account_id = d.account_id
+    ),
+    lc_lot as (
+      select l.id, l.account_id, l.available_at > now() as pending, l.remaining, sum(l.remaining) over w as upto
+      from lots l
       where l.account_id = ${accounts} and l.remaining > 0
       window w as (partition by l.account_id order by ${first} (l.available_at > now()), l.expires_at, l.earned_at,
         l.id rows between unbounded preceding and current row)
     ),
-    lc_take as (select id, account_id, operation_id, pending, take from lc_pick where take > 0),
+    lc_take as (
+      select * from (
+        select l.id, l.account_id, d.operation_id, l.pending,
+          least(l.upto, d.upto) - greatest(l.upto - l.remaining, d.upto - d.points) as take
+        from lc_debit d join lc_lot l on l.account_id = d.account_id
+      ) t
+      where t.take > 0
+    ),
     lc_used as (
-      update lots set remaining = lots.remaining - lc_take.take from lc_take where lots.id = lc_take.id
+      update lots set remaining = lots.remaining - u.take
+      from (select id, sum(take) as take from lc_take group by id) u
+      where lots.id = u.id
     ),
     lc_log as (
       insert into lot_consumptions (operation_id, lot_id, points)

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/connection';
-import { cardKey, posTransaction } from '../../db/group-commit';
+import { cardKey, posTransaction, type SetKind } from '../../db/group-commit';
 import type { Tx } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import { type Cents, centsText, parseCents } from '../../lib/money';
@@ -44,11 +44,17 @@ const ATTEMPTS = 3;
  * A POS hold, in its own transaction: lock the account → decide (`holdRefusal`) → write the hold with the
  * stored answer. When it fits only once the account's lapsed holds are voided, they are voided first in a
  * statement of their own (it takes the hold rows before the account, as every write does) and the hold
- * is tried again. Refusals are thrown before anything is written.
+ * is tried again. Refusals are thrown before anything is written. `set`: the holds' set-based form, for the
+ * card's group commit to write several of its holds together (`hold-batch.ts`).
  */
-export async function postHold(db: Db, h: PosHold): Promise<StoredRequest> {
+export async function postHold(db: Db, h: PosHold, set?: SetKind<PosHold>): Promise<StoredRequest> {
   for (let attempt = 1; ; attempt++) {
-    const posted = await posTransaction(db, cardKey(h.cardNumber), (trx) => holdOnce(trx, h));
+    const posted = await posTransaction(
+      db,
+      cardKey(h.cardNumber),
+      (trx) => holdOnce(trx, h),
+      set && { kind: set, input: h },
+    );
     if ('stored' in posted) return posted.stored;
     if (attempt === ATTEMPTS) throw new AppError('INSUFFICIENT_FUNDS');
     await expireHolds(db, { accountId: posted.lapsedOn });

@@ -1,6 +1,6 @@
 import { type BatchQueue, batchQueue, type Pending } from '../../db/batch-queue';
 import type { Db } from '../../db/connection';
-import { commitBatch, writing } from '../../db/group-commit';
+import { commitBatch, type SetKind, writing } from '../../db/group-commit';
 import type { Tx } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import type { StoredRequest } from '../pos/idempotency';
@@ -14,31 +14,43 @@ export interface DecideAndPersist<I, W> {
    * card or hold not read: unknown, or locked elsewhere; a read that is not current).
    */
   account: (item: I, index: number) => string | null;
-  /** The write's row to persist, null to leave it alone, or its refusal thrown (an `AppError`). */
-  decide: (item: I, index: number) => W | null;
+  /**
+   * The write's row to persist, null to leave it alone, or its refusal thrown (an `AppError`). `earlier`: the
+   * rows this batch already decided for the same account, in order: the read predates them, so the decision
+   * must count them (a running balance), or leave the write alone when it cannot.
+   */
+  decide: (item: I, index: number, earlier: readonly W[]) => W | null;
   /** Stores the rows in one statement, answering each in their order. */
   persist: (writes: W[]) => Promise<StoredRequest[]>;
 }
 
 /**
- * The decide and persist steps of a kind's `write`, after its read. One write per account: a second write of
- * an account in the batch must see the first's effect, so it is left alone, as is one whose read cannot
- * decide it (`account` null). One outcome per write, in order.
+ * The decide and persist steps of a kind's `write`, after its read: each write decided in the batch's order,
+ * told the rows decided before it for its account (`decide`'s `earlier`), so several writes of one account
+ * (a hot card) share the batch as they would follow each other alone. A write whose read cannot decide it
+ * (`account` null), or whose operationId an earlier write of its account in the batch claims, is left alone.
+ * One outcome per write, in order.
  */
-export async function decideAndPersist<I, W>(
-  batch: readonly I[],
-  { account, decide, persist }: DecideAndPersist<I, W>,
-): Promise<Batched[]> {
+export async function decideAndPersist<
+  I extends { key: { operationId: string } },
+  W extends { claim: { operationId: string } },
+>(batch: readonly I[], { account, decide, persist }: DecideAndPersist<I, W>): Promise<Batched[]> {
   const writes: W[] = [];
-  const accounts = new Set<string>();
+  const byAccount = new Map<string, W[]>();
   // Each write's outcome, or the index of its row among `writes` until the statement has stored it.
   const decided: Array<Batched | number> = batch.map((item, index) => {
     const accountId = account(item, index);
-    if (accountId === null || accounts.has(accountId)) return { alone: true };
-    accounts.add(accountId);
+    if (accountId === null) return { alone: true };
+    const earlier = byAccount.get(accountId) ?? [];
+    const { operationId } = item.key;
+    // The same request twice (a till's retry): alone after the batch it replays the first's answer, where
+    // in the batch its claim would fail the statement.
+    if (earlier.some((w) => w.claim.operationId === operationId)) return { alone: true };
     try {
-      const write = decide(item, index);
-      return write === null ? { alone: true } : writes.push(write) - 1;
+      const write = decide(item, index, earlier);
+      if (write === null) return { alone: true };
+      byAccount.set(accountId, [...earlier, write]);
+      return writes.push(write) - 1;
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       return { refused: error };
@@ -138,5 +150,25 @@ export function setBatches<I>(kind: SetBatchKind<I>): SetBatches<I> {
       const batched = queue && !writing(db, kind.key(item));
       return (batched ? queue.submit('batch', item) : kind.alone(db, item)) as Promise<StoredRequest>;
     },
+  };
+}
+
+/**
+ * A kind's set-based `write` in a card's group commit (`posTransaction`'s `set`): a hot card's writes of the
+ * kind that queued together share one read and one persist statement there too (the read finds the account
+ * free or locked by that same transaction, so it never skips it), each stored one answered with
+ * `value(stored)`, what its lone work returns; a refusal as thrown; the rest run their lone work after.
+ */
+export function inGroupCommit<I>(
+  write: SetBatchKind<I>['write'],
+  value: (stored: StoredRequest) => unknown,
+): SetKind<I> {
+  return {
+    write: async (trx, inputs) =>
+      (await write(trx, inputs)).map((b) => {
+        if ('stored' in b) return { ok: true, value: value(b.stored) };
+        if ('refused' in b) return { ok: false, error: b.refused };
+        return null;
+      }),
   };
 }

@@ -201,19 +201,59 @@ describe('set-based batches of captures across cards', () => {
     expect(report.lots).toMatchObject({ lotsOff: [], accountsOff: [], debitsOff: [], creditsOff: [] });
   });
 
-  it("writes an account's second capture alone after the batch, on the first one's balance", async () => {
-    const [a, b] = [await createCard(db, { balance: 50 }), await createCard(db, { balance: 50 })];
-    const holds = [await holdOn(a.number, 10), await holdOn(b.number, 5), await holdOn(a.number, 20)];
-    const bodies = holds.map(() => ({ operationId: opId('cap') }));
+  it('several captures of one account in a batch: each on the balance and lots the one before it left', async () => {
+    const a = await createCard(db, { balance: 10 });
+    const aLots = {
+      later: await addLot(a, 10, { availableIn: -1, expiresIn: 5 * 24 }),
+      soonest: await addLot(a, 10, { availableIn: -1, expiresIn: 2 * 24 }),
+      pending: await addLot(a, 10, { availableIn: 24, expiresIn: 25 }),
+    };
+    const [aNever] = Object.keys(await remainingOf(a.accountId)).filter(
+      (id) => !Object.values(aLots).includes(id),
+    );
+    const b = await createCard(db, { balance: 50 });
+    // A: 40 points, 10 of them pending: 30 available; 12 + 8 held.
+    const holds = [await holdOn(a.number, 12), await holdOn(b.number, 5), await holdOn(a.number, 8)];
+    const bodies = [
+      { operationId: opId('cap') },
+      { operationId: opId('cap') },
+      { operationId: opId('cap'), points: 6 },
+    ];
     const answers = await inOneBatch(bodies.map((body, i) => () => pos.capture(holds[i]!, body)));
     expect(batches).toEqual([{ size: 3, outcome: 'committed' }]);
     expect(answers.map((x) => x.statusCode)).toEqual([200, 200, 200]);
-    expect(answers.map((x) => x.json().balance)).toEqual([40, 45, 20]);
-    expect(await writers(db, [bodies[0]!.operationId, bodies[1]!.operationId])).toHaveLength(1);
-    expect(await writers(db, [bodies[0]!.operationId, bodies[2]!.operationId])).toHaveLength(2);
-    expect(await accountOf(db, a.accountId)).toEqual({ balance: 20, held: 0 });
-    const events = await redeemedEvents([bodies[2]!.operationId]);
-    expect(events.get(bodies[2]!.operationId)).toMatchObject({ balance: 20, availableBalance: 20 });
+    expect(answers.map((x) => x.json().balance)).toEqual([28, 45, 22]);
+    expect(
+      await writers(
+        db,
+        bodies.map((x) => x.operationId),
+      ),
+    ).toHaveLength(1);
+    expect(await accountOf(db, a.accountId)).toEqual({ balance: 22, held: 0 });
+    // The first takes the soonest lot and 2 of the next; the second goes on from there.
+    expect(await remainingOf(a.accountId)).toEqual({
+      [aLots.soonest]: 0,
+      [aLots.later]: 2,
+      [aNever!]: 10,
+      [aLots.pending]: 10,
+    });
+    const { rows } = await sql<{ operation_id: string; lot_id: string; points: string }>`
+      select o.operation_id, c.lot_id, c.points from lot_consumptions c join operations o on o.id = c.operation_id
+      where o.account_id = ${a.accountId}::uuid order by o.operation_id, c.points desc`.execute(db);
+    expect(rows.map((r) => [r.operation_id, r.lot_id, Number(r.points)])).toEqual(
+      [
+        [bodies[0]!.operationId, aLots.soonest, 10],
+        [bodies[0]!.operationId, aLots.later, 2],
+        [bodies[2]!.operationId, aLots.later, 6],
+      ].sort((x, y) => String(x[0]).localeCompare(String(y[0]))),
+    );
+    // Each event shows the account just after its capture: 8 still held after the first, 2 released after the second.
+    const events = await redeemedEvents(bodies.map((x) => x.operationId));
+    expect(events.get(bodies[0]!.operationId)).toMatchObject({ balance: 28, availableBalance: 10 });
+    expect(events.get(bodies[2]!.operationId)).toMatchObject({ balance: 22, availableBalance: 12 });
+    const report = await verifyLedger(db);
+    expect(report.differences).toEqual([]);
+    expect(report.lots).toMatchObject({ lotsOff: [], accountsOff: [], debitsOff: [], creditsOff: [] });
   });
 
   it('one hold captured twice in a batch: the second, alone, finds it captured; the same request replays', async () => {

@@ -1,9 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { useGroupCommit } from '../../db/group-commit';
 import { metricValue } from '../../plugins/metrics.test-support';
 import { accrualBatches } from '../ledger/accrual-batch';
-import { captureBatches } from '../ledger/capture-batch';
-import { holdBatches } from '../ledger/hold-batch';
+import { captureBatches, capturesInGroupCommit } from '../ledger/capture-batch';
+import { holdBatches, holdsInGroupCommit } from '../ledger/hold-batch';
 import {
   accountOf,
   createCard,
@@ -107,6 +107,41 @@ describe('group-committed POS writes', () => {
     expect(answers[2]!.json().code).toBe('INSUFFICIENT_FUNDS');
     expect(answers[3]!.json().code).toBe('ALREADY_CAPTURED_OR_CLOSED');
     expect(await accountOf(db, card.accountId)).toEqual({ balance: 80, held: 50 });
+  });
+
+  it("a hot card's holds and captures in one batch: one set-based write per kind, each on the ones before it", async () => {
+    const card = await createCard(db, { balance: 100 });
+    const hold = async (points: number) =>
+      (await pos.hold({ operationId: opId('h'), cardNumber: card.number, points })).json().holdId as string;
+    const [h10, h20] = [await hold(10), await hold(20)];
+    const holds = vi.spyOn(holdsInGroupCommit, 'write');
+    const captures = vi.spyOn(capturesInGroupCommit, 'write');
+    const bodies = {
+      h30: { operationId: opId('h'), cardNumber: card.number, points: 30 },
+      h50: { operationId: opId('h'), cardNumber: card.number, points: 50 },
+      h1: { operationId: opId('h'), cardNumber: card.number, points: 1 },
+    };
+    const answers = await inOneBatch([
+      () => pos.hold(bodies.h30),
+      () => pos.capture(h10, { operationId: opId('c') }),
+      () => pos.hold(bodies.h50),
+      () => pos.capture(h20, { operationId: opId('c'), points: 5 }),
+      () => pos.hold(bodies.h1),
+    ]);
+    expect(batches).toEqual([{ size: 5, outcome: 'committed' }]);
+    expect(holds.mock.calls.map(([, inputs]) => inputs.map((h) => h.points))).toEqual([[3000n, 5000n, 100n]]);
+    expect(captures.mock.calls.map(([, inputs]) => inputs.map((c) => c.holdId))).toEqual([[h10, h20]]);
+    holds.mockRestore();
+    captures.mockRestore();
+    // The holds first (the first write's place), each on the held points before it: 40 left when 50 is asked.
+    expect(answers.map((a) => a.statusCode)).toEqual([201, 200, 409, 200, 201]);
+    expect(answers[0]!.json().availableBalance).toBe(40);
+    expect(answers[2]!.json().code).toBe('INSUFFICIENT_FUNDS');
+    expect(answers[4]!.json().availableBalance).toBe(39);
+    // Then the captures, each on the balance the one before it left; 15 of the 20 held released.
+    expect(answers[1]!.json()).toMatchObject({ status: 'captured', points: 10, balance: 90 });
+    expect(answers[3]!.json()).toMatchObject({ status: 'captured', points: 5, balance: 85 });
+    expect(await accountOf(db, card.accountId)).toEqual({ balance: 85, held: 31 });
   });
 
   it('counts each batch in /metrics: its size, by outcome', async () => {
