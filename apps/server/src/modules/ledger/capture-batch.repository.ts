@@ -7,8 +7,10 @@ import type { StoredRequest } from '../pos/idempotency';
 import { balancesAfter } from './balances.sql';
 import {
   answersInOrder,
+  type BatchLocks,
   insertClaims,
   laterOfAccount,
+  lockTail,
   updateBatchAccounts,
   writeColumns,
   writeRow,
@@ -25,19 +27,23 @@ import {
 /**
  * `lockHold(…, false)` of several captures in one statement, one hold per capture in their order (undefined:
  * none): a set-based batch's read (`capture-batch.ts`). Each hold and its account are locked as the lone
- * read locks them, but a row another transaction has locked (a sweeper, a release, another batch, the
- * account's accrual) is skipped, so the batch never waits and cannot deadlock: its capture reads as if the
- * hold were missing, and the batch hands it back to be written alone. A malformed id names no hold (and
- * would be a cast error in SQL): it is passed as null.
+ * read locks them; across cards a row another transaction has locked (a sweeper, a release, another batch,
+ * the account's accrual) is skipped (`locks`), so that batch never waits and cannot deadlock: its capture
+ * reads as if the hold were missing, and the batch hands it back to be written alone. A malformed id names
+ * no hold (and would be a cast error in SQL): it is passed as null.
  */
-export async function lockHolds(trx: Tx, holdIds: readonly string[]): Promise<Array<LockedHold | undefined>> {
+export async function lockHolds(
+  trx: Tx,
+  holdIds: readonly string[],
+  locks: BatchLocks,
+): Promise<Array<LockedHold | undefined>> {
   const ids = holdIds.map((id) => (isUuid(id) ? id : null));
   const result = await sql<(LockedHold & { current: boolean }) | { hold_id: null }>`
     with h as (
       select ${lockedHoldColumns(false)}
       from ${holdsWithAccounts}
       where h.id = any(${ids}::uuid[]) and h.type = 'hold'
-      for no key update of h, a skip locked
+      for no key update of h, a ${lockTail(locks)}
     )
     select h.*
     from unnest(${ids}::uuid[]) with ordinality as n(id, ord)

@@ -2,6 +2,7 @@ import { posTransaction } from '../../db/group-commit';
 import type { Tx } from '../../db/transaction';
 import { centsText, parseCents } from '../../lib/money';
 import { applyCaptures, lockHolds } from './capture-batch.repository';
+import type { BatchLocks } from './ledger.repository';
 import { captureWrite, type PosCapture, postCapture, settleable } from './pos-holds';
 import { type Batched, decideAndPersist, inGroupCommit, setBatches } from './set-batches';
 import type { CaptureWrite, LockedHold } from './settlements.repository';
@@ -28,10 +29,15 @@ export interface BatchedCapture extends PosCapture {
  * its hold already has a capture in this batch. Several captures of one account (a hot card) are decided one
  * after another, each on the balance the ones before it left, and written by the one statement.
  */
-export async function postCaptureBatch(trx: Tx, batch: readonly BatchedCapture[]): Promise<Batched[]> {
+export async function postCaptureBatch(
+  trx: Tx,
+  batch: readonly BatchedCapture[],
+  locks: BatchLocks = { wait: false },
+): Promise<Batched[]> {
   const holds = await lockHolds(
     trx,
     batch.map((c) => c.holdId),
+    locks,
   );
   return decideAndPersist<BatchedCapture, CaptureWrite>(batch, {
     account: (_c, index) => holds[index]?.account_id ?? null,
@@ -58,7 +64,10 @@ function afterEarlier(hold: LockedHold, earlier: readonly CaptureWrite[]): Locke
 }
 
 /** A hot card's captures queued together in its group commit: one batch there too. */
-export const capturesInGroupCommit = inGroupCommit(postCaptureBatch, (stored) => stored);
+export const capturesInGroupCommit = inGroupCommit(
+  (trx, batch: readonly BatchedCapture[]) => postCaptureBatch(trx, batch, { wait: true }),
+  (stored) => stored,
+);
 
 /** Captures' set-based batches: `use` turns them on for a database, `transaction` is one capture's. */
 export const captureBatches = setBatches<BatchedCapture>({

@@ -13,8 +13,10 @@ import {
 } from './holds.repository';
 import {
   answersInOrder,
+  type BatchLocks,
   insertClaims,
   laterOfAccount,
+  lockTail,
   updateBatchAccounts,
   writeColumns,
   writeRow,
@@ -22,22 +24,22 @@ import {
 
 /**
  * `lockHoldTarget` of several holds in one statement, one target per hold in their order: a set-based
- * batch's read (`hold-batch.ts`). Each account is locked as the lone read locks it, but one another
- * transaction has locked is skipped, so the batch never waits: its hold reads as if its card were missing
- * (`account_id` null), and the batch hands it back to be written alone. A target that is not `current`
- * (the account changed between the statement's snapshot and its lock) is not read again here either:
- * the batch leaves that hold alone too.
+ * batch's read (`hold-batch.ts`). Each account is locked as the lone read locks it; across cards one another
+ * transaction has locked is skipped (`locks`), and its hold reads as if its card were missing (`account_id`
+ * null): the batch hands it back to be written alone. A target that is not `current` (the account changed
+ * between the statement's snapshot and its lock) is not read again here: the caller decides.
  */
 export async function lockHoldTargets(
   trx: Tx,
   holds: ReadonlyArray<{ cardNumber: string; posId: string }>,
+  locks: BatchLocks,
 ): Promise<ReadHoldTarget[]> {
   const cards = holds.map((h) => h.cardNumber);
   const result = await sql<ReadHoldTarget & { ord: string }>`
     with k as (
       ${holdCard}
       where c.number = any(${cards}::text[])
-      for no key update of a skip locked
+      for no key update of a ${lockTail(locks)}
     )
     select n.ord, ${holdTargetColumns}
     from unnest(${cards}::text[], ${holds.map((h) => h.posId)}::uuid[])

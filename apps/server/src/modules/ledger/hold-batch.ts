@@ -2,7 +2,8 @@ import { cardKey } from '../../db/group-commit';
 import type { Tx } from '../../db/transaction';
 import { type Cents, centsText, parseCents } from '../../lib/money';
 import { insertHolds, lockHoldTargets } from './hold-batch.repository';
-import type { HoldWrite } from './holds.repository';
+import { type HoldWrite, type ReadHoldTarget, readHeldAndPending } from './holds.repository';
+import type { BatchLocks } from './ledger.repository';
 import { decideHold, type PosHold, postHold } from './pos-holds';
 import { type Batched, decideAndPersist, inGroupCommit, setBatches } from './set-batches';
 
@@ -22,11 +23,17 @@ import { type Batched, decideAndPersist, inGroupCommit, setBatches } from './set
  * before the hold's lock). Several holds of one account (a hot card) are decided one after another, each
  * counting the points of those before it as held, and written by the one statement.
  */
-export async function postHoldBatch(trx: Tx, batch: readonly PosHold[]): Promise<Batched[]> {
-  const targets = await lockHoldTargets(
+export async function postHoldBatch(
+  trx: Tx,
+  batch: readonly PosHold[],
+  locks: BatchLocks = { wait: false },
+): Promise<Batched[]> {
+  const read = await lockHoldTargets(
     trx,
     batch.map((h) => ({ cardNumber: h.cardNumber, posId: h.key.posId })),
+    locks,
   );
+  const targets = locks.wait ? await readAgainIfStale(trx, read) : read;
   return decideAndPersist<PosHold, HoldWrite>(batch, {
     account: (_h, index) => (targets[index]!.current ? targets[index]!.account_id : null),
     decide: (h, index, earlier) => {
@@ -40,8 +47,31 @@ export async function postHoldBatch(trx: Tx, batch: readonly PosHold[]): Promise
   });
 }
 
-/** A hot card's holds queued together in its group commit: one batch there too (`holdOnce` answers `{ stored }`). */
-export const holdsInGroupCommit = inGroupCommit(postHoldBatch, (stored) => ({ stored }));
+/**
+ * Targets whose account changed while the read waited for its lock, with its lapsed holds and pending points
+ * read again, once per account, as `lockHoldTarget` does: a read that waited is then current.
+ */
+async function readAgainIfStale(trx: Tx, targets: ReadHoldTarget[]): Promise<ReadHoldTarget[]> {
+  const again = new Map<string, { lapsed: string; pending: string }>();
+  for (const t of targets) {
+    if (!t.current && t.account_id && !again.has(t.account_id)) {
+      again.set(t.account_id, await readHeldAndPending(trx, t.account_id));
+    }
+  }
+  return targets.map((t) => {
+    const fresh = t.current || !t.account_id ? undefined : again.get(t.account_id);
+    return fresh ? { ...t, ...fresh, current: true } : t;
+  });
+}
+
+/**
+ * A hot card's holds queued together in its group commit: one batch there too, its read waiting for the
+ * account as the lone hold's does (`holdOnce` answers `{ stored }`).
+ */
+export const holdsInGroupCommit = inGroupCommit(
+  (trx, batch: readonly PosHold[]) => postHoldBatch(trx, batch, { wait: true }),
+  (stored) => ({ stored }),
+);
 
 /**
  * Holds' set-based batches: `use` turns them on for a database, `transaction` is one hold's. Alone, a hold is

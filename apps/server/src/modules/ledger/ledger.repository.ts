@@ -103,6 +103,18 @@ export function laterOfAccount<W>(
   return later.map(centsText);
 }
 
+/**
+ * How a set-based batch's read takes its locks: across cards it skips a row another transaction has locked
+ * (it never waits, so it can neither stall behind a lock held elsewhere nor deadlock with another batch);
+ * inside a card's group commit it waits, as the card's lone writes do (`inGroupCommit`).
+ */
+export interface BatchLocks {
+  wait: boolean;
+}
+
+/** The locking clause's tail for `locks`. */
+export const lockTail = (locks: BatchLocks) => (locks.wait ? sql`` : sql`skip locked`);
+
 /** The stored answers a batch's `insertClaims` returned, in its writes' order. */
 export function answersInOrder(
   rows: ReadonlyArray<StoredRequest & { operation_id: string }>,

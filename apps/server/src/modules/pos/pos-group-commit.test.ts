@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
 import { useGroupCommit } from '../../db/group-commit';
 import { metricValue } from '../../plugins/metrics.test-support';
@@ -143,6 +144,46 @@ describe('group-committed POS writes', () => {
     expect(answers[3]!.json()).toMatchObject({ status: 'captured', points: 5, balance: 85 });
     expect(await accountOf(db, card.accountId)).toEqual({ balance: 85, held: 31 });
   });
+
+  it.runIf(ctx.database.kind === 'postgres')(
+    "a hot card's set-based writes wait for its account locked elsewhere, as its lone writes do",
+    async () => {
+      const card = await createCard(db, { balance: 100 });
+      const hold = (points: number) => ({ operationId: opId('h'), cardNumber: card.number, points });
+      const [h1, h2] = [(await pos.hold(hold(10))).json().holdId, (await pos.hold(hold(10))).json().holdId];
+      const holds = vi.spyOn(holdsInGroupCommit, 'write');
+      const captures = vi.spyOn(capturesInGroupCommit, 'write');
+      const answers = await ctx.database.db.connection().execute(async (conn) => {
+        await sql`begin`.execute(conn);
+        // A change of the account while the batch waits: its read is then stale, and read again.
+        await sql`update accounts set balance = balance where id = ${card.accountId}::uuid`.execute(conn);
+        const pending = inOneBatch([
+          () => pos.hold(hold(5)),
+          () => pos.hold(hold(5)),
+          () => pos.capture(h1, { operationId: opId('c') }),
+          () => pos.capture(h2, { operationId: opId('c') }),
+        ]);
+        // The batch's first read waits for the lock (a read that skipped it would hand every write back).
+        await vi.waitFor(
+          async () => {
+            const { rows } = await sql<{ n: number }>`
+              select count(*)::int as n from pg_stat_activity
+              where datname = current_database() and wait_event_type = 'Lock'`.execute(db);
+            expect(rows[0]!.n).toBeGreaterThan(0);
+          },
+          { timeout: 60_000, interval: 10 },
+        );
+        await sql`commit`.execute(conn);
+        return pending;
+      });
+      const outcomes = [...(await holds.mock.results[0]!.value), ...(await captures.mock.results[0]!.value)];
+      holds.mockRestore();
+      captures.mockRestore();
+      expect(answers.map((a) => a.statusCode)).toEqual([201, 201, 200, 200]);
+      expect(outcomes.map((o) => o?.ok)).toEqual([true, true, true, true]);
+      expect(await accountOf(db, card.accountId)).toEqual({ balance: 80, held: 10 });
+    },
+  );
 
   it('counts each batch in /metrics: its size, by outcome', async () => {
     const committed = async () => {
