@@ -91,6 +91,23 @@ async function redeemedEvents(operationIds: string[]) {
   return new Map(rows.map((r) => [r.data.operationId, r.data]));
 }
 
+/**
+ * A card of 40 points in four lots, 10 each: expiring in 2 days (`soonest`), in 5 days (`later`), never (the
+ * card's opening balance, `never`), and one still pending for a day (`pending`).
+ */
+async function cardWithLots() {
+  const card = await createCard(db, { balance: 10 });
+  const added = {
+    later: await addLot(card, 10, { availableIn: -1, expiresIn: 5 * 24 }),
+    soonest: await addLot(card, 10, { availableIn: -1, expiresIn: 2 * 24 }),
+    pending: await addLot(card, 10, { availableIn: 24, expiresIn: 25 }),
+  };
+  const [never] = Object.keys(await remainingOf(card.accountId)).filter(
+    (id) => !Object.values(added).includes(id),
+  );
+  return { card, lots: { ...added, never: never! } };
+}
+
 describe('set-based batches of captures across cards', () => {
   it('captures several cards in one transaction; each refusal is answered and recorded as alone', async () => {
     const cards = await Promise.all([50, 50, 50, 50, 50, 50].map((balance) => createCard(db, { balance })));
@@ -167,15 +184,7 @@ describe('set-based batches of captures across cards', () => {
   });
 
   it("takes each account's lots in the lone order; events carry each account's balances after", async () => {
-    const a = await createCard(db, { balance: 10 });
-    const aLots = {
-      later: await addLot(a, 10, { availableIn: -1, expiresIn: 5 * 24 }),
-      soonest: await addLot(a, 10, { availableIn: -1, expiresIn: 2 * 24 }),
-      pending: await addLot(a, 10, { availableIn: 24, expiresIn: 25 }),
-    };
-    const [aNever] = Object.keys(await remainingOf(a.accountId)).filter(
-      (id) => !Object.values(aLots).includes(id),
-    );
+    const { card: a, lots: aLots } = await cardWithLots();
     const b = await createCard(db, { balance: 10 });
     const bSoon = await addLot(b, 10, { availableIn: -1, expiresIn: 3 * 24 });
     const [bNever] = Object.keys(await remainingOf(b.accountId)).filter((id) => id !== bSoon);
@@ -189,7 +198,7 @@ describe('set-based batches of captures across cards', () => {
     expect(await remainingOf(a.accountId)).toEqual({
       [aLots.soonest]: 0,
       [aLots.later]: 0,
-      [aNever!]: 5,
+      [aLots.never]: 5,
       [aLots.pending]: 10,
     });
     expect(await remainingOf(b.accountId)).toEqual({ [bSoon]: 0, [bNever!]: 8 });
@@ -202,15 +211,7 @@ describe('set-based batches of captures across cards', () => {
   });
 
   it('several captures of one account in a batch: each on the balance and lots the one before it left', async () => {
-    const a = await createCard(db, { balance: 10 });
-    const aLots = {
-      later: await addLot(a, 10, { availableIn: -1, expiresIn: 5 * 24 }),
-      soonest: await addLot(a, 10, { availableIn: -1, expiresIn: 2 * 24 }),
-      pending: await addLot(a, 10, { availableIn: 24, expiresIn: 25 }),
-    };
-    const [aNever] = Object.keys(await remainingOf(a.accountId)).filter(
-      (id) => !Object.values(aLots).includes(id),
-    );
+    const { card: a, lots: aLots } = await cardWithLots();
     const b = await createCard(db, { balance: 50 });
     // A: 40 points, 10 of them pending: 30 available; 12 + 8 held.
     const holds = [await holdOn(a.number, 12), await holdOn(b.number, 5), await holdOn(a.number, 8)];
@@ -234,7 +235,7 @@ describe('set-based batches of captures across cards', () => {
     expect(await remainingOf(a.accountId)).toEqual({
       [aLots.soonest]: 0,
       [aLots.later]: 2,
-      [aNever!]: 10,
+      [aLots.never]: 10,
       [aLots.pending]: 10,
     });
     const { rows } = await sql<{ operation_id: string; lot_id: string; points: string }>`
