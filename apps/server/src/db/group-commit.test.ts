@@ -36,7 +36,7 @@ const keys = async (prefix: string) =>
 /** One lane per key: a first write of key k held at a gate, then `works` of k queued behind it. */
 async function behindOneLane(
   works: Array<(trx: Tx) => Promise<string>>,
-  sets: Array<SetWrite<string>>[] = [],
+  sets: Array<SetWrite<string> | undefined> = [],
 ) {
   const batches: Array<{ size: number; outcome: string }> = [];
   const options: GroupCommitOptions = {
@@ -50,7 +50,7 @@ async function behindOneLane(
     await held.opened;
     return (await sql<{ tx: string }>`select txid_current()::text as tx`.execute(trx)).rows[0]!.tx;
   });
-  const queued = works.map((work, i) => commit.run('k', work, sets[i]?.[0]));
+  const queued = works.map((work, i) => commit.run('k', work, sets[i]));
   expect(commit.queued()).toBe(works.length);
   held.open();
   const firstTx = await first;
@@ -158,10 +158,10 @@ describe('group commit', () => {
         return ks.map((k) => (tx.has(k) ? { ok: true, value: `set ${tx.get(k)}` } : null));
       },
     };
-    const setOf = (k: string): Array<SetWrite<string>> => [{ kind, input: k }];
+    const setOf = (k: string): SetWrite<string> => ({ kind, input: k });
     const { results, batches } = await behindOneLane(
       [write('s1'), write('s2'), write('s3'), write('s4x'), write('s5')],
-      [[], setOf('s2'), [], setOf('s4x'), setOf('s5')],
+      [undefined, setOf('s2'), undefined, setOf('s4x'), setOf('s5')],
     );
     expect(batches).toEqual([{ size: 5, outcome: 'committed' }]);
     expect(calls).toEqual([['s2', 's4x', 's5']]);
@@ -179,7 +179,7 @@ describe('group commit', () => {
     };
     const { results, batches } = await behindOneLane(
       [write('t1'), write('t2')],
-      [[], [{ kind, input: 't2' }]],
+      [undefined, { kind, input: 't2' }],
     );
     expect(batches).toEqual([{ size: 2, outcome: 'committed' }]);
     expect(new Set(results.map(value)).size).toBe(1);
