@@ -35,9 +35,17 @@ export function signInDelayMs(failuresByUsername: number, limits: LoginLimits): 
   return Math.min(limits.LOGIN_SLOWDOWN_MAX_MS, limits.LOGIN_SLOWDOWN_BASE_MS * 2 ** Math.min(over, 20));
 }
 
-/** The audit message of a sign-in that did not succeed (wrong password, unknown user, refused). */
-const failedSignIn = (input: { username: string; address: string }) =>
-  `Failed sign-in for '${input.username}' from ${input.address}`;
+/**
+ * The audit entry of a sign-in that did not succeed (wrong password, unknown user, refused). A username that
+ * names no user is not written: it is often a password typed into the wrong field, and no secret may appear
+ * in the audit (ADMIN-API "Audit"); the address still shows a run of them.
+ */
+const failedSignIn = (user: { id: string; username: string } | undefined, address: string, reason = '') => ({
+  username: user?.username ?? null,
+  message: `Failed sign-in for ${user ? `'${user.username}'` : 'an unknown username'} from ${address}${reason}`,
+  targetType: 'auth' as const,
+  targetId: user?.id ?? null,
+});
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -64,12 +72,7 @@ export async function login(
     await inTransaction(db, async (trx) => {
       await dropAttempt(trx, attempt);
       const user = await findCredentialsByUsername(trx, input.username);
-      await insertAudit(trx, {
-        username: input.username,
-        message: `${failedSignIn(input)}: refused, too many failed attempts`,
-        targetType: 'auth',
-        targetId: user?.id ?? null,
-      });
+      await insertAudit(trx, failedSignIn(user, input.address, ': refused, too many failed attempts'));
     });
     const minutes = Math.ceil(limits.LOGIN_WINDOW_SECONDS / 60);
     throw new AppError(
@@ -92,12 +95,7 @@ export async function login(
   if (!user || !valid) {
     // The claimed attempt stays as the failure.
     await inTransaction(db, async (trx) => {
-      await insertAudit(trx, {
-        username: input.username,
-        message: failedSignIn(input),
-        targetType: 'auth',
-        targetId: user?.id ?? null,
-      });
+      await insertAudit(trx, failedSignIn(user, input.address));
     });
     throw new AppError('INVALID_CREDENTIALS');
   }

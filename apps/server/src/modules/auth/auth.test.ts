@@ -102,6 +102,26 @@ describe('POST /auth/api/v1/login', () => {
     expect(JSON.stringify(entries)).not.toContain('a-secret-guess');
     expect(JSON.stringify(entries)).not.toContain(PASSWORD);
   });
+
+  it('audits a sign-in whose username names no user without that text: it may be a password', async () => {
+    const typedInTheWrongField = `${PASSWORD}-not-a-username`;
+    expect((await ctx.login(typedInTheWrongField, 'anything-at-all')).statusCode).toBe(401);
+    const res = await app.inject({
+      url: '/api/v1/audit?targetType=auth&size=200&sort=executedAt,desc',
+      headers: bearer(ctx.tokens.ADMIN),
+    });
+    const entries = res.json().content as {
+      message: string;
+      username: string | null;
+      targetId: string | null;
+    }[];
+    expect(entries[0]).toMatchObject({
+      message: expect.stringMatching(/^Failed sign-in for an unknown username from /),
+      username: null,
+      targetId: null,
+    });
+    expect(JSON.stringify(entries)).not.toContain(typedInTheWrongField);
+  });
 });
 
 describe('session tokens', () => {
