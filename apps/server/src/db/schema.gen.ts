@@ -139,7 +139,7 @@ export interface LoginAttempts {
   attempted_at: Generated<Timestamp>;
   id: Generated<string>;
   succeeded: boolean;
-  username: string;
+  username_key: string;
 }
 
 export interface LotConsumptions {

@@ -23,6 +23,7 @@ import * as m027 from './027-receipt-items-fk';
 import * as m028 from './028-receipt-lines-text';
 import * as m029 from './029-webhook-streams';
 import * as m030 from './030-secret-fingerprints';
+import * as m031 from './031-login-attempt-keys';
 
 /**
  * Every migration, in order. Forward-only: a shipped migration is never edited; add the next one.
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
   '028-receipt-lines-text': m028,
   '029-webhook-streams': m029,
   '030-secret-fingerprints': m030,
+  '031-login-attempt-keys': m031,
 };

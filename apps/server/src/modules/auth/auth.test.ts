@@ -103,7 +103,7 @@ describe('POST /auth/api/v1/login', () => {
     expect(JSON.stringify(entries)).not.toContain(PASSWORD);
   });
 
-  it('audits a sign-in whose username names no user without that text: it may be a password', async () => {
+  it('keeps a sign-in whose username names no user out of the audit and the throttle: it may be a password', async () => {
     const typedInTheWrongField = `${PASSWORD}-not-a-username`;
     expect((await ctx.login(typedInTheWrongField, 'anything-at-all')).statusCode).toBe(401);
     const res = await app.inject({
@@ -121,6 +121,10 @@ describe('POST /auth/api/v1/login', () => {
       targetId: null,
     });
     expect(JSON.stringify(entries)).not.toContain(typedInTheWrongField);
+    // Nor does the throttle keep it: its attempts are counted under a hash of the username.
+    const attempts = await ctx.database.db.selectFrom('login_attempts').selectAll().execute();
+    expect(attempts.length).toBeGreaterThan(0);
+    expect(JSON.stringify(attempts).toLowerCase()).not.toContain(typedInTheWrongField.toLowerCase());
   });
 });
 

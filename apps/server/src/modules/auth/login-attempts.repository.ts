@@ -1,19 +1,22 @@
+import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { Executor } from '../../db/executor';
 import type { Tx } from '../../db/transaction';
 
 /**
- * The username an attempt is kept under: lower-cased as the sign-in looks the user up (JavaScript's
- * rules), not left to PostgreSQL's lower(), which under the C locale keeps every non-ASCII letter. The
- * Kelvin sign K, which signs in as k, then counts against the user like the k it stands for.
+ * What an attempt is kept under: a SHA-256 of its username, never the text, which is often a password typed
+ * into the wrong field (migration 031). Lower-cased first as the sign-in looks the user up (JavaScript's
+ * rules, not PostgreSQL's lower(), which under the C locale keeps every non-ASCII letter): the Kelvin sign K,
+ * which signs in as k, then counts against the user like the k it stands for.
  */
-const attemptName = (username: string) => username.toLowerCase();
+export const attemptKey = (username: string) =>
+  createHash('sha256').update(`login-attempt:${username.toLowerCase()}`).digest('hex');
 
 export async function recordAttempt(trx: Tx, username: string, address: string, succeeded: boolean) {
   await trx
     .insertInto('login_attempts')
-    .values({ username: attemptName(username), address, succeeded })
+    .values({ username_key: attemptKey(username), address, succeeded })
     .execute();
 }
 
@@ -24,7 +27,7 @@ export async function recordAttempt(trx: Tx, username: string, address: string, 
 export async function claimAttempt(db: Db, username: string, address: string): Promise<string> {
   const row = await db
     .insertInto('login_attempts')
-    .values({ username: attemptName(username), address, succeeded: false })
+    .values({ username_key: attemptKey(username), address, succeeded: false })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
@@ -42,17 +45,17 @@ export async function dropAttempt(db: Executor, id: string): Promise<void> {
  */
 export async function recentFailures(db: Db, username: string, address: string, windowSeconds: number) {
   const since = sql<Date>`now() - make_interval(secs => ${windowSeconds})`;
-  const name = username.toLowerCase();
+  const key = attemptKey(username);
   const row = await db
     .selectFrom('login_attempts')
     .select([
-      sql<number>`count(*) filter (where lower(username) = ${name})`.as('byUsername'),
-      sql<number>`count(*) filter (where lower(username) = ${name} and address = ${address})`.as('byPair'),
+      sql<number>`count(*) filter (where username_key = ${key})`.as('byUsername'),
+      sql<number>`count(*) filter (where username_key = ${key} and address = ${address})`.as('byPair'),
       sql<number>`count(*) filter (where address = ${address})`.as('byAddress'),
     ])
     .where('succeeded', '=', false)
     .where('attempted_at', '>', since)
-    .where((eb) => eb.or([eb(sql`lower(username)`, '=', name), eb('address', '=', address)]))
+    .where((eb) => eb.or([eb('username_key', '=', key), eb('address', '=', address)]))
     .executeTakeFirstOrThrow();
   return { byUsername: Number(row.byUsername), byPair: Number(row.byPair), byAddress: Number(row.byAddress) };
 }
@@ -61,7 +64,7 @@ export async function recentFailures(db: Db, username: string, address: string, 
 export async function clearFailures(trx: Tx, username: string): Promise<number> {
   const result = await trx
     .deleteFrom('login_attempts')
-    .where(sql`lower(username)`, '=', username.toLowerCase())
+    .where('username_key', '=', attemptKey(username))
     .where('succeeded', '=', false)
     .executeTakeFirst();
   return Number(result.numDeletedRows);

@@ -152,7 +152,7 @@ describe('the limits hold for every spelling of a username that signs in as it',
       role: 'VIEWER',
     });
     // A PostgreSQL database created with the C locale lower-cases ASCII only; a C column stands in for one.
-    await sql`alter table login_attempts alter column username type text collate "C"`.execute(
+    await sql`alter table login_attempts alter column username_key type text collate "C"`.execute(
       ctx.database.db,
     );
     try {
@@ -164,7 +164,7 @@ describe('the limits hold for every spelling of a username that signs in as it',
       expect((await login('\u212Aiosk', 'kelvin-guess-x', '203.0.113.90')).statusCode).toBe(429);
       expect((await login('kiosk', 'kelvin-guess-y', '203.0.113.90')).statusCode).toBe(429);
     } finally {
-      await sql`alter table login_attempts alter column username type text collate "default"`.execute(
+      await sql`alter table login_attempts alter column username_key type text collate "default"`.execute(
         ctx.database.db,
       );
     }
