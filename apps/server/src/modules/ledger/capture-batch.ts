@@ -21,10 +21,11 @@ export interface BatchedCapture extends PosCapture {
  * decided in TypeScript by the lone rules (`settleable`, `captureWrite`), and one statement writes them all
  * (`applyCaptures`).
  *
- * The batch never waits for a lock, so it can neither stall behind a sweeper, a release or an accrual of
- * the same card nor deadlock with another batch. A refusal is that capture's answer (nothing of it is
- * written; the service records it and voids an expired hold, as after a lone refusal). A capture it cannot
- * decide on its own read is left to be written alone, as it would be without batches: no hold was read
+ * Across cards the batch never waits for a lock, so it can neither stall behind a sweeper, a release or an
+ * accrual of the same card nor deadlock with another batch; inside a card's group commit
+ * (`capturesInGroupCommit`) it waits as the card's lone writes do (`locks`). A refusal is that capture's
+ * answer (nothing of it is written; the service records it and voids an expired hold, as after a lone
+ * refusal). A capture it cannot decide on its own read is left to be written alone, as it would be without batches: no hold was read
  * (unknown, malformed, or its hold or account locked by another transaction: SKIP LOCKED cannot tell), or
  * its hold already has a capture in this batch. Several captures of one account (a hot card) are decided one
  * after another, each on the balance the ones before it left, and written by the one statement.

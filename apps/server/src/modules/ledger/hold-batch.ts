@@ -14,14 +14,15 @@ import { type Batched, decideAndPersist, inGroupCommit, setBatches } from './set
  * (`insertHolds`), so BEGIN, COMMIT, the round trips and the derived-data triggers are paid once per batch
  * instead of once per hold.
  *
- * The batch never waits for a lock, so it can neither stall behind a lock held elsewhere (an import, the
- * sweeper, a capture of the same card) nor deadlock with another batch. A hold it cannot decide on its own
- * read is left to be written alone (`postHold`), as it would be without batches: its account was locked by
- * another transaction (or its card is unknown: SKIP LOCKED cannot tell them apart), the account changed
- * between the read's snapshot and its lock (`current` false: the lone write reads the lapsed holds and
- * pending points again), it fits only once the account's lapsed holds are voided (a statement of its own,
- * before the hold's lock). Several holds of one account (a hot card) are decided one after another, each
- * counting the points of those before it as held, and written by the one statement.
+ * Across cards the batch never waits for a lock, so it can neither stall behind a lock held elsewhere (an
+ * import, the sweeper, a capture of the same card) nor deadlock with another batch; inside a card's group
+ * commit (`holdsInGroupCommit`) it waits as the card's lone writes do (`locks`). A hold it cannot decide on its
+ * own read is left to be written alone (`postHold`), as it would be without batches: its account was locked by
+ * another transaction (or its card is unknown: SKIP LOCKED cannot tell them apart), the account changed between
+ * the read's snapshot and its lock (`current` false: the lone write reads the lapsed holds and pending points
+ * again), it fits only once the account's lapsed holds are voided (a statement of its own, before the hold's
+ * lock). Several holds of one account (a hot card) are decided one after another, each counting the points of
+ * those before it as held, and written by the one statement.
  */
 export async function postHoldBatch(
   trx: Tx,
@@ -37,9 +38,9 @@ export async function postHoldBatch(
   return decideAndPersist<PosHold, HoldWrite>(batch, {
     account: (_h, index) => (targets[index]!.current ? targets[index]!.account_id : null),
     decide: (h, index, earlier) => {
-      const { current: _current, ...read } = targets[index]!;
+      const { current: _current, ...seen } = targets[index]!;
       // The account's holds decided before this one in the batch are held already.
-      const target = { ...read, held_balance: centsText(parseCents(read.held_balance!) + heldBy(earlier)) };
+      const target = { ...seen, held_balance: centsText(parseCents(seen.held_balance!) + heldBy(earlier)) };
       h.onTarget?.(target);
       return decideHold(h, target);
     },
