@@ -14,6 +14,7 @@ import {
   recentFailures,
   recordAttempt,
 } from './login-attempts.repository';
+import { throttleAddress } from './throttle-address';
 
 type LoginLimits = Pick<
   Config,
@@ -58,8 +59,10 @@ export async function login(
   // The attempt is written as a failure first, then the failures are counted with it: of a burst of
   // concurrent guesses each counts every one written before it, so no more than the limit get past the
   // check (counted only after their passwords were checked, a whole burst did).
-  const attempt = await claimAttempt(db, input.username, input.address);
-  const failures = await recentFailures(db, input.username, input.address, limits.LOGIN_WINDOW_SECONDS);
+  // Counted per IPv4 address or IPv6 /64 (`throttleAddress`); the audit shows the address itself.
+  const from = throttleAddress(input.address);
+  const attempt = await claimAttempt(db, input.username, from);
+  const failures = await recentFailures(db, input.username, from, limits.LOGIN_WINDOW_SECONDS);
   // Blocked: this username from this address, or this address for any username. Never the username
   // everywhere, which would let any address lock a user out.
   if (
@@ -104,7 +107,7 @@ export async function login(
     await touchLastLogin(trx, user.id);
     // This attempt's claim goes with the username's other failures.
     await clearFailures(trx, user.username);
-    await recordAttempt(trx, user.username, input.address, true);
+    await recordAttempt(trx, user.username, from, true);
     await insertAudit(trx, {
       username: user.username,
       message: `Signed in from ${input.address}`,

@@ -30,6 +30,20 @@ describe('failed sign-ins are throttled per (username, address), the username on
     expect((await login('manager', PASSWORD, '198.51.100.7')).statusCode).toBe(200);
   });
 
+  it('an IPv6 attacker is limited per /64: a new address in it for each guess does not escape the limit', async () => {
+    for (let i = 1; i <= 3; i++)
+      expect((await login('manager', 'v6-guess', `2001:db8:66:1::${i}`)).statusCode).toBe(401);
+    expect((await login('manager', PASSWORD, '2001:db8:66:1::ffff')).statusCode).toBe(429);
+    // Another /64 is another address; the audit shows each address as it came.
+    expect((await login('manager', PASSWORD, '2001:db8:66:2::1')).statusCode).toBe(200);
+    const res = await app.inject({
+      url: '/api/v1/audit?targetType=auth&size=200',
+      headers: bearer(ctx.tokens.ADMIN),
+    });
+    const messages = (res.json().content as { message: string }[]).map((e) => e.message);
+    expect(messages).toContain("Failed sign-in for 'manager' from 2001:db8:66:1::2");
+  });
+
   it('a burst of concurrent guesses from one address is limited like the same guesses one by one', async () => {
     // All sent before any is answered: each used to pass the check before the others' failures were
     // written, so one burst per window tried as many passwords as the attacker liked.
