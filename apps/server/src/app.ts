@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import helmet from '@fastify/helmet';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { DatabaseHandle } from './db/connection';
 import { useGroupCommit } from './db/group-commit';
+import { loggedRequest } from './lib/logged-request';
 import type { Secrets } from './lib/secrets';
 import { createTokenService } from './lib/tokens';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
@@ -45,16 +46,22 @@ export interface AppDeps {
   config: Config;
   database: DatabaseHandle;
   secrets: Secrets;
-  logger?: FastifyServerOptions['logger'];
+  /** Where log lines go (default: stdout); tests read them here. */
+  logStream?: { write(line: string): void };
 }
 
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 /** The one app factory: `server.ts` listens with it, tests `inject` into it. */
-export async function buildApp({ config, database, secrets, logger }: AppDeps) {
+export async function buildApp({ config, database, secrets, logStream }: AppDeps) {
   const proxies = config.TRUST_PROXY;
   const app = Fastify({
-    logger: logger ?? { level: config.LOG_LEVEL },
+    // A request's log line shows its URL without the member identifiers it may carry (`loggedRequest`).
+    logger: {
+      level: config.LOG_LEVEL,
+      serializers: { req: loggedRequest },
+      ...(logStream ? { stream: logStream } : {}),
+    },
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { loggedUrl } from './logged-request';
+
+describe('loggedUrl', () => {
+  it('takes client IDs and card numbers out of the paths that carry them', () => {
+    expect(loggedUrl('/api/v1/clients/jane%40example.com/lookup?opsPage=1')).toBe(
+      '/api/v1/clients/[redacted]/lookup?opsPage=1',
+    );
+    expect(loggedUrl('/pos/api/v1/cards/4000123412341234')).toBe('/pos/api/v1/cards/[redacted]');
+  });
+
+  it('takes the values of member-naming query parameters out, and keeps the rest', () => {
+    expect(loggedUrl('/api/v1/accounts?page=0&search=Jane%20Doe&size=20')).toBe(
+      '/api/v1/accounts?page=0&search=[redacted]&size=20',
+    );
+    expect(loggedUrl('/api/v1/operations?cardNumber=4000123412341234&type=accrual')).toBe(
+      '/api/v1/operations?cardNumber=[redacted]&type=accrual',
+    );
+    expect(loggedUrl('/api/v1/audit?username=admin&%73earch=x')).toBe(
+      '/api/v1/audit?username=admin&%73earch=[redacted]',
+    );
+  });
+
+  it('leaves other URLs as they are', () => {
+    for (const url of [
+      '/api/v1/accounts/4b7f0c1e-0000-4000-8000-000000000000',
+      '/healthz',
+      '/api/v1/cards?page=2&%zz',
+    ])
+      expect(loggedUrl(url)).toBe(url);
+  });
+});
