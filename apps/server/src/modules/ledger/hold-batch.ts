@@ -2,7 +2,7 @@ import { cardKey } from '../../db/group-commit';
 import type { Tx } from '../../db/transaction';
 import { type Cents, centsText, parseCents } from '../../lib/money';
 import { insertHolds, lockHoldTargets } from './hold-batch.repository';
-import { type HoldWrite, type ReadHoldTarget, readHeldAndPending } from './holds.repository';
+import { type HoldWrite, readAgainIfStale } from './holds.repository';
 import type { BatchLocks } from './ledger.repository';
 import { decideHold, type PosHold, postHold } from './pos-holds';
 import { type Batched, decideAndPersist, inGroupCommit, setBatches } from './set-batches';
@@ -45,23 +45,6 @@ export async function postHoldBatch(
       return decideHold(h, target);
     },
     persist: (writes) => insertHolds(trx, writes),
-  });
-}
-
-/**
- * Targets whose account changed while the read waited for its lock, with its lapsed holds and pending points
- * read again, once per account, as `lockHoldTarget` does: a read that waited is then current.
- */
-async function readAgainIfStale(trx: Tx, targets: ReadHoldTarget[]): Promise<ReadHoldTarget[]> {
-  const again = new Map<string, { lapsed: string; pending: string }>();
-  for (const t of targets) {
-    if (!t.current && t.account_id && !again.has(t.account_id)) {
-      again.set(t.account_id, await readHeldAndPending(trx, t.account_id));
-    }
-  }
-  return targets.map((t) => {
-    const fresh = t.current || !t.account_id ? undefined : again.get(t.account_id);
-    return fresh ? { ...t, ...fresh, current: true } : t;
   });
 }
 

@@ -93,10 +93,30 @@ export async function lockHoldTarget(trx: Tx, cardNumber: string, posId: string)
     from (select 1) as one
     left join k on true
     left join pos_keys p on p.id = ${posId}::uuid`.execute(trx);
-  const { current, ...target } = result.rows[0]!;
-  // A missing or inactive card is refused whatever the account holds.
-  if (current || !target.account_id || target.card_status !== 'active') return target;
-  return { ...target, ...(await readHeldAndPending(trx, target.account_id)) };
+  const [{ current: _current, ...target }] = (await readAgainIfStale(trx, result.rows)) as [ReadHoldTarget];
+  return target;
+}
+
+/**
+ * Hold targets made current: where the account changed while the read waited for its lock (`current`
+ * false), its lapsed holds and pending points read again, once per account (`readHeldAndPending`); a missing
+ * or inactive card needs no second read, it is refused whatever the account holds. The lone hold's read
+ * (`lockHoldTarget`) and a batch's that waited (`hold-batch.ts`) both end here.
+ */
+export async function readAgainIfStale(
+  trx: Tx,
+  targets: readonly ReadHoldTarget[],
+): Promise<ReadHoldTarget[]> {
+  const again = new Map<string, { lapsed: string; pending: string }>();
+  const stale = (t: ReadHoldTarget) => !t.current && t.account_id !== null && t.card_status === 'active';
+  for (const t of targets) {
+    if (stale(t) && !again.has(t.account_id!)) {
+      again.set(t.account_id!, await readHeldAndPending(trx, t.account_id!));
+    }
+  }
+  return targets.map((t) =>
+    stale(t) ? { ...t, ...again.get(t.account_id!)!, current: true } : { ...t, current: true },
+  );
 }
 
 export interface HoldWrite {
