@@ -78,6 +78,14 @@ export interface AuditLog {
   username: string | null;
 }
 
+export interface BulkCreditKeys {
+  created_at: Generated<Timestamp>;
+  key: string;
+  request_hash: string;
+  response: Json | null;
+  status_code: number | null;
+}
+
 export interface CardCounts {
   n: ColumnType<number, number | bigint, number | bigint>;
   shard: number;
@@ -345,6 +353,7 @@ export interface DB {
   analytics_hourly: AnalyticsHourly;
   analytics_points_totals: AnalyticsPointsTotals;
   audit_log: AuditLog;
+  bulk_credit_keys: BulkCreditKeys;
   card_counts: CardCounts;
   cards: Cards;
   events: Events;

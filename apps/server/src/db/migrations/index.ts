@@ -24,6 +24,7 @@ import * as m028 from './028-receipt-lines-text';
 import * as m029 from './029-webhook-streams';
 import * as m030 from './030-secret-fingerprints';
 import * as m031 from './031-login-attempt-keys';
+import * as m032 from './032-bulk-credit-keys';
 
 /**
  * Every migration, in order. Forward-only: a shipped migration is never edited; add the next one.
@@ -55,4 +56,5 @@ export const migrations: Record<string, Migration> = {
   '029-webhook-streams': m029,
   '030-secret-fingerprints': m030,
   '031-login-attempt-keys': m031,
+  '032-bulk-credit-keys': m032,
 };

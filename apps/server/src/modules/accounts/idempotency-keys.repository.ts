@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Tx } from '../../db/transaction';
 
 export interface StoredAnswer {
@@ -8,31 +8,70 @@ export interface StoredAnswer {
 }
 
 /**
- * Claims the user's key for this request, or returns the answer of the request that claimed it first.
- * A concurrent request with the same key waits here until the first one commits (or rolls back, and
- * then claims it itself).
+ * Whose Idempotency-Key it is. A user's (manual accrual: two users' keys never meet), or the programme's for
+ * bulk credit files (PROGRAMME-API §4: the same file again returns the first answer, whoever posts it, so a
+ * second manager posting the file, or anyone after its first poster was deleted, never credits it twice).
+ */
+export type KeyScope = { userId: string } | 'bulk-credits';
+
+interface Keyed {
+  /** The INSERT of a claim with its request hash, doing nothing when the key is taken. */
+  claim: (hash: string) => RawBuilder<unknown>;
+  table: RawBuilder<unknown>;
+  where: RawBuilder<unknown>;
+}
+
+function keyed(scope: KeyScope, key: string): Keyed {
+  if (scope === 'bulk-credits') {
+    return {
+      claim: (hash) => sql`insert into bulk_credit_keys (key, request_hash) values (${key}, ${hash})
+        on conflict (key) do nothing`,
+      table: sql.table('bulk_credit_keys'),
+      where: sql`key = ${key}`,
+    };
+  }
+  return {
+    claim: (hash) => sql`insert into idempotency_keys (user_id, key, request_hash)
+      values (${scope.userId}::uuid, ${key}, ${hash}) on conflict (user_id, key) do nothing`,
+    table: sql.table('idempotency_keys'),
+    where: sql`user_id = ${scope.userId}::uuid and key = ${key}`,
+  };
+}
+
+/**
+ * Claims the key for this request, or returns the answer of the request that claimed it first. A concurrent
+ * request with the same key waits here until the first one commits (or rolls back, and then claims it itself).
  */
 export async function claimKey(
   trx: Tx,
-  w: { userId: string; key: string; hash: string },
+  w: { scope: KeyScope; key: string; hash: string },
 ): Promise<StoredAnswer | undefined> {
-  const claimed = await sql`
-    insert into idempotency_keys (user_id, key, request_hash) values (${w.userId}::uuid, ${w.key}, ${w.hash})
-    on conflict (user_id, key) do nothing
-    returning key`.execute(trx);
+  const k = keyed(w.scope, w.key);
+  const claimed = await sql`${k.claim(w.hash)} returning key`.execute(trx);
   if (claimed.rows.length > 0) return undefined;
   const existing = await sql<StoredAnswer>`
-    select request_hash, status_code, response from idempotency_keys
-    where user_id = ${w.userId}::uuid and key = ${w.key}`.execute(trx);
+    select request_hash, status_code, response from ${k.table} where ${k.where}`.execute(trx);
   return existing.rows[0]!;
 }
 
 /** The claimed key's answer, committed with the work it answers for. */
 export async function storeAnswer(
   trx: Tx,
-  w: { userId: string; key: string; status: number; body: unknown },
+  w: { scope: KeyScope; key: string; status: number; body: unknown },
 ): Promise<void> {
-  await sql`
-    update idempotency_keys set status_code = ${w.status}, response = ${JSON.stringify(w.body)}::jsonb
-    where user_id = ${w.userId}::uuid and key = ${w.key}`.execute(trx);
+  const k = keyed(w.scope, w.key);
+  await sql`update ${k.table} set status_code = ${w.status}, response = ${JSON.stringify(w.body)}::jsonb
+    where ${k.where}`.execute(trx);
+}
+
+/** The answer already stored under the key, without claiming it (a dry run's look). */
+export async function findStoredAnswer(
+  trx: Tx,
+  w: { scope: KeyScope; key: string },
+): Promise<StoredAnswer | undefined> {
+  const k = keyed(w.scope, w.key);
+  const found = await sql<StoredAnswer>`
+    select request_hash, status_code, response from ${k.table}
+    where ${k.where} and status_code is not null`.execute(trx);
+  return found.rows[0];
 }

@@ -74,7 +74,7 @@ export async function manualAccrual(
     .update(`manual-accrual\n${canonicalJson(input)}`)
     .digest('hex');
   return inTransaction(db, async (trx) => {
-    const earlier = await claimKey(trx, { userId: actor.id, key, hash });
+    const earlier = await claimKey(trx, { scope: { userId: actor.id }, key, hash });
     if (earlier) {
       if (earlier.request_hash !== hash) throw new AppError('IDEMPOTENCY_KEY_REUSED');
       return {
@@ -91,7 +91,7 @@ export async function manualAccrual(
       if (!(error instanceof AppError)) throw error;
       outcome = { status: error.status, body: failureBody(error, options.requestId), replayed: false };
     }
-    await storeAnswer(trx, { userId: actor.id, key, status: outcome.status, body: outcome.body });
+    await storeAnswer(trx, { scope: { userId: actor.id }, key, status: outcome.status, body: outcome.body });
     return outcome;
   });
 }

@@ -4,7 +4,7 @@ import type { Db } from '../../db/connection';
 import type { Tx } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import type { AuthUser } from '../../plugins/auth';
-import { claimKey, storeAnswer } from '../accounts/idempotency-keys.repository';
+import { claimKey, findStoredAnswer, storeAnswer } from '../accounts/idempotency-keys.repository';
 import { postStagedCredits } from '../ledger/staged-credits';
 import type { CsvRecord } from './csv-reader';
 import type { ImportRow } from './import-rows.repository';
@@ -13,7 +13,6 @@ import { withSpooledFile } from './import-spool';
 import {
   ACCRUALS_STAGE,
   accrualsOutcome,
-  findStoredAnswer,
   planForBulk,
   resolveAccrualAccounts,
   stageAccruals,
@@ -43,7 +42,8 @@ export interface AccrualsImportOutcome {
 
 /**
  * POST /api/v1/imports/accruals: each row an adjustment like a manual accrual, the whole file one unit
- * under its Idempotency-Key (default: the body's SHA-256), scoped to the user like manual accrual's keys.
+ * under its Idempotency-Key (default: the body's SHA-256), the programme's and not the poster's: the same file
+ * from a second manager is answered as the first, never credited twice.
  * The key is claimed in the import's transaction and stored with its answer only when the file was
  * written: a refused file (or a dry run) leaves the key free, so a corrected retry is not stuck on it.
  */
@@ -63,8 +63,8 @@ export async function importAccruals(
     let replayed = false;
     const replay = async (trx: Tx) => {
       const earlier = options.dryRun
-        ? await findStoredAnswer(trx, { userId: actor.id, key })
-        : await claimKey(trx, { userId: actor.id, key, hash });
+        ? await findStoredAnswer(trx, { scope: 'bulk-credits', key })
+        : await claimKey(trx, { scope: 'bulk-credits', key, hash });
       if (!earlier) return undefined;
       if (earlier.request_hash !== hash) throw new AppError('IDEMPOTENCY_KEY_REUSED');
       replayed = true;
@@ -88,7 +88,7 @@ export async function importAccruals(
         });
         return accrualsOutcome(trx);
       },
-      remember: (trx, answer) => storeAnswer(trx, { userId: actor.id, key, status: 200, body: answer }),
+      remember: (trx, answer) => storeAnswer(trx, { scope: 'bulk-credits', key, status: 200, body: answer }),
     });
     return { report, replayed };
   });

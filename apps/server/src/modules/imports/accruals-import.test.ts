@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { bearer, createTestContext } from '../../../test/helper';
+import { bearer, createTestContext, PASSWORD } from '../../../test/helper';
 import { ledgerIsSound, verifyLedger } from '../ledger/verify-ledger';
 import { csv, importer } from './imports.fixtures';
 
@@ -167,6 +167,39 @@ describe('bulk credits', () => {
       [11, 8],
       [13, 8],
     ]);
+    await expectLedgerSound();
+  });
+  it("the key is the programme's: the same file from another user, or after its poster is deleted, is answered as the first", async () => {
+    const body = csv('clientId,points', 'BULK-2,7');
+    const manager = await ctx.app.inject({
+      method: 'POST',
+      url: '/auth/api/v1/users',
+      headers: bearer(ctx.tokens.ADMIN),
+      payload: { username: 'bulk-poster', password: PASSWORD, role: 'MANAGER' },
+    });
+    expect(manager.statusCode, manager.body).toBe(201);
+    const token = (await ctx.login('bulk-poster')).json().token as string;
+    const first = await post('accruals', body, { token });
+    expect(first.json()).toMatchObject({ created: 1 });
+    const byAdmin = await post('accruals', body, { token: ctx.tokens.ADMIN });
+    expect(byAdmin.headers['idempotent-replayed']).toBe('true');
+    expect(byAdmin.body).toBe(first.body);
+    const deleted = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/auth/api/v1/users/${manager.json().id}`,
+      headers: bearer(ctx.tokens.ADMIN),
+    });
+    expect(deleted.statusCode, deleted.body).toBeLessThan(300);
+    const afterDelete = await post('accruals', body);
+    expect(afterDelete.headers['idempotent-replayed']).toBe('true');
+    expect(await balances()).toContain('BULK-2=10.50');
+    // Another user's file under a key already used is refused as the same user's would be.
+    const other = await post('accruals', csv('clientId,points', 'BULK-2,1'), {
+      token: ctx.tokens.ADMIN,
+      headers: { 'idempotency-key': 'campaign-42' },
+    });
+    expect(other.json()).toMatchObject({ status: 409, code: 'IDEMPOTENCY_KEY_REUSED' });
+    expect(await balances()).toContain('BULK-2=10.50');
     await expectLedgerSound();
   });
 });

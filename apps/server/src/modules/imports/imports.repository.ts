@@ -273,17 +273,6 @@ export async function accrualsOutcome(trx: Tx): Promise<StageOutcome> {
   return { created: counts.rows[0]!.created, unchanged: 0, ...(await stageErrors(trx, ACCRUALS_STAGE)) };
 }
 
-/** A dry run's look at an Idempotency-Key (accounts/idempotency-keys.repository.ts claims them). */
-export async function findStoredAnswer(
-  trx: Tx,
-  w: { userId: string; key: string },
-): Promise<{ request_hash: string; response: unknown } | undefined> {
-  const found = await sql<{ request_hash: string; response: unknown }>`
-    select request_hash, response from idempotency_keys
-    where user_id = ${w.userId}::uuid and key = ${w.key} and status_code is not null`.execute(trx);
-  return found.rows[0];
-}
-
 /**
  * What the merge created, a page at a time in file order after `afterLine`: the new accounts and the card
  * numbers issued to them.
