@@ -57,6 +57,19 @@ describe('POST /pos/api/v1/returns', () => {
     });
   });
 
+  it('a card blocked since its accrual (lost, reissued) still has its return taken back', async () => {
+    // POS-API's 409 CARD_BLOCKED stops a blocked card earning and spending; refusing its returns would leave
+    // the member the points of goods brought back, on the account that now has a new card.
+    const card = await accrued(10);
+    await db.updateTable('cards').set({ status: 'blocked' }).where('number', '=', card.number).execute();
+    const refused = await pos.accrue({ operationId: opId('acc'), cardNumber: card.number, receipt });
+    expect(refused.json()).toMatchObject({ status: 409, code: 'CARD_BLOCKED' });
+    const id = opId('ret');
+    const res = await pos.returns({ operationId: id, originalOperationId: card.operationId });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toEqual({ operationId: id, points: -3.33, balance: 10 });
+  });
+
   it('partial returns over several requests never take back more than a line earned', async () => {
     const card = await accrued(0);
     const back = async (items: Array<{ sku: string; quantity: number }>) =>

@@ -172,6 +172,8 @@ export const posRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Secrets
       schema: {
         tags: [TAG],
         summary: 'Return lines of an earlier accrual of this POS: their points are taken back',
+        description:
+          'Also on a card blocked since the accrual (a lost card reissued, say): a blocked card neither earns nor spends, but what it earned is still taken back for goods brought back.',
         security,
         body: returnRequest,
         response: { 201: returnResponse, ...errors },
