@@ -1,8 +1,9 @@
-import { metricValue } from '../apps/server/src/plugins/metrics.test-support';
+import { metricSum } from '../apps/server/src/plugins/metrics.test-support';
 
 /**
  * How the server group-committed a phase's POS writes (issue 13), from its `/metrics`: the
- * `loyalty_pos_group_commit_batch_size` histogram's sums and counts by outcome, read before and after.
+ * `loyalty_pos_group_commit_batch_size` histogram's sums and counts by outcome (every kind of batch), read
+ * before and after.
  */
 interface Totals {
   committed: { sum: number; count: number };
@@ -12,7 +13,7 @@ interface Totals {
 async function read(port: number): Promise<Totals> {
   const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
   const value = (what: 'sum' | 'count', outcome: string) =>
-    metricValue(text, `loyalty_pos_group_commit_batch_size_${what}{outcome="${outcome}"}`);
+    metricSum(text, `loyalty_pos_group_commit_batch_size_${what}`, { outcome });
   return {
     committed: { sum: value('sum', 'committed'), count: value('count', 'committed') },
     split: { count: value('count', 'split') },

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { metricValue } from '../src/plugins/metrics.test-support';
+import { metricSum } from '../src/plugins/metrics.test-support';
 import { cardBalance, setUpProgramme } from './support/api';
 import { freshDatabase } from './support/database';
 import { verifyLedger } from './support/ledger';
@@ -34,7 +34,7 @@ describe('kill -9 of a server during a POS load', () => {
     await pollUntil(() => load.acknowledged() >= 150, { attempts: 600, what: '150 acknowledged accruals' });
     // Eight tills on one card: its writes are group-committed (issue 13), so the kill cuts batches too.
     const metrics = await (await fetch(`${victim.url}/metrics`)).text();
-    const batched = metricValue(metrics, 'loyalty_pos_group_commit_batch_size_sum{outcome="committed"}');
+    const batched = metricSum(metrics, 'loyalty_pos_group_commit_batch_size_sum', { outcome: 'committed' });
     expect(batched).toBeGreaterThan(0);
     await victim.kill('SIGKILL');
     expect(victim.alive()).toBe(false);

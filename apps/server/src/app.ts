@@ -109,7 +109,7 @@ export async function buildApp({ config, database, secrets, logStream }: AppDeps
     useGroupCommit(database.db, {
       lanes: config.POS_GROUP_COMMIT_LANES,
       maxBatch: config.POS_GROUP_COMMIT_MAX,
-      onBatch: (size, outcome) => app.metrics.groupCommitBatch(size, outcome),
+      onBatch: (size, outcome) => app.metrics.groupCommitBatch('card', size, outcome),
     });
   }
   if (config.POS_SET_BATCH_LANES > 0) {
@@ -117,7 +117,7 @@ export async function buildApp({ config, database, secrets, logStream }: AppDeps
       kind.use(database.db, {
         lanes: config.POS_SET_BATCH_LANES,
         maxBatch: config.POS_SET_BATCH_MAX,
-        onBatch: (size, outcome) => app.metrics.groupCommitBatch(size, outcome),
+        onBatch: (size, outcome) => app.metrics.groupCommitBatch(kind.name, size, outcome),
       });
     }
   }

@@ -20,3 +20,20 @@ export function metricValue(body: string, series: string): number {
   const line = body.split('\n').find((l) => l.startsWith(`${series} `));
   return line === undefined ? 0 : Number(line.slice(series.length + 1));
 }
+
+/**
+ * The sum of every series of `name` whose labels include `labels` (say a histogram's `_count` of one outcome
+ * over every kind), whatever the order the labels are exposed in; 0 when there is none.
+ */
+export function metricSum(body: string, name: string, labels: Record<string, string> = {}): number {
+  let sum = 0;
+  for (const line of body.split('\n')) {
+    const series = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!series || series[1] !== name) continue;
+    const pairs = `,${series[2] ?? ''},`;
+    if (Object.entries(labels).every(([key, value]) => pairs.includes(`,${key}="${value}",`))) {
+      sum += Number(series[3]);
+    }
+  }
+  return sum;
+}

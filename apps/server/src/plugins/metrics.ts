@@ -7,14 +7,20 @@ import type { PoolStats } from '../db/connection';
 import { AppError } from '../lib/app-error';
 import { bearerCredential } from '../lib/bearer';
 
+/** The batches of POS writes a server forms: one card's group commit, or a kind's set-based batch. */
+export type BatchKind = 'card' | 'accrual' | 'hold' | 'capture';
+
 export interface Metrics {
   registry: Registry;
   /** One run of the hold sweeper: how it ended and how many holds it voided. */
   sweeperRun(outcome: 'ok' | 'error', voided: number): void;
   /** One run of the points-expiry sweeper: how it ended and how many points it expired. */
   expiryRun(outcome: 'ok' | 'error', points: number): void;
-  /** One group-committed batch of POS writes (two or more): its size, and whether it committed or was split. */
-  groupCommitBatch(size: number, outcome: 'committed' | 'split'): void;
+  /**
+   * One shared transaction of POS writes (two or more): which kind of batch (`card`: one card's group commit;
+   * `accrual`, `hold`, `capture`: a set-based batch across cards), its size, and whether it committed or was split.
+   */
+  groupCommitBatch(kind: BatchKind, size: number, outcome: 'committed' | 'split'): void;
 }
 
 declare module 'fastify' {
@@ -124,8 +130,8 @@ export const metricsPlugin = fp(
 
     const batches = new Histogram({
       name: 'loyalty_pos_group_commit_batch_size',
-      help: 'POS writes per group-committed transaction (two or more), by outcome: committed, or split into one transaction each',
-      labelNames: ['outcome'] as const,
+      help: 'POS writes per shared transaction (two or more), by kind (card: one card group-committed; accrual, hold, capture: set-based across cards) and outcome: committed, or split into one transaction each',
+      labelNames: ['kind', 'outcome'] as const,
       buckets: [2, 4, 8, 16, 32, 64],
       registers: [registry],
     });
@@ -140,8 +146,8 @@ export const metricsPlugin = fp(
         expiryRuns.inc({ outcome });
         if (points > 0) expiredPoints.inc(points);
       },
-      groupCommitBatch(size, outcome) {
-        batches.observe({ outcome }, size);
+      groupCommitBatch(kind, size, outcome) {
+        batches.observe({ kind, outcome }, size);
       },
     } satisfies Metrics);
 

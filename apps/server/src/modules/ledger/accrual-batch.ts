@@ -66,6 +66,7 @@ async function readCapped(trx: Tx, contexts: readonly AccrualContext[]): Promise
 
 /** Accruals' set-based batches: `use` turns them on for a database, `transaction` is one accrual's. */
 export const accrualBatches = setBatches<PosAccrual>({
+  name: 'accrual',
   write: postAccrualBatch,
   // One accrual in a transaction of its own: group-committed with its card's other writes (`posTransaction`).
   alone: (db, a) => posTransaction(db, cardKey(a.cardNumber), (trx) => postAccrual(trx, a)),

@@ -72,6 +72,7 @@ export const capturesInGroupCommit = inGroupCommit(
 
 /** Captures' set-based batches: `use` turns them on for a database, `transaction` is one capture's. */
 export const captureBatches = setBatches<BatchedCapture>({
+  name: 'capture',
   write: postCaptureBatch,
   // One capture in a transaction of its own: group-committed with its card's other writes, as without batches.
   alone: (db, c) =>

@@ -63,6 +63,7 @@ export const holdsInGroupCommit = inGroupCommit(
  * the way.
  */
 export const holdBatches = setBatches<PosHold>({
+  name: 'hold',
   write: postHoldBatch,
   alone: (db, h) => postHold(db, h, holdsInGroupCommit),
   key: (h) => cardKey(h.cardNumber),

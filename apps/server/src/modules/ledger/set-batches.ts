@@ -61,6 +61,8 @@ export async function decideAndPersist<
 }
 
 export interface SetBatchKind<I> {
+  /** What the batches write, as `/metrics` names them. */
+  name: 'accrual' | 'hold' | 'capture';
   /**
    * The batch's writes in its transaction (issue 13): one statement reads and locks what every write needs,
    * never waiting for a lock (SKIP LOCKED), each write is decided by the rule its lone write uses, and one
@@ -88,6 +90,7 @@ export interface SetBatchOptions {
 }
 
 export interface SetBatches<I> {
+  name: SetBatchKind<I>['name'];
   /** Writes of this kind on `db` are batched from now on (the app does this once at build); null: off. */
   use(db: Db, options: SetBatchOptions | null): BatchQueue<I> | null;
   /** One write's transaction: batched when `use` turned batches on for `db`, else written alone. */
@@ -132,6 +135,7 @@ export function setBatches<I>(kind: SetBatchKind<I>): SetBatches<I> {
   }
 
   return {
+    name: kind.name,
     use(db, options) {
       if (!options) {
         queues.delete(db);

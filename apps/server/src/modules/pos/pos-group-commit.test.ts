@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
 import { useGroupCommit } from '../../db/group-commit';
-import { metricValue } from '../../plugins/metrics.test-support';
+import { metricSum } from '../../plugins/metrics.test-support';
 import { accrualBatches } from '../ledger/accrual-batch';
 import { captureBatches, capturesInGroupCommit } from '../ledger/capture-batch';
 import { holdBatches, holdsInGroupCommit } from '../ledger/hold-batch';
@@ -32,7 +32,7 @@ const commit = useGroupCommit(db, {
   maxBatch: 16,
   onBatch: (size, outcome) => {
     batches.push({ size, outcome });
-    ctx.app.metrics.groupCommitBatch(size, outcome);
+    ctx.app.metrics.groupCommitBatch('card', size, outcome);
   },
 });
 
@@ -185,13 +185,13 @@ describe('group-committed POS writes', () => {
     },
   );
 
-  it('counts each batch in /metrics: its size, by outcome', async () => {
+  it("counts each batch in /metrics: its size, as a card's, by outcome", async () => {
     const committed = async () => {
       const body = (await ctx.app.inject({ method: 'GET', url: '/metrics' })).body;
       const series = 'loyalty_pos_group_commit_batch_size';
       return {
-        count: metricValue(body, `${series}_count{outcome="committed"}`),
-        sum: metricValue(body, `${series}_sum{outcome="committed"}`),
+        count: metricSum(body, `${series}_count`, { kind: 'card', outcome: 'committed' }),
+        sum: metricSum(body, `${series}_sum`, { kind: 'card', outcome: 'committed' }),
       };
     };
     const before = await committed();

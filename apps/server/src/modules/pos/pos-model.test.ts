@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { createTestContext } from '../../../test/helper';
-import { metricValue } from '../../plugins/metrics.test-support';
+import { metricSum } from '../../plugins/metrics.test-support';
 import { sweepExpiredHolds } from '../ledger/hold-sweeper';
 import { ledgerIsSound, verifyLedger } from '../ledger/verify-ledger';
 import { canonicalJson } from './idempotency';
@@ -340,7 +340,7 @@ describe('ledger model', () => {
       // How much of it was group-committed (issue 13): the writes of one card sent together share transactions.
       const metrics = (await ctx.app.inject({ method: 'GET', url: '/metrics' })).body;
       const batch = (what: string, outcome: string) =>
-        metricValue(metrics, `loyalty_pos_group_commit_batch_size_${what}{outcome="${outcome}"}`);
+        metricSum(metrics, `loyalty_pos_group_commit_batch_size_${what}`, { outcome });
       console.log(
         `ledger model: ${stats.runs} runs (seed ${SEED}), ${stats.actions} actions, ${stats.requests} requests in ${seconds} s (${ctx.database.kind}); ` +
           `${batch('sum', 'committed')} writes in ${batch('count', 'committed')} shared transactions, ${batch('count', 'split')} batches split`,
