@@ -54,7 +54,7 @@ export const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['Analytics'],
         summary: 'Distinct accounts with a completed operation, per bucket',
-        description: `${RANGE_RULE} A daily point counts the accounts active that day; ranges are not unioned.`,
+        description: `${RANGE_RULE} A daily point counts the accounts active that day; ranges are not unioned. An expiry (the programme acting on a dormant account) is not the member's activity and does not count.`,
         querystring: analyticsRangeQuery,
         response: { 200: retentionAnalyticsBody },
       },

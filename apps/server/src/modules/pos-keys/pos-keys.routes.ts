@@ -35,6 +35,8 @@ export const posKeysRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Sec
       schema: {
         tags: ['POS keys'],
         summary: 'List POS keys (never the keys themselves)',
+        description:
+          "lastUsedAt is the time of the key's latest successful call, written at most once every 5 seconds per key (a busy till would otherwise rewrite its key's row on every call), so it may be up to 5 seconds behind.",
         querystring: posKeyListQuery,
         response: listResponses(posKey),
       },

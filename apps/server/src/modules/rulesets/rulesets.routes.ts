@@ -56,6 +56,8 @@ export const rulesetsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['Rulesets'],
         summary: 'Retire a ruleset: it is never in force again and stays listed as Retired',
+        description:
+          'ADMIN only, unlike the other ruleset writes: it cannot be undone, and retiring the ruleset in force puts the next eligible version in force, or none (accruals then answer 409 NO_ACTIVE_RULESET).',
         params: idParam,
         response: { 200: ruleset },
       },
