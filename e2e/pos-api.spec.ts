@@ -20,7 +20,7 @@ async function authorize(frame: FrameLocator, apiKey: string) {
 }
 
 /** Try it out on GET /pos/api/v1/cards/{cardNumber}; returns the live response's status cell and body. */
-async function tryCardBalance(frame: FrameLocator, cardNumber: string) {
+async function tryCardBalance(frame: FrameLocator | Page, cardNumber: string) {
   const operation = frame.locator('.opblock').filter({ hasText: '/pos/api/v1/cards/{cardNumber}' }).first();
   if (!(await operation.locator('.opblock-body').isVisible())) {
     await operation.locator('.opblock-summary').first().click();
@@ -121,6 +121,29 @@ test('a key stored from View API Key is applied to Authorize; Forget key removes
   expect(await page.evaluate(() => localStorage.getItem('posApiKey'))).toBeNull();
   const again = await tryCardBalance(frame, card.number);
   await expect(again.status).toHaveText('401');
+});
+
+test("Logout forgets the till's key, stored for this page and kept by Swagger UI's Authorize", async ({
+  page,
+  api,
+}) => {
+  const posKey = await createPosKey(api, { name: uniqueName('Logout') });
+  const { card } = await accountWithCard(api);
+  await page.goto('/pos-api');
+  await authorize(docs(page), posKey.apiKey);
+  // As View API Key's 'Use for POS API' stores it.
+  await page.evaluate((key) => localStorage.setItem('posApiKey', key), posKey.apiKey);
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('authorized'))).toContain(posKey.apiKey);
+
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  expect(
+    await page.evaluate(() => [localStorage.getItem('posApiKey'), localStorage.getItem('authorized')]),
+  ).toEqual([null, null]);
+  // The documentation page needs no sign-in: it no longer calls as that till.
+  await page.goto('/pos-api-docs.html');
+  const answer = await tryCardBalance(page, card.number);
+  await expect(answer.status).toHaveText('401');
 });
 
 test("the documentation follows the console's theme, both ways; 390 px fits", async ({ page }) => {

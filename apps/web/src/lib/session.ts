@@ -1,8 +1,10 @@
 /** Local storage keys of the session (spec section 9). */
 export const TOKEN_KEY = 'token';
 export const EXPIRY_KEY = 'tokenExpiry';
-/** Reserved for the POS API key a later screen stores for selected calls. */
+/** The POS API key stored for the POS API screen's calls (lib/pos-api-key.ts). */
 export const POS_API_KEY_KEY = 'posApiKey';
+/** Where Swagger UI keeps what was entered under Authorize (its persistAuthorization), a POS key among it. */
+const SWAGGER_AUTH_KEY = 'authorized';
 
 type ExpiryHandler = () => void;
 let expiryHandler: ExpiryHandler | null = null;
@@ -41,10 +43,17 @@ export function isSessionValid(now = Date.now()): boolean {
   return expiry === null || expiry > now;
 }
 
+/**
+ * Signs the browser out: the session, and the till's key stored for the POS API screen and in its Swagger UI.
+ * A POS key is a till's credential that only an administrator could reveal; left behind, it would let the next
+ * person at this browser (a viewer, or anyone opening the public documentation page) call the POS API as that till.
+ */
 export function clearSession(): void {
   try {
     localStorage.removeItem(TOKEN_KEY);
     localStorage.removeItem(EXPIRY_KEY);
+    localStorage.removeItem(POS_API_KEY_KEY);
+    localStorage.removeItem(SWAGGER_AUTH_KEY);
   } catch {
     // Nothing to clear when storage is unavailable.
   }
