@@ -39,8 +39,9 @@ export type ImportQuery = z.input<typeof importQuery>;
 export const importHeadersSchema = z.looseObject({
   // The key's rule is manual accrual's; what it covers here is the whole file.
   'idempotency-key': manualAccrualHeaders.shape['idempotency-key'].describe(
-    'Bulk credits only: the whole file is one unit under this key (default: SHA-256 of the body). The same ' +
-      'file again gets the first answer (header Idempotent-Replayed: true); another file with the key is 409.',
+    'Bulk credits only: the whole file is one unit under this key (default: SHA-256 of the body), the ' +
+      "programme's, not the poster's. The same file again, whoever posts it, gets the first answer (header " +
+      'Idempotent-Replayed: true); another file with the key is 409.',
   ),
 });
 
