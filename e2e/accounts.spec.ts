@@ -274,6 +274,44 @@ test("Add Points: disabled when empty or ≤ 0, 'Please enter a valid points amo
   expect((await getAccount(api, account.id)).balance).toBe(1234.5);
 });
 
+test('Add Points sent again after an answer that never came is booked once: one Idempotency-Key per request', async ({
+  page,
+  api,
+}) => {
+  const account = await createAccount(api);
+  await showAccount(page, account.clientId);
+  // The first request is booked, but its answer is lost on the way back (a 503 at COMMIT, a proxy's timeout).
+  let lost = false;
+  await page.route('**/api/v1/admin/operations/manual-accrual', async (route) => {
+    if (lost) return route.continue();
+    lost = true;
+    await route.fetch();
+    await route.fulfill({
+      status: 503,
+      contentType: 'application/json',
+      body: JSON.stringify({ status: 503, message: 'Service unavailable', code: 'SERVICE_UNAVAILABLE' }),
+    });
+  });
+  const keys: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/manual-accrual')) keys.push(r.headers()['idempotency-key'] ?? '');
+  });
+  await rowAction(page, account.clientId, 'Add Points');
+  const dialog = page.getByRole('dialog', { name: 'Add Points' });
+  const submit = dialog.getByRole('button', { name: 'Add Points' });
+  await dialog.getByLabel('Points', { exact: true }).fill('25');
+  const failed = page.waitForResponse((r) => r.url().endsWith('/manual-accrual') && r.status() === 503);
+  await submit.click();
+  await failed;
+  await expect(submit).toBeEnabled();
+  await submit.click();
+  await expect(toast(page, 'Successfully added 25 points to account')).toBeVisible();
+  expect(keys).toHaveLength(2);
+  expect(keys[0]).toMatch(/^[0-9a-f]{32}$/);
+  expect(keys[1]).toBe(keys[0]);
+  expect((await getAccount(api, account.id)).balance).toBe(25);
+});
+
 test('Add Points: no validation message before the amount was touched', async ({ page, api }) => {
   const account = await createAccount(api);
   await showAccount(page, account.clientId);

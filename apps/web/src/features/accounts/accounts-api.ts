@@ -81,6 +81,15 @@ export function eraseMember(accountId: string, confirm: string): Promise<Account
   return apiClient.post<Account>(`${ACCOUNTS}/${encodeURIComponent(accountId)}/erase`, { confirm });
 }
 
-export function addPoints(body: ManualAccrualRequest): Promise<ManualAccrualResponse> {
-  return apiClient.post<ManualAccrualResponse>('/api/v1/admin/operations/manual-accrual', body);
+/**
+ * `idempotencyKey`: the same key with the same body is booked once, so sending a request again after an
+ * answer that never came (a 503 at COMMIT, a proxy's timeout) cannot credit twice.
+ */
+export function addPoints({
+  idempotencyKey,
+  ...body
+}: ManualAccrualRequest & { idempotencyKey: string }): Promise<ManualAccrualResponse> {
+  return apiClient.post<ManualAccrualResponse>('/api/v1/admin/operations/manual-accrual', body, {
+    headers: { 'Idempotency-Key': idempotencyKey },
+  });
 }

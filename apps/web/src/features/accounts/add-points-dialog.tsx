@@ -1,5 +1,6 @@
 import { type Account, manualAccrualRequest } from '@loyalty/contracts';
 import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { toast } from 'sonner';
 import { z } from 'zod';
 import { FormDialog } from '@/components/forms/form-dialog';
@@ -9,6 +10,7 @@ import { Input } from '@/components/ui/input';
 import { Textarea } from '@/components/ui/textarea';
 import { numberFromInput, useZodForm } from '@/lib/form';
 import { formatNumber } from '@/lib/format';
+import { newIdempotencyKey } from '@/lib/idempotency-key';
 import { formatPoints } from '@/lib/points';
 import { accountErrorContext, accountsKeys, addPoints, operationsKeys } from './accounts-api';
 
@@ -34,8 +36,18 @@ export function AddPointsDialog({ account, onClose }: { account: Account | null;
     },
   });
 
+  // One Idempotency-Key per request of this opening: the same amount and reason sent again (after a failure
+  // whose credit may have been booked) reuse it and are booked once; changed values are a new request.
+  const sent = useRef<{ body: string; key: string } | null>(null);
+  useEffect(() => {
+    if (account) sent.current = null;
+  }, [account]);
   const onSubmit = form.handleSubmit(({ points, reason }) => {
-    if (account) dialog.submit({ accountId: account.id, points, reason });
+    if (!account) return;
+    const request = { accountId: account.id, points, reason };
+    const body = JSON.stringify(request);
+    if (sent.current?.body !== body) sent.current = { body, key: newIdempotencyKey() };
+    dialog.submit({ ...request, idempotencyKey: sent.current.key });
   });
 
   // Spec section 5: the button stays disabled while the amount is empty or at most 0.
