@@ -1,7 +1,9 @@
+import { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { bearer, createTestContext, PASSWORD } from '../../../test/helper';
 import { ledgerIsSound, verifyLedger } from '../ledger/verify-ledger';
+import { importAccruals } from './accruals-import.service';
 import { csv, importer } from './imports.fixtures';
 
 // PROGRAMME-API.md §4 "Bulk credits".
@@ -200,6 +202,34 @@ describe('bulk credits', () => {
     });
     expect(other.json()).toMatchObject({ status: 409, code: 'IDEMPOTENCY_KEY_REUSED' });
     expect(await balances()).toContain('BULK-2=10.50');
+    await expectLedgerSound();
+  });
+  it('a file whose spooled rows were lost while it arrived (a database restart empties them) is refused whole, and can be sent again', async () => {
+    const text = csv('clientId,points', ...Array.from({ length: 3000 }, () => 'BULK-3,0.01'));
+    // After 2,500 rows: the first 2,000 are spooled before the rest is asked for.
+    let cut = 0;
+    for (let i = 0; i < 2501; i++) cut = text.indexOf('\n', cut) + 1;
+    const before = await balances();
+    async function* body() {
+      yield text.slice(0, cut);
+      const spooled = async () =>
+        (await sql<{ n: number }>`select count(*)::int as n from import_rows`.execute(db)).rows[0]!.n;
+      for (let i = 0; i < 2000 && (await spooled()) < 2000; i++) await new Promise(setImmediate);
+      // What crash recovery does to the unlogged spool.
+      await sql`truncate import_rows`.execute(db);
+      yield text.slice(cut);
+    }
+    const actor = { id: ctx.users.MANAGER, username: 'manager', role: 'MANAGER' as const };
+    const lost = importAccruals(db, actor, Readable.from(body(), { highWaterMark: 1 }), {
+      dryRun: false,
+      skipInvalid: false,
+      maxBytes: 10_000_000,
+    });
+    await expect(lost).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: /not received whole/ });
+    expect(await balances()).toEqual(before);
+    const again = await post('accruals', text);
+    expect(again.headers['idempotent-replayed']).toBeUndefined();
+    expect(again.json()).toMatchObject({ rows: 3000, created: 3000, failed: 0 });
     await expectLedgerSound();
   });
 });

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
+import type { Tx } from '../../db/transaction';
 
 /**
  * The spool of an import's parsed rows (migration 022, `import_rows`): written a batch at a time while the
@@ -41,6 +42,13 @@ export async function insertImportRows(db: Db, importId: string, rows: ImportRow
       ${rows.line}::integer[], ${rows.clientId}::text[], ${rows.cardNumber}::text[],
       ${rows.points}::numeric[], ${rows.expiresAt}::timestamptz[], ${rows.reason}::text[],
       ${rows.error}::text[], ${rows.message}::text[])`.execute(db);
+}
+
+/** The import's rows in the spool now. */
+export async function countImportRows(trx: Tx, importId: string): Promise<number> {
+  const counted = await sql<{ n: number }>`
+    select count(*)::int as n from import_rows where import_id = ${importId}::uuid`.execute(trx);
+  return counted.rows[0]!.n;
 }
 
 export async function deleteImportRows(db: Db, importId: string): Promise<void> {

@@ -8,11 +8,12 @@ import {
 import type { z } from 'zod';
 import type { Db } from '../../db/connection';
 import { inTransaction, type Tx } from '../../db/transaction';
+import { AppError } from '../../lib/app-error';
 import type { AuthUser } from '../../plugins/auth';
 import { unstorableText } from '../../plugins/input';
 import { insertAudit } from '../audit/audit.repository';
 import type { CsvRecord } from './csv-reader';
-import type { ImportRow } from './import-rows.repository';
+import { countImportRows, type ImportRow } from './import-rows.repository';
 import type { SpooledFile } from './import-spool';
 import type { StageOutcome } from './imports.repository';
 
@@ -93,6 +94,15 @@ export async function runImport(db: Db, run: ImportRun): Promise<ImportReport> {
     return await inTransaction(db, async (trx) => {
       const earlier = await run.replay?.(trx);
       if (earlier) return earlier;
+      // The spool is unlogged: a database crash or failover while the body streamed in empties it (and the
+      // sweep of abandoned rows takes an upload slower than an hour). Imported, what is left would be
+      // answered as the whole file, and a bulk credit's answer kept under the file's key for good.
+      if ((await countImportRows(trx, run.file.importId)) !== run.file.rows) {
+        throw new AppError(
+          'SERVICE_UNAVAILABLE',
+          'The file was not received whole (the database restarted meanwhile); nothing was imported: send it again',
+        );
+      }
       const outcome = await run.merge(trx);
       const report: ImportReport = {
         dryRun: run.options.dryRun,
