@@ -310,6 +310,16 @@ test('Add Points sent again after an answer that never came is booked once: one 
   expect(keys[0]).toMatch(/^[0-9a-f]{32}$/);
   expect(keys[1]).toBe(keys[0]);
   expect((await getAccount(api, account.id)).balance).toBe(25);
+
+  // The same amount again in a new opening is a second credit, under a new key.
+  await expect(dialog).toBeHidden();
+  await rowAction(page, account.clientId, 'Add Points');
+  await dialog.getByLabel('Points', { exact: true }).fill('25');
+  await submit.click();
+  await expect(dialog).toBeHidden();
+  expect(keys).toHaveLength(3);
+  expect(keys[2]).not.toBe(keys[0]);
+  expect((await getAccount(api, account.id)).balance).toBe(50);
 });
 
 test('Add Points: no validation message before the amount was touched', async ({ page, api }) => {

@@ -26,22 +26,26 @@ const empty = { points: '', reason: '' };
 export function AddPointsDialog({ account, onClose }: { account: Account | null; onClose: () => void }) {
   const queryClient = useQueryClient();
   const form = useZodForm(addPointsForm, { defaultValues: empty, mode: 'onTouched' });
+  // One Idempotency-Key per request of this opening: the same amount and reason sent again (after a failure
+  // whose credit may have been booked) reuse it and are booked once; changed values are a new request. A new
+  // opening (the account set, or cleared on close) or a booked credit starts afresh: a second credit of the
+  // same amount is meant.
+  const sent = useRef<{ body: string; key: string } | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs for each opening and closing of the dialog
+  useEffect(() => {
+    sent.current = null;
+  }, [account]);
   const dialog = useFormDialog(form, 'points', onClose, {
     mutationFn: addPoints,
     meta: { errorContext: accountErrorContext.accrual },
     onSuccess: (_result, request) => {
+      sent.current = null;
       toast.success(`Successfully added ${formatNumber(request.points)} points to account`);
       void queryClient.invalidateQueries({ queryKey: accountsKeys.all });
       void queryClient.invalidateQueries({ queryKey: operationsKeys.all });
     },
   });
 
-  // One Idempotency-Key per request of this opening: the same amount and reason sent again (after a failure
-  // whose credit may have been booked) reuse it and are booked once; changed values are a new request.
-  const sent = useRef<{ body: string; key: string } | null>(null);
-  useEffect(() => {
-    if (account) sent.current = null;
-  }, [account]);
   const onSubmit = form.handleSubmit(({ points, reason }) => {
     if (!account) return;
     const request = { accountId: account.id, points, reason };
