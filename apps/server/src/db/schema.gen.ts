@@ -104,6 +104,11 @@ export interface Cards {
   status: 'active' | 'blocked' | 'pending';
 }
 
+export interface ErasedClientIds {
+  erased_at: Generated<Timestamp>;
+  key: string;
+}
+
 export interface Events {
   created_at: Generated<Timestamp>;
   data: Json;
@@ -356,6 +361,7 @@ export interface DB {
   bulk_credit_keys: BulkCreditKeys;
   card_counts: CardCounts;
   cards: Cards;
+  erased_client_ids: ErasedClientIds;
   events: Events;
   excluded_skus: ExcludedSkus;
   idempotency_keys: IdempotencyKeys;

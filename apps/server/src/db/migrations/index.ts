@@ -25,6 +25,7 @@ import * as m029 from './029-webhook-streams';
 import * as m030 from './030-secret-fingerprints';
 import * as m031 from './031-login-attempt-keys';
 import * as m032 from './032-bulk-credit-keys';
+import * as m033 from './033-erased-client-ids';
 
 /**
  * Every migration, in order. Forward-only: a shipped migration is never edited; add the next one.
@@ -57,4 +58,5 @@ export const migrations: Record<string, Migration> = {
   '030-secret-fingerprints': m030,
   '031-login-attempt-keys': m031,
   '032-bulk-credit-keys': m032,
+  '033-erased-client-ids': m033,
 };

@@ -14,6 +14,7 @@ import {
   issueCards,
   planForBulk,
   refreshTableStatistics,
+  refuseErasedClients,
   refuseRepeatsInFile,
   refuseTakenCards,
   stageAccounts,
@@ -62,6 +63,7 @@ export async function importAccounts(
         await stageAccounts(trx, file.importId);
         await refuseRepeatsInFile(trx);
         await refuseTakenCards(trx);
+        await refuseErasedClients(trx);
         await insertNewAccounts(trx);
         await issueCards(trx);
         await classifyExisting(trx);

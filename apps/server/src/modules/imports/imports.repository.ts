@@ -130,6 +130,19 @@ export async function refuseTakenCards(trx: Tx): Promise<void> {
 }
 
 /**
+ * A row whose client ID was an erased member's (and is no account's now) is refused: re-running the file the
+ * member came from would otherwise create them again, opening points and all (migration 033).
+ */
+export async function refuseErasedClients(trx: Tx): Promise<void> {
+  await sql`
+    update import_accounts_stage s
+    set error = 'ACCOUNT_EXISTS', message = 'clientId belongs to an erased member'
+    where s.error is null
+      and exists (select 1 from erased_client_ids e where e.key = erased_client_key(s.client_id))
+      and not exists (select 1 from accounts a where lower(a.client_id) = lower(s.client_id))`.execute(trx);
+}
+
+/**
  * Creates the accounts of rows whose client ID is new. A concurrent import of the same client IDs makes
  * this statement wait for it; once it committed, its accounts are conflicts here, not duplicates.
  */

@@ -12,6 +12,12 @@ export async function clientIdTakenByOther(trx: Tx, clientId: string, accountId:
   return found !== undefined;
 }
 
+/** The erased member's client ID kept as a key only, so a member import cannot create it again (migration 033). */
+export async function rememberErasedClientId(trx: Tx, clientId: string): Promise<void> {
+  await sql`insert into erased_client_ids (key) values (erased_client_key(${clientId}))
+    on conflict do nothing`.execute(trx);
+}
+
 export async function renameAccount(trx: Tx, id: string, clientId: string): Promise<void> {
   await trx.updateTable('accounts').set({ client_id: clientId }).where('id', '=', id).execute();
 }

@@ -27,6 +27,7 @@ import {
   redactAccountAudit,
   redactAccountEvents,
   redactCardAudit,
+  rememberErasedClientId,
   renameAccount,
 } from './member-data.repository';
 
@@ -107,6 +108,7 @@ export async function eraseMember(
       await redactAccountAudit(trx, account.id, account.client_id, erasedId);
       await redactCardAudit(trx, account.id);
       await redactAccountEvents(trx, account.id, erasedId);
+      await rememberErasedClientId(trx, account.client_id);
       await renameAccount(trx, account.id, erasedId);
       for (const id of cards.newly) await appendEvent(trx, 'card.blocked', (await findCardById(trx, id))!);
       await insertAudit(trx, {

@@ -226,6 +226,26 @@ describe('POST /api/v1/accounts/{id}/erase', () => {
     );
   });
 
+  it('the members file the member came from, imported again, does not bring them back', async () => {
+    const file = `clientId,cardNumber,points\n${CLIENT_ID.toUpperCase()},,100\nNew-After-Erasure,,5\n`;
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/imports/accounts?skipInvalid=true',
+      headers: { ...bearer(ctx.tokens.MANAGER), 'content-type': 'text/csv' },
+      payload: file,
+    });
+    expect(res.json()).toMatchObject({
+      created: 1,
+      failed: 1,
+      errors: [{ line: 2, code: 'ACCOUNT_EXISTS', message: 'clientId belongs to an erased member' }],
+    });
+    expect(await traces(CLIENT_ID)).toEqual([]);
+    // Kept as a key only: the erased ID is not readable from it.
+    const keys = await sql<{ key: string }>`select key from erased_client_ids`.execute(db);
+    expect(keys.rows.length).toBeGreaterThan(0);
+    expect(keys.rows.every((r) => /^[0-9a-f]{64}$/.test(r.key))).toBe(true);
+  });
+
   it("removes the free-text reasons the member's cards were blocked with, in the audit log and the events", async () => {
     const BLOCK_REASON = 'Lost by Sam Roe at the gym, call 555-0142';
     const account = (
