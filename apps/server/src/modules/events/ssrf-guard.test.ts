@@ -24,6 +24,8 @@ describe('SSRF guard', () => {
       '::ffff:127.0.0.1',
       '::ffff:169.254.169.254',
       '64:ff9b::a00:1', // NAT64 of 10.0.0.1
+      '::7f00:1', // IPv4-compatible (deprecated) 127.0.0.1, which ipaddr.js calls unicast
+      '::a9fe:a9fe', // the same form of 169.254.169.254
       'not-an-address',
     ];
     for (const address of refused) expect(isPublicAddress(address), address).toBe(false);

@@ -14,7 +14,11 @@ export class TargetRefused extends Error {}
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
   // An IPv4-mapped IPv6 address (::ffff:10.0.0.1) is judged as the IPv4 address it is.
-  return ipaddr.process(address).range() === 'unicast';
+  const parsed = ipaddr.process(address);
+  // The deprecated IPv4-compatible form (::7f00:1, RFC 4291 2.5.5.1) embeds an IPv4 address too, but ipaddr.js
+  // calls it unicast: no public host has such an address, so the whole ::/96 is refused.
+  if (parsed.kind() === 'ipv6' && parsed.match(ipaddr.IPv6.parse('::'), 96)) return false;
+  return parsed.range() === 'unicast';
 }
 
 /** The checks that need no DNS: the scheme, and a host that is an address already (never looked up). */
