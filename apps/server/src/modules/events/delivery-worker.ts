@@ -79,13 +79,14 @@ export interface DeliveryWorker {
 }
 
 const PRUNE_EVERY_MS = 3600_000;
+const PRUNE_BATCH = 1000;
 
 /**
  * Claims due delivery rows and streams up to the free slots and starts them without waiting, so a slow
  * receiver never holds back the others: every `intervalMs`, and again as soon as an attempt or a stream's
  * batch ends (a backlog drains at the receivers' pace, not one batch per interval); each claim also
- * records the rows' attempts that ended since the last one. Prunes old events about once an hour. Every
- * server runs one: they share the work through the claims.
+ * records the rows' attempts that ended since the last one. Prunes old events about once an hour, a batch a
+ * tick until none is due. Every server runs one: they share the work through the claims.
  */
 export function startDeliveryWorker(
   db: Db,
@@ -149,8 +150,11 @@ export function startDeliveryWorker(
   const tick = async () => {
     if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
       lastPrune = Date.now();
-      const pruned = await pruneEvents(db, options.retentionDays);
+      const pruned = await pruneEvents(db, options.retentionDays, PRUNE_BATCH);
       if (pruned > 0) log.info({ pruned }, 'old events pruned');
+      // A full batch: more are due, so the next tick prunes again. An hour's batch alone kept 24,000
+      // events a day, a tenth of what 10M operations a month write; batches keep each tick short.
+      if (pruned === PRUNE_BATCH) lastPrune = 0;
     }
     const free = maxInFlight - slotsInUse;
     if (free > 0 || finished.length > 0) {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bearer } from '../../../test/helper';
 import { inTransaction } from '../../db/transaction';
 import { deliverUntilCaughtUp } from './deliver-until-caught-up.test-support';
+import { startDeliveryWorker } from './delivery-worker';
 import { insertEvents, pruneEvents } from './events.repository';
 import { startReceiver } from './webhook-receiver.test-support';
 import { webhookTestContext } from './webhook-test-context.test-support';
@@ -66,7 +67,7 @@ describe('event retention never takes what an active endpoint still has to get',
       expect(await remaining([adjusted!, other!, recent!])).toEqual([adjusted, recent]);
 
       // Delivered: the stream has passed it, so the old one goes now (with its delivery row).
-      await deliverUntilCaughtUp(db, crypto, { timeoutMs: 2000, allowPrivate: true, retrySchedule: [0] });
+      await deliverUntilCaughtUp(db, crypto, { timeoutMs: 30_000, allowPrivate: true, retrySchedule: [0] });
       expect(receiver.received.map((hook) => (JSON.parse(hook.body) as { id: string }).id)).toEqual([
         adjusted,
         recent,
@@ -84,6 +85,31 @@ describe('event retention never takes what an active endpoint still has to get',
       expect(await remaining([unread!])).toEqual([]);
     } finally {
       await receiver.close();
+    }
+  });
+});
+
+describe('the delivery worker prunes a backlog of old events whole', () => {
+  it('prunes batch after batch, not one batch an hour', async () => {
+    // 2,500 old events no endpoint takes: three statements' worth (1,000 each).
+    const ids = await oldEvents(Array.from({ length: 2500 }, () => 'account.created'));
+    const worker = startDeliveryWorker(
+      db,
+      crypto,
+      {
+        intervalMs: 20,
+        timeoutMs: 30_000,
+        allowPrivate: true,
+        retrySchedule: [0],
+        retentionDays: RETENTION_DAYS,
+      },
+      ctx.app.log,
+    );
+    try {
+      // Polls for the condition; before, the first batch went and the rest waited an hour.
+      await expect.poll(async () => (await remaining(ids)).length, { timeout: 60_000 }).toBe(0);
+    } finally {
+      await worker.stop();
     }
   });
 });
