@@ -74,10 +74,19 @@ export interface TestContext {
 /**
  * The real app with the test secrets on a given database, ready. Closing it leaves the database open: a
  * second app on a context's database (e.g. with another configuration) is closed by its test.
+ * The ledger's sweepers are off unless a test sets their intervals: the points-expiry run also voids lapsed
+ * holds, and its 60 s timer fired inside files that count what a sweep by hand voided or expired once a
+ * loaded machine made them run that long.
  */
 export async function buildTestApp(database: DatabaseHandle, env: Record<string, string> = {}): Promise<App> {
   const app = await buildApp({
-    config: loadConfig({ LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', ...env }),
+    config: loadConfig({
+      LOG_LEVEL: 'silent',
+      WEB_DIST: '/nonexistent',
+      HOLD_SWEEP_INTERVAL_MS: '0',
+      POINTS_EXPIRY_INTERVAL_MS: '0',
+      ...env,
+    }),
     database,
     secrets: { jwtSecret: 'test-secret-that-is-long-enough-0123456789', posKeySecret: '0'.repeat(64) },
   });

@@ -312,7 +312,7 @@ describe("the POS writes: the event written in the write's own statement", () =>
           expect(read).toHaveLength(6);
           return read;
         },
-        { timeout: 30_000, interval: 20 },
+        { timeout: 100_000, interval: 20 },
       );
       expect(streamed.map((e) => e.type)).toEqual([
         'hold.created',

@@ -12,7 +12,7 @@ import { webhookTestContext } from './webhook-test-context.test-support';
 import { listWebhooks } from './webhooks.repository';
 
 const { ctx, db, crypto } = await webhookTestContext();
-const options = { timeoutMs: 2000, allowPrivate: true, retrySchedule: [0] };
+const options = { timeoutMs: 30_000, allowPrivate: true, retrySchedule: [0] };
 
 let receiver: Receiver;
 beforeEach(async () => {

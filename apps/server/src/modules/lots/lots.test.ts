@@ -232,7 +232,7 @@ describe('expiry', () => {
           .events.find((e: { data: { id: string } }) => e.data.id === ops.json().content[0].id);
         expect(event?.data).toMatchObject({ type: 'expiry', points: '-3.00', balance: 12 });
       },
-      { timeout: 30_000, interval: 100 },
+      { timeout: 100_000, interval: 100 },
     );
 
     // The capture takes the expired lot first (7 left), then the other; nothing is left to expire.
