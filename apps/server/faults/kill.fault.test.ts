@@ -5,14 +5,23 @@ import { freshDatabase } from './support/database';
 import { verifyLedger } from './support/ledger';
 import { settle, startAccrualLoad } from './support/load';
 import { pollUntil } from './support/poll';
-import { readyStatus, type ServerProcess, spawnServer, waitForReady } from './support/server-process';
+import {
+  readyStatus,
+  type ServerProcess,
+  spawnServer,
+  stopServers,
+  waitForReady,
+} from './support/server-process';
 
 const ADMIN = { username: 'admin', password: 'fault-admin-password' };
 const database = await freshDatabase();
 const servers: ServerProcess[] = [];
 afterAll(async () => {
-  for (const server of servers) await server.kill();
-  await database.drop();
+  try {
+    await stopServers(servers);
+  } finally {
+    await database.drop();
+  }
 });
 
 describe('kill -9 of a server during a POS load', () => {

@@ -2,14 +2,17 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { type Answer, call, cardBalance, setUpProgramme } from './support/api';
 import { freshDatabase } from './support/database';
 import { verifyLedger } from './support/ledger';
-import { type ServerProcess, spawnServer, waitForReady } from './support/server-process';
+import { type ServerProcess, spawnServer, stopServers, waitForReady } from './support/server-process';
 
 const ADMIN = { username: 'admin', password: 'fault-admin-password' };
 const database = await freshDatabase();
 const servers: ServerProcess[] = [];
 afterAll(async () => {
-  for (const server of servers) await server.kill();
-  await database.drop();
+  try {
+    await stopServers(servers);
+  } finally {
+    await database.drop();
+  }
 });
 
 /** The answer without what legitimately differs between a first answer and its replay. */

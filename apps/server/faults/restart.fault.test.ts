@@ -12,8 +12,11 @@ const postgres: PrivatePostgres = await startPrivatePostgres(Number(process.env.
 const database = await freshDatabase(postgres.url);
 let server: ServerProcess | undefined;
 afterAll(async () => {
-  await server?.kill();
-  postgres.destroy();
+  try {
+    await server?.kill();
+  } finally {
+    postgres.destroy();
+  }
 });
 
 describe('the database restarted under load', () => {

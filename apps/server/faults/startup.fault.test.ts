@@ -3,13 +3,16 @@ import { migrations } from '../src/db/migrations';
 import { call, login } from './support/api';
 import { freshDatabase, query } from './support/database';
 import { pollUntil } from './support/poll';
-import { type ServerProcess, spawnServer, waitForReady } from './support/server-process';
+import { type ServerProcess, spawnServer, stopServers, waitForReady } from './support/server-process';
 
 const database = await freshDatabase();
 const servers: ServerProcess[] = [];
 afterAll(async () => {
-  for (const server of servers) await server.kill();
-  await database.drop();
+  try {
+    await stopServers(servers);
+  } finally {
+    await database.drop();
+  }
 });
 
 describe('three servers started together on one fresh database', () => {

@@ -4,7 +4,7 @@ import { call, setUpProgramme } from './support/api';
 import { freshDatabase, query } from './support/database';
 import { startAccrualLoad } from './support/load';
 import { pollUntil } from './support/poll';
-import { type ServerProcess, spawnServer, waitForReady } from './support/server-process';
+import { type ServerProcess, spawnServer, stopServers, waitForReady } from './support/server-process';
 
 /**
  * Webhook deliveries across server deaths (issue 12): at least once, never lost. Ports 3360–3369.
@@ -23,9 +23,12 @@ const env = {
 };
 const receiver = await startReceiver(() => (Math.random() < 0.2 ? 500 : 200));
 afterAll(async () => {
-  for (const server of servers) await server.kill();
-  await receiver.close();
-  await database.drop();
+  try {
+    await stopServers(servers);
+  } finally {
+    await receiver.close();
+    await database.drop();
+  }
 });
 
 function start(port: number) {

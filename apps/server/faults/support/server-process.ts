@@ -69,13 +69,25 @@ export function spawnServer(options: {
     output: () => output,
     alive: () => child.exitCode === null && child.signalCode === null,
     async kill(signal = 'SIGTERM') {
-      if (child.exitCode === null && child.signalCode === null) process.kill(pid, signal);
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<void>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`server ${pid} did not exit on ${signal}`)), 15_000);
-      });
-      await Promise.race([exited, timeout]).finally(() => clearTimeout(timer));
-      rmSync(dataDir, { recursive: true, force: true });
+      try {
+        if (child.exitCode === null && child.signalCode === null) process.kill(pid, signal);
+        let timer: NodeJS.Timeout | undefined;
+        const timedOut = new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(true), 15_000);
+        });
+        const late = await Promise.race([exited.then(() => false), timedOut]).finally(() =>
+          clearTimeout(timer),
+        );
+        if (late) {
+          // Still reported, but not left running: a server that ignored the signal would keep its port and
+          // its database connections past the test.
+          process.kill(pid, 'SIGKILL');
+          await exited;
+          throw new Error(`server ${pid} did not exit on ${signal}`);
+        }
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
     },
   };
 }
@@ -98,4 +110,14 @@ export async function waitForReady(server: ServerProcess, status = 200, attempts
     },
     { attempts, what: `server ${server.pid} /readyz ${status}`, detail: server.output },
   );
+}
+
+/**
+ * Stops every server at once (a server that ignores SIGTERM is killed outright), then reports the first that
+ * did not stop on its signal: a test's clean-up after it (e.g. dropping the database) still runs.
+ */
+export async function stopServers(servers: readonly ServerProcess[]): Promise<void> {
+  const results = await Promise.allSettled(servers.map((server) => server.kill()));
+  const failed = results.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
 }
