@@ -157,6 +157,28 @@ test('Operations fits 1280 px: no sideways scroll, and its widest date, type, st
   expect(cut).toEqual([]);
 });
 
+test('Available is what a till may spend: balance − held − pending, as the server answers it', async ({
+  page,
+  api,
+}) => {
+  // A pending period is a global setting that would hold back every other test's points: the account's
+  // answer gets a pending amount instead (as the server would then send it), and the figure is what is checked.
+  const account = await createAccount(api);
+  await addPoints(api, account.id, 40, 'Welcome gift');
+  await page.route(`**/api/v1/accounts/${account.id}`, async (route) => {
+    const response = await route.fetch();
+    const body = await response.json();
+    await route.fulfill({ response, json: { ...body, pendingBalance: 12.5, availableBalance: 27.5 } });
+  });
+  await page.goto(`/clients/${account.id}`);
+  const figures = page.getByRole('region', { name: 'Account' }).getByRole('definition');
+  await expect(figures.first()).toHaveText('40 pts');
+  // Balance, its hint-less figure; Held and its hint; then Available and its hint.
+  await expect(figures.nth(3)).toHaveText('27.5 pts');
+  await expect(figures.nth(4)).toHaveText('balance − held − pending');
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+});
+
 test('card actions as on /cards: block the active card from the client page', async ({
   page,
   api,

@@ -32,12 +32,12 @@ function Figure({ label, children, hint }: { label: string; children: ReactNode;
 }
 
 /**
- * Balance, held, available and status. Available is what a till may spend now (balance − held); the status
- * says whether the client can use the programme at a till, i.e. has an active card.
+ * Balance, held, available and status. Available is what a till may spend now, as the server works it out
+ * (`availableBalance`: balance − held − pending, PROGRAMME-API §1); the status says whether the client can
+ * use the programme at a till, i.e. has an active card.
  */
 export function ClientSummary({ account }: { account: Account }) {
-  const available = Math.max(0, Math.round((account.balance - account.heldBalance) * 100) / 100);
-  const figures = [account.balance, account.heldBalance, available].map(formatPoints);
+  const figures = [account.balance, account.heldBalance, account.availableBalance].map(formatPoints);
   // Half a phone's width holds about nine digits of text-2xl: a longer number would break inside its digits
   // ('123,456,7' / '89.12 pts'), so below 640 px the figures then take a row each.
   const long = figures.some((figure) => figure.replace(/ pts$/, '').length > PHONE_HALF_DIGITS);
@@ -48,7 +48,10 @@ export function ClientSummary({ account }: { account: Account }) {
         <Figure label="Held" hint="by open holds at tills">
           {figures[1]}
         </Figure>
-        <Figure label="Available" hint="balance − held">
+        <Figure
+          label="Available"
+          hint={account.pendingBalance > 0 ? 'balance − held − pending' : 'balance − held'}
+        >
           {figures[2]}
         </Figure>
         <Figure
