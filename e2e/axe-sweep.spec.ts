@@ -242,11 +242,9 @@ class Sweep {
 async function sweepScreen(page: Page, sweep: Sweep, screen: Screen, own: Own) {
   await page.goto(screen.path.replace(':account', own.accountId));
   const title = screen.title.replace(':client', own.clientId);
-  await expect(page.getByRole('heading', { level: 1, name: title, exact: true })).toBeVisible({
-    timeout: 15_000,
-  });
+  await expect(page.getByRole('heading', { level: 1, name: title, exact: true })).toBeVisible();
   await screen.prepare?.(page, own);
-  await expect(page.locator('main [aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
+  await expect(page.locator('main [aria-busy="true"]')).toHaveCount(0);
   await sweep.scan(screen.path);
 
   const main = page.locator('main');
@@ -311,7 +309,7 @@ for (const theme of themes) {
     await page.addInitScript((value) => localStorage.setItem('theme', value), theme);
     await signIn(page);
     await page.goto('/');
-    await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
     const sweep = new Sweep(page, theme);
     await sweep.scan('/ at 390 px');
     await sweep.open(page.getByRole('button', { name: 'Toggle sidebar' }), 'navigation sheet');

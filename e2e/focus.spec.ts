@@ -64,8 +64,8 @@ for (const theme of themes) {
       ['/', 'Dashboard'],
     ] as const) {
       await page.goto(path);
-      await expect(heading(page, title)).toBeVisible({ timeout: 15_000 });
-      await expect(page.locator('main [aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
+      await expect(heading(page, title)).toBeVisible();
+      await expect(page.locator('main [aria-busy="true"]')).toHaveCount(0);
       for (let stop = 0; stop < 35; stop += 1) {
         await page.keyboard.press('Tab');
         const ring = await focusRing(page);
@@ -156,7 +156,7 @@ test('the dashboard chart is a named image whose description gives its figures',
   await page.goto('/');
   const chart = page.getByRole('img', { name: 'Bonus operations chart' });
   // The chart library loads after the figures, in a chunk of its own.
-  await expect(chart).toBeVisible({ timeout: 15_000 });
+  await expect(chart).toBeVisible();
   await expect(chart).toHaveAccessibleDescription(
     /^[\d,]+ operations?, [\d,]+ bonus points? over \d+ (days|hours) \(UTC\)\..*Arrow keys step through/,
   );

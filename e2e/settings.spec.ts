@@ -317,10 +317,12 @@ test("Points Expiry: 'Points never expire' takes a set expiry back, and typing d
   api,
 }) => {
   // Before it, an empty input kept the stored expiry: once set, the console could not return to "never".
-  await saveSettings(api, { points: { expiry_days: 30, pending_days: null } });
+  // Settings are global: points other tests book meanwhile get this expiry, and a lot expiring beyond 90 days
+  // leaves their forecasts as they are (30 days changed them).
+  await saveSettings(api, { points: { expiry_days: 3650, pending_days: null } });
   try {
     await page.goto('/settings');
-    await expect(expiryDays(page)).toHaveValue('30');
+    await expect(expiryDays(page)).toHaveValue('3650');
     await expect(neverExpire(page)).not.toBeChecked();
     await neverExpire(page).check();
     await expect(expiryDays(page)).toHaveValue('');
