@@ -1,15 +1,15 @@
-import { createHash } from 'node:crypto';
 import type { ManualAccrualResponse } from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
 import { inTransaction, type Tx } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import { centsNumber, centsText, toCents } from '../../lib/money';
+import { canonicalJson, requestHash } from '../../lib/request-hash';
 import type { AuthUser } from '../../plugins/auth';
 import { insertAudit } from '../audit/audit.repository';
 import { postAdminAdjustment } from '../ledger/admin-adjustment';
+import { claimKey, storeAnswer } from '../ledger/admin-idempotency.repository';
 import { findOperationById } from '../operations/operations.repository';
-import { canonicalJson, failureBody } from '../pos/idempotency';
-import { claimKey, storeAnswer } from './idempotency-keys.repository';
+import { failureBody } from '../pos/idempotency';
 
 interface ManualAccrualInput {
   accountId: string;
@@ -70,9 +70,7 @@ export async function manualAccrual(
     const body = await inTransaction(db, (trx) => accrueIn(trx, actor, input));
     return { status: 201, body, replayed: false };
   }
-  const hash = createHash('sha256')
-    .update(`manual-accrual\n${canonicalJson(input)}`)
-    .digest('hex');
+  const hash = requestHash('manual-accrual', canonicalJson(input));
   return inTransaction(db, async (trx) => {
     const earlier = await claimKey(trx, { scope: { userId: actor.id }, key, hash });
     if (earlier) {

@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import { accrualImportRow, type ImportReport, importColumns } from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
 import type { Tx } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
+import { requestHash } from '../../lib/request-hash';
 import type { AuthUser } from '../../plugins/auth';
-import { claimKey, findStoredAnswer, storeAnswer } from '../accounts/idempotency-keys.repository';
+import { claimKey, findStoredAnswer, storeAnswer } from '../ledger/admin-idempotency.repository';
 import { postStagedCredits } from '../ledger/staged-credits';
 import type { CsvRecord } from './csv-reader';
 import type { ImportRow } from './import-rows.repository';
@@ -57,9 +57,7 @@ export async function importAccruals(
   return withSpooledFile(db, body, read, creditRow, async (file) => {
     const key = options.idempotencyKey ?? file.body.sha256;
     // The options are part of the request: the same file with another skipInvalid is another request.
-    const hash = createHash('sha256')
-      .update(`imports/accruals\n${options.skipInvalid}\n${file.body.sha256}`)
-      .digest('hex');
+    const hash = requestHash('imports/accruals', String(options.skipInvalid), file.body.sha256);
     let replayed = false;
     const replay = async (trx: Tx) => {
       const earlier = options.dryRun

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AppError } from '../../lib/app-error';
-import { canonicalJson, resolveExisting, writeContext } from './idempotency';
+import { canonicalJson } from '../../lib/request-hash';
+import { resolveExisting, writeContext } from './idempotency';
 
 const HOLD = '0b7e6a4c-3f8e-4d3b-9a51-2f4f4f1f0c11';
 

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   accrualResponse,
   captureResponse,
@@ -9,6 +8,7 @@ import {
 } from '@loyalty/contracts';
 import type { z } from 'zod';
 import { AppError } from '../../lib/app-error';
+import { canonicalJson, requestHash } from '../../lib/request-hash';
 
 /** The POS writes; each maps to the operation type its failures are recorded under. */
 export type PosWriteKind = 'accrual' | 'hold' | 'capture' | 'release' | 'return';
@@ -53,18 +53,6 @@ export interface StoredRequest {
   response: unknown;
 }
 
-/** JSON with object keys sorted at every depth, so key order in the request does not matter. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
-
 export function writeContext(
   kind: PosWriteKind,
   posId: string,
@@ -72,9 +60,7 @@ export function writeContext(
   body: { operationId: string },
   requestId: string,
 ): WriteContext {
-  const hash = createHash('sha256')
-    .update(`${kind}:${target}\n${canonicalJson(body)}`)
-    .digest('hex');
+  const hash = requestHash(`${kind}:${target}`, canonicalJson(body));
   return { kind, posId, operationId: body.operationId, hash, requestId };
 }
 

@@ -2,10 +2,10 @@ import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { createTestContext } from '../../../test/helper';
+import { canonicalJson } from '../../lib/request-hash';
 import { metricSum } from '../../plugins/metrics.test-support';
 import { sweepExpiredHolds } from '../ledger/hold-sweeper';
 import { ledgerIsSound, verifyLedger } from '../ledger/verify-ledger';
-import { canonicalJson } from './idempotency';
 import {
   accountOf,
   createCard,

@@ -1,6 +1,12 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Tx } from '../../db/transaction';
 
+/*
+ * The admin writes' Idempotency-Keys (manual accrual, bulk credit files): a key is claimed in the write's
+ * transaction and its answer stored there, so a retry after a lost answer replays it and never credits twice.
+ * Here, beside the POS operationId claims, because the ledger is the one writer of idempotency records.
+ */
+
 export interface StoredAnswer {
   request_hash: string;
   status_code: number;
