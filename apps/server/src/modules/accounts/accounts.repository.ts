@@ -8,10 +8,9 @@ import type { Tx } from '../../db/transaction';
 import { listSource } from '../../lib/list-stream';
 import { amountNumber, centsNumber, parseCents } from '../../lib/money';
 import { likeContains, toIso } from '../../lib/paging';
+import { availableCents } from '../ledger/available';
 import { lapsedHeld } from '../ledger/expired-holds.repository';
 import { pendingOf } from '../ledger/lots.sql';
-
-const maxCents = (a: bigint, b: bigint) => (a > b ? a : b);
 
 /** The newest active card of the account (cards_account_idx), for the Active Card column. */
 const activeCardNumber = sql<string | null>`(select c.number from cards c
@@ -42,7 +41,11 @@ function toAccount(row: AccountRow): Account {
     heldBalance: amountNumber(row.held_balance),
     pendingBalance: amountNumber(row.pending_balance),
     availableBalance: centsNumber(
-      maxCents(parseCents(row.balance) - parseCents(row.held_balance) - parseCents(row.pending_balance), 0n),
+      availableCents({
+        balance: parseCents(row.balance),
+        held: parseCents(row.held_balance),
+        pending: parseCents(row.pending_balance),
+      }),
     ),
     createdAt: toIso(row.created_at) as string,
   };

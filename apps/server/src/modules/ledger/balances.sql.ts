@@ -4,7 +4,7 @@ import { pendingOf } from './lots.sql';
 
 /**
  * What an account can hold, as SQL: balance − held − pending (PROGRAMME-API §1), where a lapsed hold no
- * longer counts as held; never negative. `availableFor` (hold-rules.ts) is the same rule over values
+ * longer counts as held; never negative. `availableCents` (available.ts) is the same rule over values
  * already read. Inside a write's statement the subqueries see the account's lots and holds as they were
  * before the statement: `pendingAdded` is what the statement itself adds to its pending lots (negative:
  * takes from them).

@@ -1,5 +1,6 @@
 import { AppError } from '../../lib/app-error';
 import { type Cents, centsText, parseCents } from '../../lib/money';
+import { availableCents } from './available';
 import type { HoldTarget } from './holds.repository';
 import type { LockedHold } from './settlements.repository';
 
@@ -18,12 +19,12 @@ export function holdExpiry(now: Date, ttlMinutes: number | null): Date {
 export function availableFor(
   target: Pick<HoldTarget, 'balance' | 'held_balance' | 'lapsed' | 'pending'>,
 ): Cents {
-  const available =
-    parseCents(target.balance!) -
-    parseCents(target.held_balance!) +
-    parseCents(target.lapsed) -
-    parseCents(target.pending);
-  return available > 0n ? available : 0n;
+  return availableCents({
+    balance: parseCents(target.balance!),
+    held: parseCents(target.held_balance!),
+    pending: parseCents(target.pending),
+    lapsed: parseCents(target.lapsed),
+  });
 }
 
 /** Why a new hold of `points` on this card cannot be made: CARD_NOT_FOUND, CARD_BLOCKED, INSUFFICIENT_FUNDS. */

@@ -3,7 +3,6 @@ import {
   type Cents,
   centsText,
   divRound,
-  maxBig,
   milliNumber,
   milliText,
   minBig,
@@ -11,6 +10,7 @@ import {
   parseMilli,
   toMilli,
 } from '../../lib/money';
+import { availableCents } from './available';
 import type { LockedLine } from './returns.repository';
 
 export interface ReturnPlan {
@@ -88,7 +88,11 @@ export function returnDeduction(
   account: { balance: string; held_balance: string },
   lots: { pending: string; own_pending: string } = { pending: '0', own_pending: '0' },
 ): { taken: Cents; shortfall: Cents } {
-  const available = parseCents(account.balance) - parseCents(account.held_balance) - parseCents(lots.pending);
-  const taken = minBig(pointsCents, maxBig(available, 0n) + parseCents(lots.own_pending));
+  const available = availableCents({
+    balance: parseCents(account.balance),
+    held: parseCents(account.held_balance),
+    pending: parseCents(lots.pending),
+  });
+  const taken = minBig(pointsCents, available + parseCents(lots.own_pending));
   return { taken, shortfall: pointsCents - taken };
 }

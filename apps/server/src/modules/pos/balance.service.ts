@@ -3,6 +3,7 @@ import type { Db } from '../../db/connection';
 import { AppError } from '../../lib/app-error';
 import { centsNumber, parseCents } from '../../lib/money';
 import { toIso } from '../../lib/paging';
+import { availableCents } from '../ledger/available';
 import { findCardBalance } from './pos.repository';
 
 /** GET /pos/api/v1/cards/{cardNumber}: any card status may be read; writes refuse blocked cards. */
@@ -12,14 +13,13 @@ export async function cardBalance(db: Db, cardNumber: string): Promise<PosCardBa
   const balance = parseCents(row.balance);
   const held = parseCents(row.held_balance);
   const pending = parseCents(row.pending);
-  const available = balance - held - pending;
   return {
     cardNumber: row.number,
     status: row.status,
     balance: centsNumber(balance),
     heldBalance: centsNumber(held),
     pendingBalance: centsNumber(pending),
-    availableBalance: centsNumber(available > 0n ? available : 0n),
+    availableBalance: centsNumber(availableCents({ balance, held, pending })),
     nextExpiry:
       row.next_expires_at && row.next_expiring
         ? {

@@ -113,7 +113,7 @@ export const posRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Secrets
         tags: [TAG],
         summary: 'Hold points for a redemption (expires after holds.ttl_minutes, default 15)',
         description:
-          'Needs points ≤ available (balance − held), else 409 INSUFFICIENT_FUNDS. A hold whose expiresAt has ' +
+          'Needs points ≤ available (balance − held − pending), else 409 INSUFFICIENT_FUNDS. A hold whose expiresAt has ' +
           'passed never counts as held, whether or not the sweeper has voided it yet.',
         security,
         body: holdRequest,
