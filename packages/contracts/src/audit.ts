@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoTimestamp, listFormat, pageQuery, sortParam } from './common';
+import { isoTimestamp, isUuid, listFormat, pageQuery, sortParam } from './common';
 
 export const auditTargetTypes = [
   'pos_key',
@@ -41,8 +41,6 @@ export const auditEntry = z.object({
 });
 export type AuditEntry = z.infer<typeof auditEntry>;
 
-const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export const auditListQuery = pageQuery.extend({
   format: listFormat,
   username: z.string().trim().max(100).optional(),
@@ -52,7 +50,7 @@ export const auditListQuery = pageQuery.extend({
     .string()
     .trim()
     .max(200)
-    .transform((v) => (UUID_TEXT.test(v) ? v.toLowerCase() : v))
+    .transform((v) => (isUuid(v) ? v.toLowerCase() : v))
     .optional(),
   sort: sortParam(['executedAt', 'username', 'targetType']),
 });

@@ -58,8 +58,14 @@ export interface Paged<T> {
 /** ISO-8601 UTC timestamp as sent over the wire. */
 export const isoTimestamp = z.string().describe('ISO-8601 UTC timestamp');
 
-export function hasAtMostTwoDecimals(n: number): boolean {
-  return Math.abs(Math.round(n * 100) - n * 100) < 1e-6;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Whether `text` is a UUID, in either case. The server's repositories check ids from URLs and searches with
+ * it first: a malformed id cannot match any row, and PostgreSQL would otherwise answer with a cast error.
+ */
+export function isUuid(text: string): boolean {
+  return UUID.test(text);
 }
 
 /**

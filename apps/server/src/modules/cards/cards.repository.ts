@@ -1,12 +1,13 @@
 import type { Card, CardListItem, CardStatus } from '@loyalty/contracts';
-import { type Expression, type SqlBool, sql } from 'kysely';
+import { isUuid } from '@loyalty/contracts';
+import { type Expression, type Selectable, type SqlBool, sql } from 'kysely';
 import { anyText, anyUuid } from '../../db/any-of';
 import type { Db } from '../../db/connection';
 import type { Executor } from '../../db/executor';
+import type { Database } from '../../db/schema';
 import type { Tx } from '../../db/transaction';
 import { listSource } from '../../lib/list-stream';
 import { likePrefix, toIso } from '../../lib/paging';
-import { isUuid } from '../../lib/uuid';
 
 const columns = [
   'id',
@@ -20,17 +21,7 @@ const columns = [
   'replaced_by',
 ] as const;
 
-interface CardRow {
-  id: string;
-  number: string;
-  account_id: string;
-  status: CardStatus;
-  issued_at: Date | null;
-  created_at: Date;
-  blocked_at: Date | null;
-  blocked_reason: string | null;
-  replaced_by: string | null;
-}
+type CardRow = Pick<Selectable<Database['cards']>, (typeof columns)[number]>;
 
 export function toCard(row: CardRow): Card {
   return {

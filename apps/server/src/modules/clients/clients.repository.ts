@@ -1,6 +1,6 @@
+import { isUuid } from '@loyalty/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
-import { isUuid } from '../../lib/uuid';
 
 /**
  * The accounts a lookup text names: the account of the card with that number, the account with that

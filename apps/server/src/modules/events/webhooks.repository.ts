@@ -6,23 +6,17 @@ import {
   type WebhookListItem,
   type WebhookStatus,
 } from '@loyalty/contracts';
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Executor } from '../../db/executor';
+import type { Database } from '../../db/schema';
 import type { Tx } from '../../db/transaction';
 import { toIso } from '../../lib/paging';
 import { endpointBacklog } from './streams.repository';
 
-interface WebhookRow {
-  id: string;
-  url: string;
-  description: string | null;
-  event_types: string[];
-  status: WebhookStatus;
-  created_at: Date;
-}
-
 const publicColumns = ['id', 'url', 'description', 'event_types', 'status', 'created_at'] as const;
 
+/** What the answers read: the public columns, typed from the generated schema (db/schema.gen.ts). */
+type WebhookRow = Pick<Selectable<Database['webhook_endpoints']>, (typeof publicColumns)[number]>;
 export function toWebhook(row: WebhookRow): Webhook {
   return {
     id: row.id,

@@ -1,7 +1,7 @@
+import { isUuid } from '@loyalty/contracts';
 import { sql } from 'kysely';
 import type { Tx } from '../../db/transaction';
 import { parseCents } from '../../lib/money';
-import { isUuid } from '../../lib/uuid';
 import { batchEventSteps } from '../events/emit';
 import type { StoredRequest } from '../pos/idempotency';
 import { balancesAfter } from './balances.sql';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { isUuid } from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
 import { cardKey, posTransaction, type SetKind } from '../../db/group-commit';
 import type { Tx } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import { type Cents, centsText, parseCents } from '../../lib/money';
-import { isUuid } from '../../lib/uuid';
 import type { StoredRequest } from '../pos/idempotency';
 import { expireHolds } from './expire-holds';
 import {

@@ -1,11 +1,11 @@
 import type { Operation, OperationMeta, OperationStatus, OperationType } from '@loyalty/contracts';
+import { isUuid } from '@loyalty/contracts';
 import { type Expression, type SqlBool, sql } from 'kysely';
 import { anyUuid } from '../../db/any-of';
 import type { Db } from '../../db/connection';
 import type { Executor } from '../../db/executor';
 import { listSource } from '../../lib/list-stream';
 import { likePrefix, toIso } from '../../lib/paging';
-import { isUuid } from '../../lib/uuid';
 import { availableSql } from '../ledger/balances.sql';
 
 const META_KEYS = ['store', 'transactionId', 'receipt', 'reward', 'reason', 'error', 'lots'] as const;

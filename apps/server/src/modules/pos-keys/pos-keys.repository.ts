@@ -1,24 +1,18 @@
 import type { PosKey, PosKeyStatus } from '@loyalty/contracts';
-import { sql } from 'kysely';
+import { isUuid } from '@loyalty/contracts';
+import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { Executor } from '../../db/executor';
+import type { Database } from '../../db/schema';
 import type { Tx } from '../../db/transaction';
 import { fetchListPage, type ListOrder } from '../../lib/list-page';
 import { listSource } from '../../lib/list-stream';
 import { likeContains, toIso } from '../../lib/paging';
-import { isUuid } from '../../lib/uuid';
-
-interface PosKeyRow {
-  id: string;
-  name: string;
-  address: string | null;
-  status: PosKeyStatus;
-  created_at: Date;
-  last_used_at: Date | null;
-}
 
 const publicColumns = ['id', 'name', 'address', 'status', 'created_at', 'last_used_at'] as const;
 
+/** What the answers read: the public columns, typed from the generated schema (db/schema.gen.ts). */
+type PosKeyRow = Pick<Selectable<Database['pos_keys']>, (typeof publicColumns)[number]>;
 export function toPosKey(row: PosKeyRow): PosKey {
   return {
     id: row.id,

@@ -1,7 +1,7 @@
+import { isUuid } from '@loyalty/contracts';
 import { sql } from 'kysely';
 import { anyUuid } from '../../db/any-of';
 import type { Db } from '../../db/connection';
-import { isUuid } from '../../lib/uuid';
 
 export interface ReceiptRow {
   accrual_id: string;

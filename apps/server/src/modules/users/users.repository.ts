@@ -1,25 +1,18 @@
 import type { Role, User } from '@loyalty/contracts';
-import { sql } from 'kysely';
+import { isUuid } from '@loyalty/contracts';
+import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { Executor } from '../../db/executor';
+import type { Database } from '../../db/schema';
 import type { Tx } from '../../db/transaction';
 import { fetchListPage, type ListOrder } from '../../lib/list-page';
 import { listSource } from '../../lib/list-stream';
 import { likeContains, toIso } from '../../lib/paging';
-import { isUuid } from '../../lib/uuid';
-
-interface UserRow {
-  id: string;
-  username: string;
-  email: string | null;
-  full_name: string | null;
-  role: Role;
-  created_at: Date;
-  last_login: Date | null;
-}
 
 const publicColumns = ['id', 'username', 'email', 'full_name', 'role', 'created_at', 'last_login'] as const;
 
+/** What the answers read: the public columns, typed from the generated schema (db/schema.gen.ts). */
+type UserRow = Pick<Selectable<Database['users']>, (typeof publicColumns)[number]>;
 export function toUser(row: UserRow): User {
   return {
     id: row.id,
