@@ -14,7 +14,7 @@ const MAX_CONNECTION_ATTEMPTS = 3;
  * The one bounded retry loop: runs `attempt` again, after a short random pause that grows with the
  * attempt number, for as long as `retryable` says the error left nothing behind.
  */
-async function withRetry<T>(
+export async function withRetry<T>(
   attempt: () => Promise<T>,
   retryable: (error: unknown, attemptNo: number) => boolean,
 ): Promise<T> {

@@ -1,7 +1,7 @@
 import type { Paged, Ruleset, RulesetAdvanced } from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
 import { isUniqueViolation } from '../../db/sql-errors';
-import { inTransaction } from '../../db/transaction';
+import { inTransaction, withRetry } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import { streamList } from '../../lib/list-stream';
 import { toPage } from '../../lib/paging';
@@ -72,37 +72,37 @@ export async function createRuleset(db: Db, actor: AuthUser, input: NewRuleset):
   const auto = input.version === null;
   await checkRuleStores(db, input.config.rules);
   const earningRules = earningRulesOf(input.config);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await inTransaction(db, async (trx) => {
-        let version = input.version ?? Math.floor(Date.now() / 1000);
-        while (await rulesetVersionExists(trx, version)) {
-          if (!auto) throw versionTaken(version);
-          version++;
-        }
-        const ruleset = await insertRuleset(trx, {
-          version,
-          percent: input.config.percent,
-          earningRules,
-          activeFrom: input.activeFrom,
-          createdBy: actor.username,
-        });
-        await insertAudit(trx, {
-          username: actor.username,
-          message: `Created ruleset version ${version} (${ruleset.config.percent}%${rulesNote(input.config.rules.length)}, ${ruleset.status})`,
-          targetType: 'ruleset',
-          targetId: ruleset.id,
-          source: null,
-          dest: ruleset,
-        });
-        return ruleset;
+  // Two concurrent creates of one version: the unique index decides, and an automatic version is tried again.
+  const create = () =>
+    inTransaction(db, async (trx) => {
+      let version = input.version ?? Math.floor(Date.now() / 1000);
+      while (await rulesetVersionExists(trx, version)) {
+        if (!auto) throw versionTaken(version);
+        version++;
+      }
+      const ruleset = await insertRuleset(trx, {
+        version,
+        percent: input.config.percent,
+        earningRules,
+        activeFrom: input.activeFrom,
+        createdBy: actor.username,
       });
-    } catch (error) {
-      // Two concurrent creates of one version: the unique index decides.
-      if (!isUniqueViolation(error)) throw error;
-      if (!auto || attempt >= 3) throw versionTaken(input.version ?? Math.floor(Date.now() / 1000));
-    }
-  }
+      await insertAudit(trx, {
+        username: actor.username,
+        message: `Created ruleset version ${version} (${ruleset.config.percent}%${rulesNote(input.config.rules.length)}, ${ruleset.status})`,
+        targetType: 'ruleset',
+        targetId: ruleset.id,
+        source: null,
+        dest: ruleset,
+      });
+      return ruleset;
+    });
+  return withRetry(create, (error, attemptNo) => auto && isUniqueViolation(error) && attemptNo < 3).catch(
+    (error: unknown) => {
+      if (isUniqueViolation(error)) throw versionTaken(input.version ?? Math.floor(Date.now() / 1000));
+      throw error;
+    },
+  );
 }
 
 const rulesNote = (count: number) => (count === 0 ? '' : count === 1 ? ', 1 rule' : `, ${count} rules`);
