@@ -24,3 +24,13 @@ export function formatMoney(value: number | string | null | undefined, currency:
   }
   return format.format(toNumber(value));
 }
+
+/**
+ * A sum of 2-decimal amounts (money or points; numbers or numeric strings), added up in cents, so many of
+ * them pick up no binary fractions (0.1 + 0.2 shows as 0.3). The console's one such sum.
+ */
+export function sumAmounts(values: Iterable<number | string>): number {
+  let cents = 0;
+  for (const value of values) cents += Math.round(toNumber(value) * 100);
+  return cents / 100;
+}

@@ -1,9 +1,5 @@
 import type { ReceiptDetail } from '@loyalty/contracts';
-
-/** Cents, so sums of many 2-decimal amounts do not pick up binary fractions (0.1 + 0.2). */
-function sum2(values: number[]): number {
-  return values.reduce((total, value) => total + Math.round(value * 100), 0) / 100;
-}
+import { sumAmounts } from '@/lib/money';
 
 export interface ReceiptTotals {
   /** Before discounts: Σ quantity × price (a line's total is after its discount, and never below 0). */
@@ -17,11 +13,11 @@ export function receiptTotals({ receipt, items }: ReceiptDetail): ReceiptTotals 
   return {
     subtotal:
       items.length > 0
-        ? sum2(items.map((item) => item.quantity * item.price))
-        : sum2([receipt.totalAmount, receipt.totalDiscount]),
+        ? sumAmounts(items.map((item) => item.quantity * item.price))
+        : sumAmounts([receipt.totalAmount, receipt.totalDiscount]),
     discount: receipt.totalDiscount,
     total: receipt.totalAmount,
-    bonusPoints: sum2(items.map((item) => item.bonusPoints)),
+    bonusPoints: sumAmounts(items.map((item) => item.bonusPoints)),
   };
 }
 

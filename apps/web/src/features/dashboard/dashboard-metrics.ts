@@ -1,5 +1,6 @@
 import type { AmountPoint, CountPoint, OperationsAnalytics, PointsSummary } from '@loyalty/contracts';
 import { formatNumber, toNumber } from '@/lib/format';
+import { sumAmounts } from '@/lib/money';
 import { startOfUtcDay } from './analytics-windows';
 
 /** Amounts may arrive as numeric strings (ADMIN-API.md "Shapes"). */
@@ -9,10 +10,9 @@ export function totalCount(points: readonly CountPoint[]): number {
   return points.reduce((sum, point) => sum + point.count, 0);
 }
 
-/** Summed in cents, so 0.1 + 0.2 shows as 0.3. */
+/** Summed in cents (`sumAmounts`), so 0.1 + 0.2 shows as 0.3. */
 export function totalAmount(points: readonly Amount[]): number {
-  const cents = points.reduce((sum, point) => sum + Math.round(toNumber(point.amount) * 100), 0);
-  return cents / 100;
+  return sumAmounts(points.map((point) => point.amount));
 }
 
 /** The largest bucket: 'peak daily active users' (spec section 2) from a daily series. */
