@@ -135,11 +135,3 @@ export async function posAccrual(
   });
   return expectJson(response);
 }
-
-/** The operations of one card, newest first (the Operations screen's own list call). */
-export async function operationsOfCard(api: APIRequestContext, cardNumber: string): Promise<Operation[]> {
-  const page = await expectJson<Paged<Operation>>(
-    await api.get('/api/v1/operations', { params: { search: cardNumber, size: 200 } }),
-  );
-  return page.content;
-}

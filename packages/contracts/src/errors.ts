@@ -78,8 +78,6 @@ export const errorCatalogue = {
 
 export type ErrorCode = keyof typeof errorCatalogue;
 
-export const errorCodes = Object.keys(errorCatalogue) as ErrorCode[];
-
 /**
  * The one code of each status, for an error that comes with a status and no code of ours (Fastify's own and
  * its plugins': @fastify/static's 403 for a path it refuses, 412, 416, …). Each code here is the catalogue's

@@ -54,10 +54,6 @@ export function deliveriesQuery(id: string) {
   });
 }
 
-export function deliveriesExportUrl(id: string): string {
-  return `${endpointPath(id)}/deliveries`;
-}
-
 export function createWebhook(body: CreateWebhookRequest): Promise<CreatedWebhook> {
   return apiClient.post<CreatedWebhook>(WEBHOOKS, body);
 }
