@@ -26,6 +26,7 @@ import * as m030 from './030-secret-fingerprints';
 import * as m031 from './031-login-attempt-keys';
 import * as m032 from './032-bulk-credit-keys';
 import * as m033 from './033-erased-client-ids';
+import * as m034 from './034-webhook-due-per-endpoint';
 
 /**
  * Every migration, in order. Forward-only: a shipped migration is never edited; add the next one.
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   '031-login-attempt-keys': m031,
   '032-bulk-credit-keys': m032,
   '033-erased-client-ids': m033,
+  '034-webhook-due-per-endpoint': m034,
 };

@@ -206,13 +206,20 @@ export async function claimDeliveries(
   const notEnded = finished.length > 0 ? sql`and not (id = any(${ended}::uuid[]))` : sql``;
   const result = await sql<ClaimedDelivery>`
     with ${recorded}
+    -- Each active endpoint's own due rows, at most perEndpoint of them (webhook_deliveries_endpoint_due_idx,
+    -- 034): taken from the oldest due rows of all endpoints, a dead endpoint's retries filled the window and
+    -- no other endpoint's due row was claimed until they were all tried.
     candidates as (
-      select id, endpoint_id, next_attempt_at from webhook_deliveries
-      where status = 'pending' and next_attempt_at <= now()
-        and exists (select 1 from webhook_endpoints w where w.id = endpoint_id and w.status = 'active')
-      order by next_attempt_at
-      limit ${options.limit * 4}
-      for update skip locked
+      select d.id, d.endpoint_id, d.next_attempt_at
+      from webhook_endpoints w
+      cross join lateral (
+        select id, endpoint_id, next_attempt_at from webhook_deliveries
+        where endpoint_id = w.id and status = 'pending' and next_attempt_at <= now()
+        order by next_attempt_at
+        limit ${options.perEndpoint}
+        for update skip locked
+      ) d
+      where w.status = 'active'
     ),
     -- Attempts in flight, from webhook_deliveries_claimed_idx (020): never the whole pending backlog; and
     -- the slots of an endpoint's leased stream (streams.repository.ts).

@@ -415,6 +415,18 @@ describe('deliveries', () => {
     expect(byId.get(first[0]!.id)).toMatchObject({ status: 'succeeded', responseStatus: 204 });
     expect(byId.get(first[1]!.id)).toMatchObject({ status: 'pending', responseStatus: null });
   });
+
+  it("an endpoint's due retries never keep another endpoint's due rows from being claimed", async () => {
+    // Twenty due rows of one endpoint (a dead receiver's retries), all due before the other's one row: more
+    // than a claim of four looked at, when it took the oldest due rows of every endpoint together.
+    const dead = await endpoint();
+    for (let i = 0; i < 20; i++) await api('POST', `/api/v1/webhooks/${dead.id}/test`);
+    const live = await endpoint();
+    await api('POST', `/api/v1/webhooks/${live.id}/test`);
+    const claimed = await claimDeliveries(db, { limit: 4, perEndpoint: 2, leaseMs: 60_000 });
+    const of = (id: string) => claimed.filter((claim) => claim.endpoint_id === id).length;
+    expect([of(dead.id), of(live.id)]).toEqual([2, 1]);
+  });
 });
 
 /** Waits (bounded) until `n` events are readable by streams (see deliverAll). */
