@@ -48,7 +48,10 @@ export type EventFeedQuery = z.input<typeof eventFeedQuery>;
 
 export const eventFeed = z.object({
   events: z.array(event),
-  /** The `after` of the following page (the last event's id; the same cursor again when nothing is new). */
+  /**
+   * The `after` of the following page: the last event's id; the same cursor again when nothing is new. A page
+   * filtered by type that is not full gives the last event it read, of any type: it reads at most 10,000.
+   */
   next: z.string().nullable(),
 });
 export type EventFeed = z.infer<typeof eventFeed>;

@@ -71,6 +71,15 @@ export interface FeedFilter {
   types?: string[];
 }
 
+/** How many events after the cursor one page of a feed filtered by type reads at most. */
+export const FEED_SCAN_WINDOW = 10_000;
+
+export interface FeedPage {
+  events: EventRow[];
+  /** Filtered by type: the id of the last event the page read, whether it matched or not (null: none read). */
+  scannedTo: string | null;
+}
+
 /**
  * The feed in a stable order that a later commit can never go back before. An id is drawn at insert, so
  * a transaction still running may hold a smaller id than one already committed: serving by id would skip
@@ -78,22 +87,52 @@ export interface FeedFilter {
  * still running (`pg_snapshot_xmin`) are served: every such transaction has finished, and every row
  * written from now on belongs to a newer one, so it sorts after the cursor.
  */
-export async function listFeed(db: Executor, filter: FeedFilter): Promise<EventRow[]> {
+export async function listFeed(db: Executor, filter: FeedFilter): Promise<FeedPage> {
   const after = filter.after
     ? sql`and (e.xid, e.id) > (
         coalesce((select c.xid from events c where c.id = ${filter.after}::bigint), '0'::xid8), ${filter.after}::bigint)
         -- A cursor pruned meanwhile: what comes after it by id.
         and (exists (select 1 from events c where c.id = ${filter.after}::bigint) or e.id > ${filter.after}::bigint)`
     : sql``;
-  const types = filter.types
-    ? sql`and e.type in (${sql.join(filter.types)})`
-    : sql`and e.type <> 'webhook.test'`;
-  const result = await sql<EventRow>`
-    select e.id, e.type, e.data, e.created_at from events e
-    where e.xid < pg_snapshot_xmin(pg_current_snapshot()) ${types} ${after}
-    order by e.xid, e.id
-    limit ${filter.limit}`.execute(db);
-  return result.rows;
+  if (!filter.types) {
+    const result = await sql<EventRow>`
+      select e.id, e.type, e.data, e.created_at from events e
+      where e.xid < pg_snapshot_xmin(pg_current_snapshot()) and e.type <> 'webhook.test' ${after}
+      order by e.xid, e.id
+      limit ${filter.limit}`.execute(db);
+    return { events: result.rows, scannedTo: null };
+  }
+  // Filtered by type: the events after the cursor are read FEED_SCAN_WINDOW at a time (their type is not in
+  // events_feed_idx), and the page also says the last one read, so a poller of a rare type moves past the
+  // rest instead of reading everything after its last match on every poll. Every event read was committed
+  // (below pg_snapshot_xmin), so none can come before the one read last.
+  const result = await sql<{
+    id: number | null;
+    type: string | null;
+    data: unknown;
+    created_at: Date | null;
+    scanned_to: string;
+  }>`
+    with scanned as (
+      select e.id, e.xid, e.type from events e
+      where e.xid < pg_snapshot_xmin(pg_current_snapshot()) ${after}
+      order by e.xid, e.id
+      limit ${FEED_SCAN_WINDOW}
+    ),
+    matched as (
+      select s.id, s.xid from scanned s where s.type in (${sql.join(filter.types)})
+      order by s.xid, s.id
+      limit ${filter.limit}
+    )
+    -- One row per match, each saying where the read ended; a single row of nulls when nothing matched.
+    select e.id, e.type, e.data, e.created_at, edge.id::text as scanned_to
+    from (select l.id from scanned l order by l.xid desc, l.id desc limit 1) edge
+    left join matched m on true
+    left join events e on e.id = m.id
+    order by m.xid, m.id`.execute(db);
+  const edge = result.rows[0]?.scanned_to ?? null;
+  const events = result.rows.filter((row) => row.id !== null) as EventRow[];
+  return { events, scannedTo: edge };
 }
 
 /**

@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
 import { bearer, createTestContext } from '../../../test/helper';
+import { inTransaction } from '../../db/transaction';
 import { sweepExpiredHolds } from '../ledger/hold-sweeper';
 import { createCard, createPosKey, createRuleset, expireHold, opId, till } from '../pos/pos.fixtures';
 import { readOperationEventData } from './emit';
+import { FEED_SCAN_WINDOW, insertEvents } from './events.repository';
 import { readStream } from './streams.repository';
 
 const ctx = await createTestContext({ HOLD_SWEEP_INTERVAL_MS: '0', WEBHOOK_POLL_INTERVAL_MS: '0' });
@@ -350,6 +352,31 @@ describe('GET /api/v1/events', () => {
     const cards = await feed('?type=card.issued,card.blocked&limit=500');
     expect(cards.events.length).toBeGreaterThan(0);
     expect(new Set(cards.events.map((e) => e.type))).toEqual(new Set(['card.issued', 'card.blocked']));
+  });
+
+  it('filtered by type, a page reads at most FEED_SCAN_WINDOW events and its next moves past them', async () => {
+    const cursor = await head();
+    // More events of another type than a page reads, then one of the type asked for.
+    const others = Array.from({ length: FEED_SCAN_WINDOW + 5 }, (_, n) => ({
+      type: 'points.adjusted' as const,
+      data: { n },
+    }));
+    const filler = await inTransaction(db, (trx) => insertEvents(trx, others));
+    const [wanted] = await inTransaction(db, (trx) =>
+      insertEvents(trx, [{ type: 'card.reissued', data: {} }]),
+    );
+    const query = (after: string | null) => `?${after ? `after=${after}&` : ''}type=card.reissued&limit=500`;
+    // Polled: on a shared PostgreSQL server another file's open transaction holds the feed back a while.
+    let page = await feed(query(cursor));
+    const deadline = Date.now() + 100_000;
+    while (page.next === cursor && Date.now() < deadline) page = await feed(query(cursor));
+    // Nothing of that type in the window: an empty page that goes on after the last event it read.
+    expect(page).toEqual({ events: [], next: String(filler[FEED_SCAN_WINDOW - 1]) });
+    const moved = page.next;
+    page = await feed(query(moved));
+    while (page.events.length === 0 && Date.now() < deadline) page = await feed(query(moved));
+    expect(page.events.map((event) => event.id)).toEqual([String(wanted)]);
+    expect(page.next).toBe(String(wanted));
   });
 
   it('is for managers and admins; bad input is a 400', async () => {
