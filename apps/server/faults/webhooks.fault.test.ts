@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startReceiver } from '../src/modules/events/webhook-receiver.test-support';
 import { call, setUpProgramme } from './support/api';
 import { freshDatabase, query } from './support/database';
+import { verifyLedger } from './support/ledger';
 import { startAccrualLoad } from './support/load';
 import { pollUntil } from './support/poll';
 import { type ServerProcess, spawnServer, stopServers, waitForReady } from './support/server-process';
@@ -117,6 +118,9 @@ describe('webhook deliveries when servers die', () => {
     );
     const delivered = new Set(receiver.received.map((r) => String(r.headers['webhook-id'])));
     expect(events.filter((e) => !delivered.has(e.id))).toEqual([]);
+    // Every accrual of this file, written by servers one of which was killed (-9) mid-delivery: the ledger holds.
+    const ledger = verifyLedger(database.url);
+    expect(ledger.ok, ledger.output).toBe(true);
     const failures = receiver.received.length - delivered.size;
     console.info(
       `webhooks: ${events.length} events, ${receiver.received.length} requests (${failures} repeats)`,

@@ -1,13 +1,14 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { bearer, createTestContext } from './helper';
 
 // A tiny stand-in for the built console, so the history fallback can be tested without a web build.
 const webDist = mkdtempSync(join(tmpdir(), 'web-dist-'));
+afterAll(() => rmSync(webDist, { recursive: true, force: true }));
 writeFileSync(join(webDist, 'index.html'), '<!doctype html><title>Loyalty Admin</title>');
 writeFileSync(join(webDist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
 

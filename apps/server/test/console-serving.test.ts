@@ -1,14 +1,15 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { errorCatalogue, isErrorCode } from '@loyalty/contracts';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createTestContext } from './helper';
 
 // A stand-in for the built console with what the web build writes: hashed assets under assets/ with their
 // .br and .gz siblings, index.html (also precompressed), and unhashed files at the root.
 const webDist = mkdtempSync(join(tmpdir(), 'web-dist-'));
+afterAll(() => rmSync(webDist, { recursive: true, force: true }));
 const indexHtml = `<!doctype html><title>Loyalty Admin</title>${'<!-- padding -->'.repeat(40)}`;
 const chunk = `export const answer = ${JSON.stringify('x'.repeat(2000))};`;
 mkdirSync(join(webDist, 'assets'));

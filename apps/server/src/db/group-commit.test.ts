@@ -138,10 +138,13 @@ describe('group commit', () => {
       await held.opened;
       return write('f1')(trx);
     });
-    expect(await commit.run('other', write('f2'))).toBeDefined();
+    await commit.run('other', write('f2'));
+    // f2 committed while f1's transaction still waits at its gate: it never queued behind it.
+    expect(await keys('f')).toEqual(['f2']);
     expect(commit.queued()).toBe(0);
     held.open();
     await first;
+    expect(await keys('f')).toEqual(['f1', 'f2']);
   });
 
   it("runs a set-based kind's writes together at the first one's place; one it hands back runs its own work", async () => {
