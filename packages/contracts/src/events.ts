@@ -133,11 +133,14 @@ export type DeliveryStatus = z.infer<typeof deliveryStatus>;
 
 /** The endpoints list counts an endpoint's backlog up to this many: the count stays cheap however far behind. */
 export const WEBHOOK_BACKLOG_CAP = 10_000;
+/** How many of an endpoint's latest deliveries (newest created first) its list row's summary is over. */
+export const WEBHOOK_SUMMARY_WINDOW = 1_000;
 
 /**
- * A row of the endpoints list: the endpoint with what its deliveries say so far. The last delivery is the
- * one attempted last (`pending` there means its last attempt failed and a retry is due); the success
- * rate counts finished deliveries only (succeeded / (succeeded + failed)), null before any finished.
+ * A row of the endpoints list: the endpoint with what its latest WEBHOOK_SUMMARY_WINDOW deliveries say. The
+ * last delivery is the one of them attempted last (`pending` there means its last attempt failed and a retry
+ * is due); the success rate counts their finished ones only (succeeded / (succeeded + failed)), null before
+ * any finished.
  *
  * The backlog is what the endpoint still has to get: committed events of its types that its stream has not
  * reached yet, plus its pending deliveries that are due (a retry whose time has come, the test event, a

@@ -106,6 +106,26 @@ describe('the backlog of the endpoints list', () => {
     expect(await listed(hook)).toMatchObject({ backlog: 1, backlogSince: null });
   });
 
+  it("the last delivery and the success rate are over the endpoint's latest deliveries only", async () => {
+    const hook = await endpoint(['account.created']);
+    // One that fails for good (no retry), then two that succeed.
+    receiver.always(500);
+    await write(['account.created']);
+    await deliverUntilCaughtUp(db, crypto, { ...options, retrySchedule: [] });
+    receiver.always(200);
+    await write(['account.created', 'account.created']);
+    await deliverUntilCaughtUp(db, crypto, options);
+    const summary = async (window: number) => {
+      const row = (await listWebhooks(db, WEBHOOK_BACKLOG_CAP, window)).find((w) => w.id === hook)!;
+      return { rate: row.successRate, last: row.lastDeliveryStatus };
+    };
+    expect(await summary(3)).toEqual({ rate: 2 / 3, last: 'succeeded' });
+    // The latest two: the failed one is older than the window.
+    expect(await summary(2)).toEqual({ rate: 1, last: 'succeeded' });
+    // The API's window is the contract's.
+    expect((await listed(hook)).successRate).toBe(2 / 3);
+  });
+
   it('is on /metrics: a series per active endpoint, none for a disabled one', async () => {
     const hook = await endpoint(['account.created']);
     const other = await endpoint(['card.issued']);
