@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { type Kysely, sql } from 'kysely';
+import { pinnedSql } from '../derived/pinned-sql';
 
 /**
  * Derived data as one subsystem (db/DERIVED.md): the row counters of migration 002 and the analytics
@@ -21,17 +20,6 @@ const files: ReadonlyArray<readonly [name: string, sha256: string]> = [
   ['010-row-counters.sql', 'f25ef5d74720cc5640629f84f4d98e348a2b71f36130218e02666f97d129a9f3'],
   ['010-triggers.sql', 'd647dfecfd271101381515a6ed979652cd4b0dd0f16fe1038eb52da73210c6e1'],
 ];
-
-function pinnedSql(name: string, sha256: string): string {
-  const text = readFileSync(new URL(`../derived/${name}`, import.meta.url), 'utf8');
-  const actual = createHash('sha256').update(text).digest('hex');
-  if (actual !== sha256) {
-    throw new Error(
-      `db/derived/${name} changed after its migration shipped (sha256 ${actual}); add a new file`,
-    );
-  }
-  return text;
-}
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   for (const [name, sha256] of files) await sql.raw(pinnedSql(name, sha256)).execute(db);

@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { type Kysely, sql } from 'kysely';
+import { pinnedSql } from '../derived/pinned-sql';
 
 /**
  * The points-flow rollup for the finance report (PROGRAMME-API §2, issue 9): a derived table per UTC day ×
@@ -13,12 +12,5 @@ const FILE = '017-points-flow.sql';
 const SHA256 = 'a18b6fbac6259db9c0934861a2c01ed97d4b1ba8998f3b8447a60093d0855dde';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  const text = readFileSync(new URL(`../derived/${FILE}`, import.meta.url), 'utf8');
-  const actual = createHash('sha256').update(text).digest('hex');
-  if (actual !== SHA256) {
-    throw new Error(
-      `db/derived/${FILE} changed after its migration shipped (sha256 ${actual}); add a new file`,
-    );
-  }
-  await sql.raw(text).execute(db);
+  await sql.raw(pinnedSql(FILE, SHA256)).execute(db);
 }

@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { type Kysely, sql } from 'kysely';
+import { pinnedSql } from '../derived/pinned-sql';
 
 /**
  * Two rollups for the finance report and the dashboard (issue 9, "fast at 10M operations"): the programme's
@@ -13,12 +12,5 @@ const FILE = '026-finance-rollups.sql';
 const SHA256 = 'bed6a950a728d706a26621179acdfba3d3f83a48cd2a0def2bd8d6e94485b55a';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  const text = readFileSync(new URL(`../derived/${FILE}`, import.meta.url), 'utf8');
-  const actual = createHash('sha256').update(text).digest('hex');
-  if (actual !== SHA256) {
-    throw new Error(
-      `db/derived/${FILE} changed after its migration shipped (sha256 ${actual}); add a new file`,
-    );
-  }
-  await sql.raw(text).execute(db);
+  await sql.raw(pinnedSql(FILE, SHA256)).execute(db);
 }
