@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Tx } from '../../db/transaction';
 
 /**
@@ -44,6 +44,27 @@ export async function refreshTableStatistics(trx: Tx): Promise<void> {
 }
 
 /**
+ * A staging table for one import's transaction (dropped at its end): a spooled row, the account it resolves
+ * to and whether it is posted, plus a kind's own columns (`extra`, each followed by a comma).
+ */
+async function createStage(trx: Tx, table: string, extra: RawBuilder<unknown> = sql``): Promise<void> {
+  await sql`
+    create temporary table ${sql.table(table)} (
+      line integer primary key,
+      client_id text,
+      card_number text,
+      points numeric(14, 2),
+      expires_at timestamptz,
+      reason text,
+      account_id uuid,
+      ${extra}
+      post boolean not null default false,
+      error text,
+      message text
+    ) on commit drop`.execute(trx);
+}
+
+/**
  * Fills the transaction's staging table from the import's spooled rows (`import_rows`; read again when
  * the transaction is retried), then analyses it: a temporary table has no statistics until then, and
  * without them the merge's joins are planned for a handful of rows.
@@ -57,21 +78,11 @@ async function loadStage(trx: Tx, table: string, importId: string): Promise<void
 }
 
 export async function stageAccounts(trx: Tx, importId: string): Promise<void> {
-  await sql`
-    create temporary table import_accounts_stage (
-      line integer primary key,
-      client_id text,
-      card_number text,
-      points numeric(14, 2),
-      expires_at timestamptz,
-      reason text,
-      account_id uuid,
-      first_in_file boolean not null default false,
-      created boolean not null default false,
-      post boolean not null default false,
-      error text,
-      message text
-    ) on commit drop`.execute(trx);
+  await createStage(
+    trx,
+    ACCOUNTS_STAGE,
+    sql`first_in_file boolean not null default false, created boolean not null default false,`,
+  );
   await loadStage(trx, ACCOUNTS_STAGE, importId);
 }
 
@@ -242,19 +253,7 @@ export async function accountsOutcome(trx: Tx): Promise<StageOutcome> {
 }
 
 export async function stageAccruals(trx: Tx, importId: string): Promise<void> {
-  await sql`
-    create temporary table import_accruals_stage (
-      line integer primary key,
-      client_id text,
-      card_number text,
-      points numeric(14, 2),
-      expires_at timestamptz,
-      reason text,
-      account_id uuid,
-      post boolean not null default false,
-      error text,
-      message text
-    ) on commit drop`.execute(trx);
+  await createStage(trx, ACCRUALS_STAGE);
   await loadStage(trx, ACCRUALS_STAGE, importId);
 }
 
