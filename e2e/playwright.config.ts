@@ -60,10 +60,9 @@ export default defineConfig({
     launchOptions: { executablePath: process.env.CHROMIUM_PATH, args: chromiumArgs },
   },
   webServer: {
-    // With DATABASE_URL: a fresh database on that PostgreSQL server for this run, dropped after it.
-    command: process.env.DATABASE_URL
-      ? 'node --import tsx support/serve.ts'
-      : 'npx tsx ../apps/server/src/server.ts',
+    // The real server, and after it the run's temporary folders removed (support/serve.ts); with DATABASE_URL,
+    // on a fresh database on that PostgreSQL server for this run, dropped after it.
+    command: 'node --import tsx support/serve.ts',
     url: `${BASE_URL}/readyz`,
     env: serverEnv,
     reuseExistingServer: false,
@@ -72,7 +71,7 @@ export default defineConfig({
     stdout: 'ignore',
     stderr: 'pipe',
     // Lets support/serve.ts (run by node itself, no CLI wrapper that would exit first) stop the server and
-    // drop its database.
+    // remove what the run made.
     gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
   },
 });
