@@ -26,7 +26,8 @@ function Figure({ label, children, hint }: { label: string; children: ReactNode;
           ellipsis hid its last digits. 'pts' goes to the next line first; a number is kept whole by its size
           (figureSize) and, on a phone, by a row of its own (ClientSummary). */}
       <dd className={cn(figureSize(children), 'font-semibold tabular-nums wrap-anywhere')}>{children}</dd>
-      {hint && <dd className="truncate text-xs text-muted-foreground">{hint}</dd>}
+      {/* Wraps: "balance − held − pending" is wider than half of a 390 px phone. */}
+      {hint && <dd className="text-xs text-muted-foreground">{hint}</dd>}
     </div>
   );
 }
