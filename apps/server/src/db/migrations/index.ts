@@ -27,6 +27,7 @@ import * as m031 from './031-login-attempt-keys';
 import * as m032 from './032-bulk-credit-keys';
 import * as m033 from './033-erased-client-ids';
 import * as m034 from './034-webhook-due-per-endpoint';
+import * as m035 from './035-audit-list-indexes';
 
 /**
  * Every migration, in order. Forward-only: a shipped migration is never edited; add the next one.
@@ -61,4 +62,5 @@ export const migrations: Record<string, Migration> = {
   '032-bulk-credit-keys': m032,
   '033-erased-client-ids': m033,
   '034-webhook-due-per-endpoint': m034,
+  '035-audit-list-indexes': m035,
 };
