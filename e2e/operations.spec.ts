@@ -28,7 +28,7 @@ const rowFor = (page: Page, operationId: string) =>
 const search = (page: Page, text: string) => page.getByLabel('Search operations').fill(text);
 const typeFilter = (page: Page) => page.getByRole('combobox', { name: 'Filter by type' });
 const statusFilter = (page: Page) => page.getByRole('combobox', { name: 'Filter by status' });
-const DATE = /^[A-Z][a-z]{2} \d{1,2}, \d{4}\d{1,2}:\d{2} [AP]M$/;
+const DATE = /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M$/;
 const points = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 const signed = (n: number) => (n > 0 ? `+${points.format(n)}` : points.format(n));
 
@@ -441,7 +441,7 @@ test('every displayed status, each POS fallback and each detail from meta', asyn
   await expect(cells(3, 7)).toHaveText('Reason:Returned goods');
   await expect(cells(5, 7)).toHaveText('Error:TIMEOUT');
   await expect(cells(6, 7)).toHaveText('Receipt:R-6View Receipt');
-  await expect(cells(1, 6)).toHaveText('Jan 2, 20303:04 AM');
+  await expect(cells(1, 6)).toHaveText('Jan 2, 2030, 3:04 AM');
 });
 
 test("a load failure shows 'Failed to load operations'", async ({ page }) => {

@@ -8,6 +8,11 @@ const dateTimeFormat = new Intl.DateTimeFormat('en-US', {
   minute: '2-digit',
 });
 const timeFormat = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' });
+const secondsFormat = new Intl.DateTimeFormat('en-US', {
+  hour: 'numeric',
+  minute: '2-digit',
+  second: '2-digit',
+});
 
 /** Points and amounts arrive as numbers or numeric strings; both count, anything else is 0. */
 export function toNumber(value: number | string | null | undefined): number {
@@ -40,6 +45,15 @@ export function formatDateTime(value: string | number | Date | null | undefined,
 export function formatTime(value: string | number | Date | null | undefined, empty = 'N/A'): string {
   const date = toDate(value);
   return date ? timeFormat.format(date) : empty;
+}
+
+/** The time of day to the second, for logs ('2:38:24 PM'). */
+export function formatTimeWithSeconds(
+  value: string | number | Date | null | undefined,
+  empty = 'N/A',
+): string {
+  const date = toDate(value);
+  return date ? secondsFormat.format(date) : empty;
 }
 
 const timestampFormat = new Intl.DateTimeFormat('en-US', {

@@ -3,6 +3,7 @@ export { CopyButton } from './copy-button';
 export { type CsvColumn, type CsvExport, csvCell, toCsv } from './csv';
 export { DataTable, type DataTableProps } from './data-table';
 export { DataTableColumnHeader } from './data-table-column-header';
+export { DateTimeCell } from './date-time-cell';
 export type { ListExport } from './export-list-button';
 export { fromQuery } from './from-query';
 export { IdCell, type IdCellProps } from './id-cell';

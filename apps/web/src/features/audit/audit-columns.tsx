@@ -1,11 +1,10 @@
 import { type AuditEntry, auditTargetLabels } from '@loyalty/contracts';
 import type { ColumnDef } from '@tanstack/react-table';
 import { EyeIcon } from 'lucide-react';
-import { actionsColumn, type CsvColumn, IdCell } from '@/components/data-table';
+import { actionsColumn, type CsvColumn, DateTimeCell, IdCell } from '@/components/data-table';
 import { ClientLink } from '@/components/links/client-link';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { formatTimestamp } from '@/lib/format';
 
 /** Targets whose id the client page resolves to one client (an account, its cards, its operations). */
 const clientTargets = new Set(['account', 'card', 'operation']);
@@ -22,10 +21,8 @@ export function auditColumns(onView: (entry: AuditEntry) => void): ColumnDef<Aud
       header: 'Time',
       enableSorting: true,
       enableHiding: false,
-      meta: { width: 196 },
-      cell: ({ row }) => (
-        <time dateTime={row.original.executedAt}>{formatTimestamp(row.original.executedAt)}</time>
-      ),
+      meta: { width: 112 },
+      cell: ({ row }) => <DateTimeCell value={row.original.executedAt} seconds />,
     },
     {
       accessorKey: 'username',

@@ -2,13 +2,12 @@ import type { Operation } from '@loyalty/contracts';
 import type { ColumnDef } from '@tanstack/react-table';
 import { ReceiptTextIcon } from 'lucide-react';
 import { CardNumber } from '@/components/cards/card-number';
-import { IdCell } from '@/components/data-table';
+import { DateTimeCell, IdCell } from '@/components/data-table';
 import { ClientLink } from '@/components/links/client-link';
 import { OperationStatusBadge } from '@/components/operations/operation-status-badge';
 import { OperationType } from '@/components/operations/operation-type';
 import { SIGNED_POINTS_COLUMN_WIDTH, SignedPoints } from '@/components/operations/signed-points';
 import { Button } from '@/components/ui/button';
-import { formatDate, formatTime } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { type OperationDetail, operationDetails, posParts } from './operation-format';
 
@@ -97,15 +96,6 @@ function DetailsCell({
   );
 }
 
-function CreatedCell({ value }: { value: string }) {
-  return (
-    <div className="leading-tight">
-      <div>{formatDate(value)}</div>
-      <div className="text-xs text-muted-foreground">{formatTime(value)}</div>
-    </div>
-  );
-}
-
 export interface OperationColumnOptions {
   onViewReceipt: (operation: Operation) => void;
   loadingReceiptOf: string | null;
@@ -171,7 +161,7 @@ export function operationColumns({
       header: 'Created',
       enableSorting: true,
       meta: { width: 112 },
-      cell: ({ row }) => <CreatedCell value={row.original.createdAt} />,
+      cell: ({ row }) => <DateTimeCell value={row.original.createdAt} />,
     },
     {
       id: 'details',
