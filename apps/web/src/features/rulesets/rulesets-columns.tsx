@@ -14,9 +14,11 @@ export const rulesetColumns = (onOpen: (ruleset: Ruleset) => void): ColumnDef<Ru
     header: 'Version',
     enableSorting: true,
     enableHiding: false,
-    meta: { width: 150 },
+    // The version and its badges wrap onto a second line rather than cut 'In force' off: an automatic
+    // version is ten digits (seconds), and with '3 rules' beside it the three need about 230 px.
+    meta: { width: 168, className: 'whitespace-normal' },
     cell: ({ row }) => (
-      <span className="flex items-center gap-2">
+      <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
         <button
           type="button"
           className="font-medium tabular-nums text-brand underline-offset-4 hover:underline focus-visible:underline"
