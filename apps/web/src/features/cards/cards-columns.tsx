@@ -16,7 +16,9 @@ export function cardColumns(
       // The client ID stands for the account (issue 16: no raw UUIDs); its link opens the client page.
       accessorKey: 'clientId',
       header: 'Client ID',
-      meta: { width: 170 },
+      // A client ID such as 'CL-0042-ANNA-MARIE' whole beside its copy button (at 170 it was cut while the
+      // Blocked column had room to spare); a longer one is cut, with its tooltip and copy button.
+      meta: { width: 220 },
       cell: ({ row }) => (
         <IdCell value={row.original.clientId || row.original.accountId} label="client ID">
           <ClientLink to={row.original.accountId} className="font-sans text-sm">
