@@ -60,15 +60,18 @@ export function ReceiptItemsTable({ items, currency }: { items: ReceiptDetail['i
 function LineRule({ rule }: { rule: string }) {
   const label = ruleLabel(rule);
   if (label === null) return null;
+  // Under the points, not beside them: beside, a line with a rule had its points out of line with the rest.
   if (label.named)
     return (
-      <Badge
-        variant="outline"
-        className="ml-2 max-w-40 truncate align-middle font-normal"
-        title={`Rule: ${rule}`}
-      >
-        {label.text}
-      </Badge>
+      <span className="mt-1 block">
+        <Badge
+          variant="outline"
+          className="max-w-40 truncate align-middle font-normal"
+          title={`Rule: ${rule}`}
+        >
+          {label.text}
+        </Badge>
+      </span>
     );
   return <span className="block text-xs font-normal text-muted-foreground">{label.text}</span>;
 }
