@@ -160,7 +160,7 @@ test('an id cut by its column shows the full value in a tooltip and copies it fr
 test('selection and the selected-row count only on tables with a bulk action', async ({ page }) => {
   await page.goto('/cards');
   await expect(page.getByRole('checkbox', { name: 'Select all' })).toBeVisible();
-  await expect(page.getByText(/row\(s\) selected\./)).toBeVisible();
+  await expect(page.getByText(/rows? selected\./)).toBeVisible();
   await expect(page.getByRole('button', { name: 'Block selected' })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Export selected' })).toBeDisabled();
   for (const [route, name] of [
@@ -174,7 +174,7 @@ test('selection and the selected-row count only on tables with a bulk action', a
     await expect(page.getByRole('table', { name })).toBeVisible();
     await expect(page.getByRole('table', { name }).locator('tbody tr').first()).toBeVisible();
     await expect(page.getByRole('checkbox')).toHaveCount(0);
-    await expect(page.getByText(/row\(s\) selected/)).toHaveCount(0);
+    await expect(page.getByText(/rows? selected/)).toHaveCount(0);
   }
 });
 
@@ -187,7 +187,7 @@ test('Block selected: two cards, one reason, one call; both blocked and audited'
   await expect(cardsTable(page).locator('tbody tr')).toHaveCount(2);
   await expect(cardRow(page, first.number)).toBeVisible();
   await page.getByRole('checkbox', { name: 'Select all' }).check();
-  await expect(page.getByText('2 of 2 row(s) selected.')).toBeVisible();
+  await expect(page.getByText('2 of 2 rows selected.')).toBeVisible();
 
   await page.getByRole('button', { name: 'Block selected' }).click();
   const dialog = page.getByRole('dialog', { name: 'Block 2 cards' });
@@ -214,7 +214,7 @@ test('Block selected: two cards, one reason, one call; both blocked and audited'
     await expect(cardRow(page, card.number).getByRole('cell').nth(3)).toHaveText('Blocked');
     await expect(cardRow(page, card.number)).toContainText(reason);
   }
-  await expect(page.getByText('0 of 2 row(s) selected.')).toBeVisible();
+  await expect(page.getByText('0 of 2 rows selected.')).toBeVisible();
 
   for (const card of [first, second]) {
     const audit = await (
@@ -240,7 +240,7 @@ test('Export selected downloads the selected rows as a CSV named after the scree
   await expect(cardsTable(page).locator('tbody tr')).toHaveCount(3);
   await cardRow(page, plain.number).getByRole('checkbox', { name: 'Select row' }).check();
   await cardRow(page, risky.number).getByRole('checkbox', { name: 'Select row' }).check();
-  await expect(page.getByText('2 of 3 row(s) selected.')).toBeVisible();
+  await expect(page.getByText('2 of 3 rows selected.')).toBeVisible();
 
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export selected' }).click();

@@ -26,7 +26,7 @@ export function DataTableSelectionBar<TData>({
   return (
     <div className="flex min-h-8 flex-wrap items-center gap-2 text-sm">
       <p className="mr-auto text-muted-foreground" aria-live="polite">
-        {selected.length} of {onPage} row(s) selected.
+        {selected.length} of {onPage} {onPage === 1 ? 'row' : 'rows'} selected.
       </p>
       {bulkActions?.(selected, clear)}
       {exportCsv && (
