@@ -1,9 +1,9 @@
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { openDatabase } from '../apps/server/src/db/connection';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
+import { withAdminClient } from '../apps/server/test/leftover-databases';
 import { benchAdminApp } from './bench-admin-app';
 
 /**
@@ -29,15 +29,7 @@ const SCENARIOS: Array<[string, string]> = [
   ['search "reissued" (a message word)', '/api/v1/audit?search=reissued&size=20'],
 ];
 
-async function admin(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: SERVER_URL });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
+const admin = (statement: string) => withAdminClient(SERVER_URL, (client) => client.query(statement));
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
