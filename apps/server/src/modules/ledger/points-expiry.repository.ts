@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
 import type { Tx } from '../../db/transaction';
-import { availableSql } from './balances.sql';
+import { pendingOf } from './lots.sql';
 
 /**
  * Accounts that have lots whose expiry has come, locked in id order (FOR NO KEY UPDATE, like every
  * balance change); accounts another sweeper or a write holds are skipped: they are expired by whoever
  * holds them next time round. The due lots are found from the first `limit` of the expiry index, of accounts
- * with points to give (`availableSql` > 0, as read before the lock): an account whose due points
+ * with points to give (balance − held − pending > 0, as read before the lock): an account whose due points
  * all serve open holds would otherwise fill every batch and hold the others back until its holds close.
  */
 export async function lockDueAccounts(trx: Tx, limit: number): Promise<string[]> {
@@ -15,7 +15,7 @@ export async function lockDueAccounts(trx: Tx, limit: number): Promise<string[]>
     where a.id in (
       select l.account_id from lots l join accounts r on r.id = l.account_id
       where l.remaining > 0 and l.expires_at <= now()
-        and ${availableSql(sql.ref('r.id'), sql.ref('r.balance'), sql.ref('r.held_balance'))} > 0
+        and r.balance - r.held_balance - ${pendingOf(sql.ref('r.id'))} > 0
       order by l.expires_at limit ${limit}
     )
     order by a.id
@@ -25,9 +25,12 @@ export async function lockDueAccounts(trx: Tx, limit: number): Promise<string[]>
 
 /**
  * Expires the due lots of locked accounts, in one statement: per account, due lots soonest first up to
- * what the account can give without leaving its holds uncovered (`availableSql`, balance − held − pending:
- * PROGRAMME-API §1, points an active hold needs stay until it closes; a lapsed hold keeps none); one `expiry` operation per account (negative
- * points, meta.lots = how many lots), the lots' consumptions and the balance. It must run in a statement
+ * what the account can give without leaving its holds uncovered (balance − held − pending: PROGRAMME-API
+ * §1, points an active hold needs stay until it closes); one `expiry` operation per account (negative
+ * points, meta.lots = how many lots), the lots' consumptions and the balance. Not `availableSql`, which
+ * gives back what lapsed holds still show as held (a hold decides on it once it has voided them): here
+ * `held_balance` still counts a hold that lapsed after the run's sweep, and taking its points would break
+ * `held_balance <= balance` and roll the whole batch back (lots.test.ts). It must run in a statement
  * after the lock, so it reads what any write that held the accounts before committed: a lot expires once.
  * Answers the expiry operations.
  */
@@ -37,7 +40,7 @@ export async function expireDueLots(
 ): Promise<Array<{ id: string; points: string }>> {
   const result = await sql<{ id: string; points: string }>`
     with acc as (
-      select a.id, ${availableSql(sql.ref('a.id'), sql.ref('a.balance'), sql.ref('a.held_balance'))} as room
+      select a.id, a.balance - a.held_balance - ${pendingOf(sql.ref('a.id'))} as room
       from accounts a
       where a.id in (select jsonb_array_elements_text(${JSON.stringify(accountIds)}::jsonb)::uuid)
     ),

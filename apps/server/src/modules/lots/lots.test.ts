@@ -1,7 +1,9 @@
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { bearer } from '../../../test/helper';
+import { inTransaction } from '../../db/transaction';
 import { insertCreditLots } from '../ledger/lots.sql';
+import { expireDueLots, lockDueAccounts } from '../ledger/points-expiry.repository';
 import { createCard, expireHold, opId, posTestFile } from '../pos/pos.fixtures';
 
 const { ctx, db, pos } = await posTestFile({ ruleset: { percent: 10 } });
@@ -267,6 +269,29 @@ describe('expiry', () => {
       headers: bearer(ctx.tokens.VIEWER),
     });
     expect(forecast.json()).toEqual({ in30Days: 0, in60Days: 0, in90Days: 0 });
+    await settings({ expiry_days: null });
+  });
+
+  it('a hold that lapses after the run swept keeps its points from that run: held_balance still counts it', async () => {
+    await settings({ expiry_days: 45 });
+    const card = await createCard(db);
+    expect((await accrue(card.number, 100)).statusCode).toBe(201); // 10 points
+    const hold = await pos.hold({ operationId: opId('h'), cardNumber: card.number, points: 4 });
+    expect(hold.statusCode, hold.body).toBe(201);
+    await expireHold(db, hold.json().holdId); // lapsed, not voided: as if it lapsed after the run's sweep
+    await age(card.accountId, 50);
+    // The run's batch after its sweep: lock the due accounts, expire what they can give.
+    const expired = await inTransaction(db, async (trx) =>
+      expireDueLots(trx, await lockDueAccounts(trx, 500)),
+    );
+    expect(expired.map((operation) => Number(operation.points))).toEqual([6]);
+    // What the lapsed hold still holds stays in the balance until the sweeper voids it.
+    const account = await db
+      .selectFrom('accounts')
+      .select(['balance', 'held_balance'])
+      .where('id', '=', card.accountId)
+      .executeTakeFirstOrThrow();
+    expect([Number(account.balance), Number(account.held_balance)]).toEqual([4, 4]);
     await settings({ expiry_days: null });
   });
 
