@@ -25,6 +25,7 @@ import {
 } from './screenshot-states';
 import { snapshotConsole } from './support/console-dist';
 import resolveChromium from './support/global-setup';
+import { removeOwnedFolders } from './support/owned-folders';
 
 export type { ScreenshotSeeder, ScreenshotState } from './screenshot-states';
 export { consoleRoutes, screenshotSeeders, screenshotStates };
@@ -234,6 +235,8 @@ export async function takeScreenshots(routes: string[] = [...consoleRoutes]): Pr
   } finally {
     await browser?.close();
     await server.stop();
+    // The browser tests' folders, made when their support code was imported for the seeders: not used here.
+    removeOwnedFolders();
   }
   return written;
 }

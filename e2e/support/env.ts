@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { snapshotConsole } from './console-dist';
+import { ownFolder } from './owned-folders';
 
 /** The server the browser tests drive: the real built product on a throwaway embedded database. */
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3210);
@@ -10,11 +11,12 @@ export const ADMIN = { username: 'admin', password: 'e2e-admin-password' };
 
 // The config file is evaluated by the runner and by every worker; the first evaluation picks the folder
 // and the environment carries it to the others, so they all talk about the same database.
-process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'loyalty-e2e-'));
+// Folders this run creates are its own (support/owned-folders.ts): removed when it ends.
+process.env.E2E_DATA_DIR ??= ownFolder(mkdtempSync(join(tmpdir(), 'loyalty-e2e-')));
 export const DATA_DIR = process.env.E2E_DATA_DIR;
 
 // A copy of the built console taken once per run (see snapshotConsole).
-process.env.E2E_WEB_DIST ??= snapshotConsole('loyalty-e2e-web-') ?? '';
+process.env.E2E_WEB_DIST ??= ownFolder(snapshotConsole('loyalty-e2e-web-')) ?? '';
 
 export const serverEnv: Record<string, string> = {
   PORT: String(E2E_PORT),

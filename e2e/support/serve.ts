@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dropLeftoverDatabases, withAdminClient } from '../../apps/server/test/leftover-databases';
+import { removeOwnedFolders } from './owned-folders';
 
 /**
  * The browser tests' server (Playwright's web server command): runs the real server as a child process and,
@@ -31,13 +31,6 @@ const server: ChildProcess = spawn(process.execPath, [...process.execArgv, serve
   stdio: 'inherit',
 });
 
-/** The run's own temporary folders (support/env.ts), never a folder the caller named. */
-function removeRunFolders() {
-  for (const folder of [process.env.E2E_DATA_DIR, process.env.E2E_WEB_DIST]) {
-    if (folder && /[/\\]loyalty-e2e-[^/\\]+$/.test(folder)) rmSync(folder, { recursive: true, force: true });
-  }
-}
-
 // One shutdown, whichever comes first: Playwright's signal or the server's own exit.
 let finishing: Promise<never> | undefined;
 function finish(code: number): Promise<never> {
@@ -51,7 +44,7 @@ function finish(code: number): Promise<never> {
       const { name } = runDatabase;
       await withAdminClient(base as string, (c) => c.query(`drop database if exists ${name} with (force)`));
     }
-    removeRunFolders();
+    removeOwnedFolders();
     process.exit(code);
   })();
   return finishing;
