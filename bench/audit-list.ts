@@ -45,8 +45,8 @@ async function main(): Promise<void> {
   try {
     await migrateToLatest(handle.db);
     const started = Date.now();
-    // Forty staff names (one in eight entries has none: a failed sign-in of an unknown name), the target
-    // types of the log, messages in the shapes the services write, two years of entries.
+    // Twenty staff names, each with its one digit (one entry in eight has none: a failed sign-in of an
+    // unknown name), the target types of the log, messages in the shapes the services write, two years.
     await sql`
       insert into audit_log (username, executed_at, message, target_type, target_id)
       select case when g % 8 = 0 then null else (array['mia','noah','lena','omar','ava','liam','zoe','ivan',

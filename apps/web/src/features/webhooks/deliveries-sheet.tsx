@@ -73,7 +73,8 @@ export function DeliveriesSheet({ endpoint, onClose }: { endpoint: Webhook | nul
   const returnFocus = useReturnFocus();
   const queryClient = useQueryClient();
   const close = () => {
-    // What was watched here (a test going through, a retry) changes the list's last delivery and rate.
+    // What was watched here (a test going through, a retry) can change the list's last delivery and rate
+    // (they are over the endpoint's latest deliveries: a retry of an older one does not show there).
     void queryClient.invalidateQueries({ queryKey: webhooksKeys.list });
     onClose();
   };
