@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { axeScan } from './support/axe';
 import { expect, seenWith, test, toast, uniqueName } from './support/fixtures';
 import { failWith, holdRequests } from './support/loyalty-api';
 import { accrualWithReceipt, ensureRulesetInForce } from './support/pos-api-helpers';
@@ -175,6 +176,14 @@ test('390 px, dark theme: the dialog fits and the items table scrolls sideways',
   expect(widths.scroll).toBeGreaterThan(widths.client);
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   await expect(page.locator('html')).toHaveClass(/dark/);
+  // Said as the list tables say it, and a keyboard can scroll it: its area takes focus (axe:
+  // scrollable-region-focusable), and ArrowRight moves it.
+  await expect(dialog.getByTestId('scroll-hint')).toHaveText('Scroll sideways for more columns.');
+  const region = dialog.getByRole('region', { name: 'Receipt items (scrolls sideways)' });
+  await region.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(() => scroller.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+  expect((await axeScan(page, { include: '[role="dialog"]' })).violations).toEqual([]);
 });
 
 test('an excluded SKU that earns 0 says so; money follows the programme currency', async ({

@@ -1,4 +1,7 @@
 import type { ReceiptDetail } from '@loyalty/contracts';
+import { MoveHorizontalIcon } from 'lucide-react';
+import { useRef } from 'react';
+import { useHorizontalOverflow } from '@/components/data-table/use-horizontal-overflow';
 import { Badge } from '@/components/ui/badge';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { formatNumber } from '@/lib/format';
@@ -10,48 +13,69 @@ const quantityFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3
 
 const heads = ['SKU', 'Category', 'Qty', 'Price', 'Discount', 'Line Total', 'Bonus Points'];
 
-/** The receipt's lines; the table scrolls sideways inside the dialog on narrow screens. */
+/**
+ * The receipt's lines; the table scrolls sideways inside the dialog on narrow screens, and then says so as the
+ * list tables do, and its scrolling area takes focus so a keyboard can scroll it too.
+ */
 export function ReceiptItemsTable({ items, currency }: { items: ReceiptDetail['items']; currency: string }) {
   const money = (value: number) => formatMoney(value, currency);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const overflows = useHorizontalOverflow(scrollRef);
   return (
-    <div className="rounded-md border">
-      <Table aria-label="Receipt items">
-        <TableHeader>
-          <TableRow className="hover:bg-transparent">
-            {heads.map((head, index) => (
-              <TableHead key={head} className={index >= 2 ? 'text-right' : undefined}>
-                {head}
-              </TableHead>
-            ))}
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {items.length === 0 ? (
+    <div className="flex flex-col gap-2">
+      {overflows && (
+        <p className="flex items-center gap-1.5 text-xs text-muted-foreground" data-testid="scroll-hint">
+          <MoveHorizontalIcon className="size-3.5" aria-hidden="true" />
+          Scroll sideways for more columns.
+        </p>
+      )}
+      <div className="rounded-md border">
+        <Table
+          aria-label="Receipt items"
+          container={{
+            ref: scrollRef,
+            ...(overflows
+              ? { tabIndex: 0, role: 'region', 'aria-label': 'Receipt items (scrolls sideways)' }
+              : {}),
+          }}
+        >
+          <TableHeader>
             <TableRow className="hover:bg-transparent">
-              <TableCell colSpan={heads.length} className="h-16 text-center text-muted-foreground">
-                No results.
-              </TableCell>
+              {heads.map((head, index) => (
+                <TableHead key={head} className={index >= 2 ? 'text-right' : undefined}>
+                  {head}
+                </TableHead>
+              ))}
             </TableRow>
-          ) : (
-            items.map((item) => (
-              <TableRow key={item.id}>
-                <TableCell className="font-mono text-xs">{item.sku}</TableCell>
-                <TableCell>{item.category ?? <span className="text-muted-foreground">—</span>}</TableCell>
-                <TableCell className="text-right tabular-nums">
-                  {quantityFormat.format(item.quantity)}
-                </TableCell>
-                <TableCell className="text-right tabular-nums">{money(item.price)}</TableCell>
-                <TableCell className="text-right tabular-nums">{money(item.discount)}</TableCell>
-                <TableCell className="text-right tabular-nums">{money(item.lineTotal)}</TableCell>
-                <TableCell className="text-right tabular-nums">
-                  {formatNumber(item.bonusPoints)}
-                  <LineRule rule={item.rule} />
+          </TableHeader>
+          <TableBody>
+            {items.length === 0 ? (
+              <TableRow className="hover:bg-transparent">
+                <TableCell colSpan={heads.length} className="h-16 text-center text-muted-foreground">
+                  No results.
                 </TableCell>
               </TableRow>
-            ))
-          )}
-        </TableBody>
-      </Table>
+            ) : (
+              items.map((item) => (
+                <TableRow key={item.id}>
+                  <TableCell className="font-mono text-xs">{item.sku}</TableCell>
+                  <TableCell>{item.category ?? <span className="text-muted-foreground">—</span>}</TableCell>
+                  <TableCell className="text-right tabular-nums">
+                    {quantityFormat.format(item.quantity)}
+                  </TableCell>
+                  <TableCell className="text-right tabular-nums">{money(item.price)}</TableCell>
+                  <TableCell className="text-right tabular-nums">{money(item.discount)}</TableCell>
+                  <TableCell className="text-right tabular-nums">{money(item.lineTotal)}</TableCell>
+                  <TableCell className="text-right tabular-nums">
+                    {formatNumber(item.bonusPoints)}
+                    <LineRule rule={item.rule} />
+                  </TableCell>
+                </TableRow>
+              ))
+            )}
+          </TableBody>
+        </Table>
+      </div>
     </div>
   );
 }
