@@ -10,9 +10,6 @@ import { type FeedFilter, listFeed, toEvent } from './events.repository';
 export async function readFeed(db: Executor, filter: FeedFilter): Promise<EventFeed> {
   const page = await listFeed(db, filter);
   const events = page.events.map(toEvent);
-  const full = events.length === filter.limit;
-  return {
-    events,
-    next: (full ? events.at(-1)?.id : page.scannedTo) ?? events.at(-1)?.id ?? filter.after ?? null,
-  };
+  const readTo = events.length < filter.limit ? page.scannedTo : null;
+  return { events, next: readTo ?? events.at(-1)?.id ?? filter.after ?? null };
 }

@@ -7,8 +7,7 @@ import {
   useReactTable,
   type VisibilityState,
 } from '@tanstack/react-table';
-import { MoveHorizontalIcon } from 'lucide-react';
-import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { Table, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import './column-meta';
 import { ACTIONS_COLUMN_ID, cellClassName, columnWidth, tableMinWidth } from './column-layout';
@@ -19,8 +18,8 @@ import { DataTablePagination } from './data-table-pagination';
 import { DataTableSelectionBar } from './data-table-selection-bar';
 import { DataTableToolbar } from './data-table-toolbar';
 import type { ListExport } from './export-list-button';
+import { ScrollHint, useScrollRegion } from './scroll-region';
 import { selectionColumn } from './selection-column';
-import { useHorizontalOverflow } from './use-horizontal-overflow';
 import type { ServerTableControls } from './use-server-table';
 
 export interface DataTableProps<TData> {
@@ -122,8 +121,7 @@ export function DataTable<TData>({
     }
   }, [pageIndex, totalPages, controls]);
 
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const overflows = useHorizontalOverflow(scrollRef);
+  const { overflows, container } = useScrollRegion(label);
   const visibleColumns = table.getVisibleLeafColumns();
 
   return (
@@ -143,13 +141,7 @@ export function DataTable<TData>({
         <DataTableSelectionBar table={table} bulkActions={bulkActions} exportCsv={exportCsv} />
       )}
       {overflows && (
-        <p className="flex items-center gap-1.5 text-xs text-muted-foreground" data-testid="scroll-hint">
-          <MoveHorizontalIcon className="size-3.5" aria-hidden="true" />
-          Scroll sideways for more columns
-          {visibleColumns.some((column) => column.id === ACTIONS_COLUMN_ID) &&
-            '; row actions stay on the right'}
-          .
-        </p>
+        <ScrollHint actionsStay={visibleColumns.some((column) => column.id === ACTIONS_COLUMN_ID)} />
       )}
       <div className="overflow-hidden rounded-md border">
         <Table
@@ -158,14 +150,10 @@ export function DataTable<TData>({
           className="table-fixed"
           style={{ minWidth: tableMinWidth(visibleColumns) }}
           container={{
-            ref: scrollRef,
+            ...container,
             // A size container: the empty and error states size themselves to its visible width (100cqw).
             className: '@container',
             'data-overflow': overflows || undefined,
-            // A keyboard can scroll a region only when it can focus it (axe: scrollable-region-focusable).
-            ...(overflows
-              ? { tabIndex: 0, role: 'region', 'aria-label': `${label} (scrolls sideways)` }
-              : {}),
           }}
         >
           <colgroup>

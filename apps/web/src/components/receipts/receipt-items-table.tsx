@@ -1,7 +1,5 @@
 import type { ReceiptDetail } from '@loyalty/contracts';
-import { MoveHorizontalIcon } from 'lucide-react';
-import { useRef } from 'react';
-import { useHorizontalOverflow } from '@/components/data-table/use-horizontal-overflow';
+import { ScrollHint, useScrollRegion } from '@/components/data-table/scroll-region';
 import { Badge } from '@/components/ui/badge';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { formatNumber } from '@/lib/format';
@@ -19,26 +17,12 @@ const heads = ['SKU', 'Category', 'Qty', 'Price', 'Discount', 'Line Total', 'Bon
  */
 export function ReceiptItemsTable({ items, currency }: { items: ReceiptDetail['items']; currency: string }) {
   const money = (value: number) => formatMoney(value, currency);
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const overflows = useHorizontalOverflow(scrollRef);
+  const { overflows, container } = useScrollRegion('Receipt items');
   return (
     <div className="flex flex-col gap-2">
-      {overflows && (
-        <p className="flex items-center gap-1.5 text-xs text-muted-foreground" data-testid="scroll-hint">
-          <MoveHorizontalIcon className="size-3.5" aria-hidden="true" />
-          Scroll sideways for more columns.
-        </p>
-      )}
+      {overflows && <ScrollHint />}
       <div className="rounded-md border">
-        <Table
-          aria-label="Receipt items"
-          container={{
-            ref: scrollRef,
-            ...(overflows
-              ? { tabIndex: 0, role: 'region', 'aria-label': 'Receipt items (scrolls sideways)' }
-              : {}),
-          }}
-        >
+        <Table aria-label="Receipt items" container={container}>
           <TableHeader>
             <TableRow className="hover:bg-transparent">
               {heads.map((head, index) => (
