@@ -53,6 +53,11 @@ const envSchema = z.object({
   HOLD_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).default(30_000),
   /** How often the points-expiry sweeper expires lots whose time has come (PROGRAMME-API §1); 0 turns it off. */
   POINTS_EXPIRY_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
+  /**
+   * PostgreSQL server only: a transaction left idle this long (a hung server, or one cut off from the database)
+   * is ended by PostgreSQL and its locks released; 0: never (db/connection.ts).
+   */
+  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(0).default(60_000),
   /** Largest CSV body an import accepts (PROGRAMME-API.md §4); above it the answer is 413. */
   IMPORT_MAX_BYTES: z.coerce
     .number()

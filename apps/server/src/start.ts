@@ -15,7 +15,11 @@ export interface StartOptions {
 
 /** Migrates, builds the app, creates the first admin if needed and listens. Used by `server.ts` and `demo`. */
 export async function startServer(config: Config, options: StartOptions = {}) {
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    idleInTransactionTimeoutMs: config.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+  });
   const applied = await migrateToLatest(database.db);
   const secrets = loadSecrets(config.DATA_DIR, config);
   await assertSharedSecrets(database.db, secrets);

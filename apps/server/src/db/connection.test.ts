@@ -3,9 +3,15 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../../test/helper';
+import {
+  TEST_DATABASE_PREFIX,
+  testDatabaseName,
+  urlOfDatabase,
+  withAdminClient,
+} from '../../test/test-database';
 import { buildApp } from '../app';
 import { loadConfig } from '../config';
-import { type DatabaseHandle, openDatabase } from './connection';
+import { type DatabaseHandle, IDLE_IN_TRANSACTION_TIMEOUT_MS, openDatabase } from './connection';
 import { isConnectionError } from './connection-errors';
 import { inTransaction } from './transaction';
 
@@ -104,5 +110,66 @@ describe.skipIf(!serverUrl)('connection dropped by PostgreSQL', () => {
     expect(attempts).toBe(2);
     const { rows } = await sql<{ n: number }>`select count(*)::int as n from drop_probe`.execute(database.db);
     expect(rows[0]!.n).toBe(1);
+  });
+});
+
+// A server that hangs (or is cut off) between two statements of a transaction keeps its row locks; only
+// PostgreSQL can end that session, and only when told to.
+describe.skipIf(!serverUrl)('a transaction left idle', () => {
+  it('is on by default: the pool asks PostgreSQL for the one-minute idle-in-transaction limit', async () => {
+    const database = await openTestDatabase();
+    try {
+      const { rows } = await sql<{ ms: string }>`
+        select setting as ms from pg_settings where name = 'idle_in_transaction_session_timeout'`.execute(
+        database.db,
+      );
+      expect(Number(rows[0]!.ms)).toBe(IDLE_IN_TRANSACTION_TIMEOUT_MS);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('is ended by PostgreSQL, rolled back, and the rows it locked are free for the other connections', async () => {
+    const base = serverUrl!;
+    const name = testDatabaseName(TEST_DATABASE_PREFIX, process.pid);
+    await withAdminClient(base, (c) => c.query(`create database ${name}`));
+    const database = await openDatabase({
+      databaseUrl: urlOfDatabase(base, name),
+      poolSize: 2,
+      idleInTransactionTimeoutMs: 200,
+    });
+    try {
+      await sql`create table idle_probe (id int primary key, n int not null)`.execute(database.db);
+      await sql`insert into idle_probe values (1, 0)`.execute(database.db);
+      let locked!: () => void;
+      const rowLocked = new Promise<void>((resolve) => {
+        locked = resolve;
+      });
+      let resume!: () => void;
+      const resumed = new Promise<void>((resolve) => {
+        resume = resolve;
+      });
+      // The hung server: it has updated (so locked) the row and sends nothing more until it is resumed.
+      const stuck = database.db
+        .transaction()
+        .execute(async (trx) => {
+          await sql`update idle_probe set n = n + 1 where id = 1`.execute(trx);
+          locked();
+          await resumed;
+          await sql`select 1`.execute(trx);
+        })
+        .catch((error: unknown) => error);
+      await rowLocked;
+      // Another server's write to the same row waits for the lock: without the limit, for ever (the test
+      // times out); with it, until PostgreSQL ends the idle session.
+      await sql`update idle_probe set n = n + 10 where id = 1`.execute(database.db);
+      resume();
+      expect(isConnectionError(await stuck)).toBe(true);
+      const { rows } = await sql<{ n: number }>`select n from idle_probe where id = 1`.execute(database.db);
+      expect(rows[0]!.n).toBe(10);
+    } finally {
+      await database.close();
+      await withAdminClient(base, (c) => c.query(`drop database if exists ${name} with (force)`));
+    }
   });
 });

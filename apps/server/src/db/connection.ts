@@ -20,6 +20,11 @@ export interface DatabaseOptions {
   loadDataDir?: Blob;
   /** PostgreSQL server only: statements run repeatedly go as named prepared statements (default true). */
   prepareStatements?: boolean;
+  /**
+   * PostgreSQL server only: a session idle inside a transaction this long is ended by the server, its locks
+   * released (default IDLE_IN_TRANSACTION_TIMEOUT_MS; 0: never).
+   */
+  idleInTransactionTimeoutMs?: number;
 }
 
 export interface PoolStats {
@@ -43,6 +48,15 @@ export interface DatabaseHandle {
  */
 const CONNECT_TIMEOUT_MS = 30_000;
 
+/**
+ * No transaction of this server waits on anything outside the process (exports page by keyset, imports spool
+ * outside their transaction), so one that sits idle this long belongs to a server that hung or was cut off
+ * from the database. Without a limit PostgreSQL keeps its row locks until TCP gives up on the connection
+ * (hours), and every till on those accounts waits on every other server; with it, the session ends and its
+ * transaction rolls back, which loses nothing that was answered (the answer comes after COMMIT).
+ */
+export const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
+
 // Both drivers return the same JavaScript shapes: bigint counts as numbers (they stay far below 2^53),
 // numeric as strings (exact decimals; converted at the edge), timestamps as Date.
 const INT8 = 20;
@@ -56,6 +70,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 10,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      // pg sends it in the start-up packet (no statement per connection); 0 leaves the server's own setting.
+      idle_in_transaction_session_timeout:
+        options.idleInTransactionTimeoutMs ?? IDLE_IN_TRANSACTION_TIMEOUT_MS,
     });
     // A client can lose its connection (database restart, pg_terminate_backend). pg reports that as an
     // 'error' event, and an 'error' event nobody listens to kills the process. The pool listens only while
