@@ -10,14 +10,20 @@
  * (building 1M took 60–90 s on 2 cores at load ≈ 2). Then, in this process: two anchors — a SQL-only pass over
  * the same lines (count and Σ bonus, what any report of them costs) and the backtest's own reads without the
  * computation — and the backtest of a 1-rule and of a 20-rule ruleset, each timed, with the process's peak RSS
- * sampled every 50 ms (flat memory: at most BENCH_IN_FLIGHT windows of ≈ 15,000 receipts wait at a time).
+ * sampled every 50 ms (flat memory: at most BENCH_IN_FLIGHT windows of ≈ 15,000 receipts wait at a time) and
+ * the event loop's stalls (p99 and longest, `monitorEventLoopDelay`): in the server, what every other request
+ * on it, a till's too, waits while a backtest runs.
  */
 import { cpus, loadavg, totalmem } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { type Db, openDatabase } from '../apps/server/src/db/connection';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
-import { backtestRuleset } from '../apps/server/src/modules/rulesets/backtest.service';
+import {
+  BACKTEST_BATCH_RECEIPTS,
+  backtestRuleset,
+} from '../apps/server/src/modules/rulesets/backtest.service';
 import { backtestBatches } from '../apps/server/src/modules/rulesets/backtest-batches';
 
 const BASE = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -191,11 +197,16 @@ async function main(): Promise<void> {
       global.gc?.();
       peak = process.memoryUsage().rss;
       const rssBefore = peak;
+      // How long the event loop stalled: in the server, every request on it (a till's too) waits that long.
+      const loop = monitorEventLoopDelay({ resolution: 10 });
+      loop.enable();
       const t = performance.now();
       const result = await run();
       const seconds = (performance.now() - t) / 1000;
+      loop.disable();
+      const stall = (ns: number) => `${(ns / 1e6).toFixed(0)} ms`;
       console.log(
-        `${label}: ${seconds.toFixed(2)} s; RSS ${(rssBefore / 2 ** 20).toFixed(0)} MiB before, peak ${(peak / 2 ** 20).toFixed(0)} MiB`,
+        `${label}: ${seconds.toFixed(2)} s; RSS ${(rssBefore / 2 ** 20).toFixed(0)} MiB before, peak ${(peak / 2 ** 20).toFixed(0)} MiB; event loop stalls p99 ${stall(loop.percentile(99))}, longest ${stall(loop.max)}`,
       );
       return { seconds, result };
     };
@@ -208,18 +219,18 @@ async function main(): Promise<void> {
     );
     const reads = await timed("anchor: the backtest's batch reads alone (no computation)", async () => {
       let chars = 0;
-      for await (const batch of backtestBatches(db, range, 20_000, IN_FLIGHT))
+      for await (const batch of backtestBatches(db, range, BACKTEST_BATCH_RECEIPTS, IN_FLIGHT))
         for (const receipt of batch.receipts) chars += receipt.lines?.length ?? 0;
       return chars;
     });
     const a = await timed('backtest, 1-rule ruleset', () =>
-      backtestRuleset(db, one, range, 20_000, IN_FLIGHT),
+      backtestRuleset(db, one, range, { inFlight: IN_FLIGHT }),
     );
     const b = await timed('backtest, 20-rule ruleset', () =>
-      backtestRuleset(db, twenty, range, 20_000, IN_FLIGHT),
+      backtestRuleset(db, twenty, range, { inFlight: IN_FLIGHT }),
     );
     const a2 = await timed('backtest, 1-rule ruleset again', () =>
-      backtestRuleset(db, one, range, 20_000, IN_FLIGHT),
+      backtestRuleset(db, one, range, { inFlight: IN_FLIGHT }),
     );
     clearInterval(sampler);
     console.log(

@@ -168,7 +168,11 @@ describe('ruleset backtest', () => {
       earningRules: { maxPointsPerReceipt: 2, rules: [{ name: 'B', percent: 7, skus: ['B'] }] },
     });
     const whole = await backtestRuleset(db, id, range);
-    for (const batch of [1, 2, 5]) expect(await backtestRuleset(db, id, range, batch)).toEqual(whole);
+    for (const batchReceipts of [1, 2, 5])
+      expect(await backtestRuleset(db, id, range, { batchReceipts })).toEqual(whole);
+    // Computed a slice at a time between turns of the event loop: the per-card day carries across slices.
+    for (const sliceReceipts of [1, 2])
+      expect(await backtestRuleset(db, id, range, { batchReceipts: 5, sliceReceipts })).toEqual(whole);
     expect(whole.receipts).toBe(receipts.length);
   });
 
@@ -238,17 +242,17 @@ describe('ruleset backtest', () => {
         rules: [{ name: 'Half', percent: 9, skus: ['A', 'B', 'C'] }],
       },
     });
-    const packed = await backtestRuleset(db, id, range, 5);
+    const packed = await backtestRuleset(db, id, range, { batchReceipts: 5 });
     expect(packed.receipts).toBeGreaterThanOrEqual(receipts.length);
     // As a receipt written before 028 is stored: no lines text.
     await sql`update receipts set lines_text = null`.execute(db);
     try {
-      expect(await backtestRuleset(db, id, range, 5)).toEqual(packed);
+      expect(await backtestRuleset(db, id, range, { batchReceipts: 5 })).toEqual(packed);
     } finally {
       // What `npm run rebuild-derived` does for receipts written before 028, in batches of 4 here.
       expect(await fillMissingLinesTexts(db, 4)).toBe(stored.rows[0]!.total);
     }
-    expect(await backtestRuleset(db, id, range, 5)).toEqual(packed);
+    expect(await backtestRuleset(db, id, range, { batchReceipts: 5 })).toEqual(packed);
     const after = await sql<{ same: number }>`
       select count(*) filter (where r.lines_text = ${storedLinesText(sql.ref('r.accrual_id'))})::int as same
       from receipts r`.execute(db);
