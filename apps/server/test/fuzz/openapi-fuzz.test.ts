@@ -16,7 +16,7 @@ import { arbitraryOf, type Schema } from './schema-arbitrary';
 const SEED = 20261123;
 const RUNS_PER_OPERATION = Number(process.env.FUZZ_RUNS ?? 60);
 
-const ctx = await createTestContext({ HOLD_SWEEP_INTERVAL_MS: '0', LOGIN_SLOWDOWN_MAX_MS: '0' });
+const ctx = await createTestContext({ LOGIN_SLOWDOWN_MAX_MS: '0' });
 const { app } = ctx;
 const db = ctx.database.db;
 

@@ -14,10 +14,7 @@ const LOTS_MIGRATIONS = [
   '023-lots-pending-index',
   '026-finance-rollups',
 ];
-const ctx = await createTestContext(
-  { HOLD_SWEEP_INTERVAL_MS: '0', POINTS_EXPIRY_INTERVAL_MS: '0' },
-  { skipMigrations: LOTS_MIGRATIONS },
-);
+const ctx = await createTestContext({}, { skipMigrations: LOTS_MIGRATIONS });
 const db = ctx.database.db;
 const DAY = 86_400_000;
 

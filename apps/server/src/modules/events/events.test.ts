@@ -9,7 +9,7 @@ import { readOperationEventData } from './emit';
 import { FEED_SCAN_WINDOW, insertEvents } from './events.repository';
 import { readStream } from './streams.repository';
 
-const ctx = await createTestContext({ HOLD_SWEEP_INTERVAL_MS: '0', WEBHOOK_POLL_INTERVAL_MS: '0' });
+const ctx = await createTestContext({ WEBHOOK_POLL_INTERVAL_MS: '0' });
 const db = ctx.database.db;
 const admin = bearer(ctx.tokens.ADMIN);
 

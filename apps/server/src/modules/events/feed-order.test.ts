@@ -9,7 +9,7 @@ import { readFeed } from './events.service';
  * id commits last: a poller reading in between must not move its cursor past the id still to come. Only
  * PostgreSQL runs two transactions at once (PGlite has one connection), so this runs there.
  */
-const ctx = await createTestContext({ HOLD_SWEEP_INTERVAL_MS: '0', WEBHOOK_POLL_INTERVAL_MS: '0' });
+const ctx = await createTestContext({ WEBHOOK_POLL_INTERVAL_MS: '0' });
 const db = ctx.database.db;
 
 /** A transaction that runs `first`, then waits for `finish()` before it commits. */

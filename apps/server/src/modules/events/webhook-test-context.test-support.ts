@@ -7,7 +7,6 @@ import { webhookCrypto } from './webhooks.service';
  */
 export async function webhookTestContext() {
   const ctx = await createTestContext({
-    HOLD_SWEEP_INTERVAL_MS: '0',
     WEBHOOK_POLL_INTERVAL_MS: '0',
     WEBHOOK_ALLOW_PRIVATE: 'true',
   });

@@ -502,7 +502,6 @@ describe('the worker of a running server', () => {
     const running = await buildTestApp(ctx.database, {
       WEBHOOK_POLL_INTERVAL_MS: '20',
       WEBHOOK_ALLOW_PRIVATE: 'true',
-      HOLD_SWEEP_INTERVAL_MS: '0',
     });
     try {
       await newAccount();

@@ -3,7 +3,7 @@ import { buildTestApp, createTestContext } from '../../../test/helper';
 import { accountOf, createCard, createPosKey, expireHold, opId, type Till, till } from '../pos/pos.fixtures';
 import { sweepExpiredHolds } from './hold-sweeper';
 
-const ctx = await createTestContext({ HOLD_SWEEP_INTERVAL_MS: '0' });
+const ctx = await createTestContext();
 const db = ctx.database.db;
 
 let pos: Till;

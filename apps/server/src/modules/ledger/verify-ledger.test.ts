@@ -5,7 +5,7 @@ import { createCard } from '../pos/pos.fixtures';
 import { ledgerIsSound, verifyLedger } from './verify-ledger';
 
 // This file breaks the ledger on purpose to see it reported: no ledger check after it.
-const ctx = await createTestContext({ HOLD_SWEEP_INTERVAL_MS: '0' }, { verifyLedger: false });
+const ctx = await createTestContext({}, { verifyLedger: false });
 const db = ctx.database.db;
 
 describe('verifyLedger', () => {

@@ -4,7 +4,7 @@ import { bearer, createTestContext } from '../../../test/helper';
 import { createPosKey } from '../pos/pos.fixtures';
 import { createKeyCrypto } from './key-crypto';
 
-const ctx = await createTestContext({ HOLD_SWEEP_INTERVAL_MS: '0' });
+const ctx = await createTestContext();
 const { app } = ctx;
 const db = ctx.database.db;
 

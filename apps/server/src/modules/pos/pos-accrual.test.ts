@@ -11,7 +11,7 @@ import {
   till,
 } from './pos.fixtures';
 
-const ctx = await createTestContext({ HOLD_SWEEP_INTERVAL_MS: '0' });
+const ctx = await createTestContext();
 const { app } = ctx;
 const db = ctx.database.db;
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bearer, createTestContext } from '../../../test/helper';
 import { createCard, createPosKey, opId, type Till, till } from './pos.fixtures';
 
-const ctx = await createTestContext({ HOLD_SWEEP_INTERVAL_MS: '0' });
+const ctx = await createTestContext();
 const { app } = ctx;
 const db = ctx.database.db;
 

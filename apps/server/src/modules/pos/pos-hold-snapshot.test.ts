@@ -15,8 +15,6 @@ import { createCard, createPosKey, createRuleset, expireHold, opId, till } from 
  * time, so there the same requests run one after the other, and the same answers are due.
  */
 const ctx = await createTestContext({
-  HOLD_SWEEP_INTERVAL_MS: '0',
-  POINTS_EXPIRY_INTERVAL_MS: '0',
   POS_GROUP_COMMIT_LANES: '0',
 });
 const db = ctx.database.db;

@@ -5,15 +5,15 @@ import type { App } from '../../app';
 import { createCard, createPosKey } from './pos.fixtures';
 
 // Two servers on one database, as behind a load balancer (on PGlite, two apps on the one embedded database).
-const ctx = await createTestContext({ HOLD_SWEEP_INTERVAL_MS: '0' });
+const ctx = await createTestContext();
 
 describe('a POS key changed through one server', () => {
   let serverA: App;
   let serverB: App;
   let cardNumber: string;
   beforeAll(async () => {
-    serverA = await buildTestApp(ctx.database, { HOLD_SWEEP_INTERVAL_MS: '0' });
-    serverB = await buildTestApp(ctx.database, { HOLD_SWEEP_INTERVAL_MS: '0' });
+    serverA = await buildTestApp(ctx.database);
+    serverB = await buildTestApp(ctx.database);
     cardNumber = (await createCard(ctx.database.db)).number;
   });
   afterAll(async () => {

@@ -20,7 +20,7 @@ import { createCard, createPosKey, createRuleset, type Till, till } from './pos.
  */
 const RUNS = Number(process.env.POS_LOTS_MODEL_RUNS ?? 20);
 const SEED = Number(process.env.POS_LOTS_MODEL_SEED ?? 20261123);
-const ctx = await createTestContext({ HOLD_SWEEP_INTERVAL_MS: '0', POINTS_EXPIRY_INTERVAL_MS: '0' });
+const ctx = await createTestContext();
 const db = ctx.database.db;
 const ACCOUNTS = 2;
 const HOUR = 3_600_000;

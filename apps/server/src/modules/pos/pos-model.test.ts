@@ -33,7 +33,6 @@ import {
 const RUNS = Number(process.env.POS_MODEL_RUNS ?? 40);
 const SEED = Number(process.env.POS_MODEL_SEED ?? 20261123);
 const ctx = await createTestContext({
-  HOLD_SWEEP_INTERVAL_MS: '0',
   LOG_LEVEL: process.env.POS_MODEL_LOG ?? 'silent',
 });
 const db = ctx.database.db;

@@ -28,7 +28,7 @@ export interface PosTestFile {
 export async function posTestFile(
   options: { ruleset?: { percent: number; excluded?: string[] } } = {},
 ): Promise<PosTestFile> {
-  const ctx = await createTestContext({ HOLD_SWEEP_INTERVAL_MS: '0' });
+  const ctx = await createTestContext();
   const db = ctx.database.db;
   const key = await createPosKey(ctx);
   const other = till(ctx, (await createPosKey(ctx)).apiKey);

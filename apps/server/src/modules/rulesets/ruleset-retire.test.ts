@@ -3,7 +3,7 @@ import { bearer, createTestContext } from '../../../test/helper';
 import { ledgerIsSound, verifyLedger } from '../ledger/verify-ledger';
 import { createCard, createPosKey, opId, till } from '../pos/pos.fixtures';
 
-const ctx = await createTestContext({ HOLD_SWEEP_INTERVAL_MS: '0' });
+const ctx = await createTestContext();
 const { app } = ctx;
 const db = ctx.database.db;
 
