@@ -28,6 +28,17 @@ const accrual = (cardNumber: string, operationId = opId('acc'), price = 100) => 
   receipt: { receiptId: operationId, items: [{ sku: 'A', quantity: 1, price }] },
 });
 
+/**
+ * Lock requests of this database's sessions still waiting (a write behind a row the test locked waits on the
+ * holder's transaction id, a lock with no database of its own).
+ */
+async function lockWaits(): Promise<number> {
+  const { rows } = await sql<{ n: number }>`
+    select count(*)::int as n from pg_locks l join pg_stat_activity a on a.pid = l.pid
+    where not l.granted and a.datname = current_database()`.execute(db);
+  return rows[0]!.n;
+}
+
 describe('set-based batches of accruals across cards', () => {
   it('writes the cards of a batch in one transaction; a refused one gets its error, the others their answers', async () => {
     const cards = [
@@ -133,6 +144,66 @@ describe('set-based batches of accruals across cards', () => {
         return pending;
       });
       expect(holder.map((a) => a.statusCode)).toEqual([201, 201]);
+      expect(await accountOf(db, locked.accountId)).toEqual({ balance: 10, held: 0 });
+    },
+  );
+
+  it.runIf(ctx.database.kind === 'postgres')(
+    "an accrual alone waiting for an account locked elsewhere does not hold up the other cards' accruals",
+    async () => {
+      const [free, locked] = [await createCard(db), await createCard(db)];
+      await ctx.database.db.connection().execute(async (conn) => {
+        await sql`begin`.execute(conn);
+        await sql`select 1 from accounts where id = ${locked.accountId}::uuid for update`.execute(conn);
+        // A batch of one: written alone, it waits for the lock.
+        const waiting = pos.accrue(accrual(locked.number));
+        await vi.waitFor(async () => expect(await lockWaits()).toBeGreaterThan(0), {
+          timeout: 60_000,
+          interval: 10,
+        });
+        // Before the fix this one queued behind it for as long as the lock was held (here: for ever).
+        const other = await pos.accrue(accrual(free.number));
+        expect(other.statusCode).toBe(201);
+        expect(await accountOf(db, locked.accountId)).toEqual({ balance: 0, held: 0 });
+        await sql`commit`.execute(conn);
+        expect((await waiting).statusCode).toBe(201);
+      });
+      expect(await accountOf(db, locked.accountId)).toEqual({ balance: 10, held: 0 });
+    },
+  );
+
+  it.runIf(ctx.database.kind === 'postgres')(
+    'a split batch whose lone write waits for a lock held elsewhere does not hold up the next batch',
+    async () => {
+      const [a, b, locked, free] = [
+        await createCard(db),
+        await createCard(db),
+        await createCard(db),
+        await createCard(db),
+      ];
+      const taken = opId('acc');
+      await ctx.database.db.connection().execute(async (conn) => {
+        await sql`begin`.execute(conn);
+        await sql`select 1 from accounts where id = ${locked.accountId}::uuid for update`.execute(conn);
+        // One operationId on two cards fails the batch's statement: each write then runs alone, the locked
+        // card's waiting for its lock.
+        const split = inOneBatch([
+          () => pos.accrue(accrual(a.number, taken)),
+          () => pos.accrue(accrual(locked.number)),
+          () => pos.accrue(accrual(b.number, taken)),
+        ]);
+        await vi.waitFor(async () => expect(await lockWaits()).toBeGreaterThan(0), {
+          timeout: 60_000,
+          interval: 10,
+        });
+        const other = await pos.accrue(accrual(free.number));
+        expect(other.statusCode).toBe(201);
+        expect(batches).toEqual([{ size: 3, outcome: 'split' }]);
+        await sql`commit`.execute(conn);
+        const answers = await split;
+        expect(answers[1]!.statusCode).toBe(201);
+        expect([answers[0]!.statusCode, answers[2]!.statusCode].sort()).toEqual([201, 409]);
+      });
       expect(await accountOf(db, locked.accountId)).toEqual({ balance: 10, held: 0 });
     },
   );
