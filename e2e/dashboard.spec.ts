@@ -243,8 +243,13 @@ test('a failed range switch empties only the chart, with one toast', async ({ pa
   expect(await failures()).toBe(1);
 });
 
-/** Series with known numbers, over exactly the buckets the page asked for. */
-function fulfillSeries(route: Route) {
+/** Series with known numbers, over exactly the buckets the page asked for: one operation a bucket, `amount(i)` points. */
+function seriesOf(amount: (bucket: number) => number) {
+  return (route: Route) => fulfillBuckets(route, amount);
+}
+const fulfillSeries = seriesOf(() => 10.5);
+
+function fulfillBuckets(route: Route, amount: (bucket: number) => number) {
   const url = new URL(route.request().url());
   const from = Date.parse(url.searchParams.get('from') ?? '');
   const to = Date.parse(url.searchParams.get('to') ?? '');
@@ -257,7 +262,7 @@ function fulfillSeries(route: Route) {
     return route.fulfill({
       json: {
         operationsCount: counts(() => 1),
-        operationsVolume: stamps.map((timestamp) => ({ timestamp, amount: 10.5 })),
+        operationsVolume: stamps.map((timestamp, i) => ({ timestamp, amount: amount(i) })),
       },
     });
   }
@@ -304,6 +309,31 @@ test('metric cards and System Overview: last updated, utilization with one decim
     `Operations Today${hoursToday}${en.format(hoursToday * 10.5)} pts volume · since 00:00 UTC`,
   );
   await expect(card).toContainText('Growth This Week+28 new cards9 peak users');
+});
+
+test('the volume line and its fill share one curve: solid and dashed pieces run along the edge of the area', async ({
+  page,
+}) => {
+  const volumes = [40, 5, 30, 12, 0, 25, 18];
+  await page.route(
+    /\/api\/v1\/analytics\/(operations|cards|retention)\?/,
+    seriesOf((i) => volumes[i % volumes.length] ?? 0),
+  );
+  await page.goto('/');
+  await expect(bars(page)).toHaveCount(7);
+  const area = (await chartCard(page).locator('.recharts-area-area').getAttribute('d')) ?? '';
+  const lines = await chartCard(page)
+    .locator('.recharts-line-curve')
+    .evaluateAll((paths) => paths.map((path) => path.getAttribute('d') ?? ''));
+  expect(lines).toHaveLength(2); // the complete days solid, the last of them to today dashed
+  // Straight segments only (M, L; Z closes the area): a smoothed curve (C) bends each segment by its
+  // neighbours, so a line cut in two and the area drawn through every point bend differently.
+  for (const d of [area, ...lines]) expect(d.replace(/[^A-Za-z]/g, '')).toMatch(/^ML*Z?$/);
+  const vertices = (d: string) => d.match(/-?[\d.]+,-?[\d.]+/g) ?? [];
+  const edge = new Set(vertices(area));
+  const onLines = new Set(lines.flatMap(vertices));
+  for (const vertex of onLines) expect(edge).toContain(vertex);
+  expect(onLines.size).toBe(volumes.length);
 });
 
 test('Bonus Utilization reads 0.0% when no points are in circulation', async ({ page }) => {

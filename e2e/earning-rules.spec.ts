@@ -93,7 +93,7 @@ test('creates a ruleset with rules, shows them, backtests it and names the rule 
     // The row opens the details: every rule.
     await page.getByLabel('Search rulesets').fill(String(ruleset.version));
     await page.getByRole('button', { name: String(ruleset.version), exact: true }).click();
-    const details = page.getByRole('dialog', { name: `Ruleset version ${ruleset.version}` });
+    const details = page.getByRole('dialog', { name: `Ruleset Version ${ruleset.version}`, exact: true });
     const rules = details.getByRole('table', { name: 'Rules' });
     await expect(rules.getByRole('row').nth(1).getByRole('cell')).toHaveText([
       ruleName,

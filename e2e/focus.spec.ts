@@ -51,6 +51,33 @@ for (const theme of themes) {
     expect(behind).toBeGreaterThanOrEqual(3);
   });
 
+  test(`${theme}: an invalid field with focus shows one ring, in the error colour and on its border, of at least 3:1`, async ({
+    page,
+    signIn,
+  }) => {
+    await useTheme(page, theme);
+    await signIn(page);
+    await page.goto('/users');
+    await page.getByRole('button', { name: 'Add User' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add User', exact: true });
+    await dialog.getByLabel('Username').fill('ring.check');
+    await dialog.getByLabel('Password').fill('secret-password');
+    await dialog.getByLabel('Email').fill('not-an-email');
+    await dialog.getByRole('button', { name: 'Create User' }).click();
+    const email = dialog.getByLabel('Email');
+    await expect(email).toHaveAttribute('aria-invalid', 'true');
+    await expect(email).toBeFocused();
+    const ring = (await focusRing(page)) as FocusRing;
+    expect(ringProblem(ring)).toBeNull();
+    // Not a red border inside a blue ring: the ring is the border's colour and touches it, one band.
+    const colours = await email.evaluate((input) => {
+      const style = getComputedStyle(input);
+      return { outline: style.outlineColor, border: style.borderTopColor };
+    });
+    expect(colours.outline).toBe(colours.border);
+    expect(ring.offset).toBe(0);
+  });
+
   test(`${theme}: every Tab stop of the shell, a table screen and the dashboard shows a ring of at least 3:1`, async ({
     page,
     signIn,

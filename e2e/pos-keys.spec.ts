@@ -267,7 +267,7 @@ test.describe('as an administrator', () => {
     await expect(status).toHaveText('Active');
 
     await rowAction(page, posKey.name, 'Deactivate');
-    const confirm = page.getByRole('alertdialog', { name: 'Deactivate POS key' });
+    const confirm = page.getByRole('alertdialog', { name: 'Deactivate POS Key', exact: true });
     await expect(confirm).toContainText(posKey.name);
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await expect(status).toHaveText('Active');

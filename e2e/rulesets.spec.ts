@@ -243,7 +243,7 @@ test('an administrator retires a ruleset after confirming; it shows Retired, is 
   await search(page, version);
   await page.getByRole('button', { name: `Actions for ruleset ${version}` }).click();
   await page.getByRole('menuitem', { name: 'Retire' }).click();
-  const confirm = page.getByRole('alertdialog', { name: 'Retire ruleset' });
+  const confirm = page.getByRole('alertdialog', { name: 'Retire Ruleset', exact: true });
   await expect(confirm).toContainText('A retired ruleset is never in force again. This cannot be undone.');
   await confirm.getByRole('button', { name: 'Retire' }).click();
   await expect(toast(page, `Ruleset version ${version} retired`)).toBeVisible();

@@ -81,7 +81,7 @@ export const screenshotStates: ScreenshotState[] = [
     prepare: async (page) => {
       await page.getByRole('button', { name: 'Actions for grace.hopper' }).click();
       await page.getByRole('menuitem', { name: 'Delete' }).click();
-      await page.getByRole('alertdialog', { name: 'Delete user' }).waitFor();
+      await page.getByRole('alertdialog', { name: 'Delete User', exact: true }).waitFor();
     },
   },
   {

@@ -239,6 +239,44 @@ test.describe('sidebar', () => {
     await expect(sidebar(page)).toHaveAttribute('data-state', 'collapsed');
   });
 
+  test("collapsed, the signed-in user's avatar shows whole, in line with the menu icons", async ({
+    page,
+    signIn,
+  }) => {
+    await signIn(page);
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Toggle sidebar' }).click();
+    await expect(sidebar(page)).toHaveAttribute('data-state', 'collapsed');
+    await expect.poll(async () => (await width(page).boundingBox())?.width).toBe(48);
+    const avatar = page.locator('[data-slot="sidebar-footer"] [aria-hidden="true"]');
+    await expect(avatar).toHaveText(/^ad$/i);
+    // Whole: inside the rail (its border aside) and inside every box on the way that clips what overflows.
+    const cuts = await avatar.evaluate((element) => {
+      const box = element.getBoundingClientRect();
+      const found: string[] = [];
+      for (let node = element.parentElement; node; node = node.parentElement) {
+        const rail = node.tagName === 'ASIDE';
+        if (rail || getComputedStyle(node).overflowX !== 'visible') {
+          const outer = node.getBoundingClientRect();
+          const left = outer.left + node.clientLeft;
+          const right = left + node.clientWidth;
+          if (box.left < left - 0.5 || box.right > right + 0.5) {
+            found.push(`${node.tagName} ${left}–${right} cuts ${box.left}–${box.right}`);
+          }
+        }
+        if (rail) break;
+      }
+      return found;
+    });
+    expect(cuts).toEqual([]);
+    const centre = async (locator: ReturnType<Page['locator']>) => {
+      const box = await locator.boundingBox();
+      return (box?.x ?? 0) + (box?.width ?? 0) / 2;
+    };
+    const icon = mainNav(page).getByRole('link', { name: 'Dashboard' });
+    expect(Math.abs((await centre(avatar)) - (await centre(icon)))).toBeLessThanOrEqual(1);
+  });
+
   test('under 768 px the sidebar is an off-canvas sheet', async ({ page, context, signIn }) => {
     await page.setViewportSize({ width: 767, height: 844 });
     await signIn(page);

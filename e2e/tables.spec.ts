@@ -190,7 +190,7 @@ test('Block selected: two cards, one reason, one call; both blocked and audited'
   await expect(page.getByText('2 of 2 rows selected.')).toBeVisible();
 
   await page.getByRole('button', { name: 'Block selected' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Block 2 cards' });
+  const dialog = page.getByRole('dialog', { name: 'Block 2 Cards', exact: true });
   await expect(dialog.getByRole('list', { name: 'Cards to block' })).toHaveText(
     new RegExp(`${first.number}|${second.number}`),
   );
@@ -329,7 +329,7 @@ for (const theme of ['light', 'dark']) {
     await expect(cardsTable(page).locator('tbody tr')).toHaveCount(1);
     await page.getByRole('checkbox', { name: 'Select all' }).check();
     await page.getByRole('button', { name: 'Block selected' }).click();
-    await expect(page.getByRole('dialog', { name: 'Block 1 card' })).toBeVisible();
+    await expect(page.getByRole('dialog', { name: 'Block 1 Card', exact: true })).toBeVisible();
     expect((await axeViolations(page)).map((v) => `/cards block dialog: ${v}`)).toEqual([]);
   });
 }

@@ -243,7 +243,7 @@ test('deleting a user asks first, then removes the row', async ({ page, api, cre
   await page.getByRole('button', { name: `Actions for ${user.username}` }).click();
   await page.getByRole('menuitem', { name: 'Delete' }).click();
 
-  const confirm = page.getByRole('alertdialog', { name: 'Delete user' });
+  const confirm = page.getByRole('alertdialog', { name: 'Delete User', exact: true });
   await expect(confirm).toContainText('Are you sure you want to delete this user?');
   await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
 
@@ -326,7 +326,7 @@ test('Unlock sign-in clears the failed attempts of a user, after confirming, and
   await search(page, user.username);
   await page.getByRole('button', { name: `Actions for ${user.username}`, exact: true }).click();
   await page.getByRole('menuitem', { name: 'Unlock sign-in' }).click();
-  const confirm = page.getByRole('alertdialog', { name: 'Unlock sign-in' });
+  const confirm = page.getByRole('alertdialog', { name: 'Unlock Sign-In', exact: true });
   await expect(confirm).toContainText(user.username);
   await confirm.getByRole('button', { name: 'Unlock' }).click();
   await expect(toast(page, `Sign-in unlocked for ${user.username}`)).toBeVisible();
@@ -352,12 +352,12 @@ test.describe('at 390 px', () => {
     await page.goto('/users');
     await search(page, user.username);
     for (const [item, title] of [
-      ['Unlock sign-in', 'Unlock sign-in'],
-      ['Delete', 'Delete user'],
+      ['Unlock sign-in', 'Unlock Sign-In'],
+      ['Delete', 'Delete User'],
     ] as const) {
       await page.getByRole('button', { name: `Actions for ${user.username}`, exact: true }).click();
       await page.getByRole('menuitem', { name: item }).click();
-      const confirm = page.getByRole('alertdialog', { name: title });
+      const confirm = page.getByRole('alertdialog', { name: title, exact: true });
       await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeInViewport({ ratio: 1 });
       // Nothing inside the dialog scrolls sideways: the name breaks across lines.
       expect(await confirm.evaluate((d) => d.scrollWidth <= d.clientWidth)).toBe(true);

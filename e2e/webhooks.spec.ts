@@ -63,7 +63,7 @@ test('add an endpoint (secret shown once), send a test event and watch it succee
 
     // The toast first: it lasts 4 s, and the checks after it can take longer on a loaded machine.
     await expect(toast(page, 'Webhook endpoint added')).toBeVisible();
-    const secret = page.getByRole('dialog', { name: 'Endpoint added' });
+    const secret = page.getByRole('dialog', { name: 'Endpoint Added', exact: true });
     await expect(secret.getByRole('textbox', { name: 'Signing secret' })).toHaveValue(
       /^whsec_[A-Za-z0-9+/]{32}$/,
     );
@@ -133,13 +133,13 @@ test('a receiver answering 500: the delivery fails, Retry sends it again; reveal
     await expect(row.getByRole('cell').nth(4)).toHaveText('100%');
 
     await rowAction(page, url, 'Reveal secret');
-    const reveal = page.getByRole('dialog', { name: 'Signing secret' });
+    const reveal = page.getByRole('dialog', { name: 'Signing Secret', exact: true });
     await expect(reveal.getByRole('textbox', { name: 'Signing secret' })).toHaveValue(created.secret);
     await reveal.getByRole('button', { name: 'Done' }).click();
 
     await rowAction(page, url, 'Disable');
     await page
-      .getByRole('alertdialog', { name: 'Disable endpoint' })
+      .getByRole('alertdialog', { name: 'Disable Endpoint', exact: true })
       .getByRole('button', { name: 'Disable' })
       .click();
     await expect(toast(page, 'Endpoint disabled')).toBeVisible();

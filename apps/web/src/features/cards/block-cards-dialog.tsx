@@ -7,6 +7,8 @@ import { useFormDialog } from '@/components/forms/use-form-dialog';
 import { blockCards, cardsKeys } from '@/lib/cards-api';
 
 const plural = (n: number) => `${n} card${n === 1 ? '' : 's'}`;
+/** The dialog's title, in the title case of the spec's dialog titles ('Block Card'). */
+const titleOf = (n: number) => `Block ${n} Card${n === 1 ? '' : 's'}`;
 
 /** What happened, once: how many were blocked, and why any were not. */
 function reportOutcome(outcome: BulkBlockCardsResponse, numbers: Map<string, string>) {
@@ -55,7 +57,7 @@ export function BlockCardsDialog({
     <FormDialog
       open={cards !== null}
       dialog={dialog}
-      title={`Block ${plural(active.length)}`}
+      title={titleOf(active.length)}
       description={
         <>
           Every selected active card is blocked with this reason. A blocked card can no longer earn or spend

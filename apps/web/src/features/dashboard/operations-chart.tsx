@@ -23,6 +23,14 @@ const config = {
 /** A bucket still filling up: its bar is faded and its volume dashed, so it does not read as a drop. */
 const PARTIAL_OPACITY = 0.45;
 
+/**
+ * The one curve of the volume's area and of both pieces of its line. Straight segments, because only they
+ * survive the split: a smoothed curve bends each segment by the points on either side, so the solid piece
+ * (it ends a bucket early), the dashed piece (two points: always straight) and the area drawn through all
+ * points bent three different ways and the line left the edge of its fill.
+ */
+const VOLUME_CURVE = 'linear';
+
 function formatValue(value: number, key: string): string {
   return key === 'volume' ? `${formatNumber(value)} pts` : formatNumber(value);
 }
@@ -133,7 +141,7 @@ export default function OperationsChart({
           <Area
             yAxisId="volume"
             dataKey="volume"
-            type="monotone"
+            type={VOLUME_CURVE}
             stroke="none"
             fill="url(#fill-volume)"
             isAnimationActive={false}
@@ -153,7 +161,7 @@ export default function OperationsChart({
             yAxisId="volume"
             dataKey="settled"
             name="volume"
-            type="monotone"
+            type={VOLUME_CURVE}
             stroke="var(--color-volume)"
             strokeWidth={2}
             dot={false}
@@ -165,7 +173,7 @@ export default function OperationsChart({
             yAxisId="volume"
             dataKey="soFar"
             name="volume"
-            type="monotone"
+            type={VOLUME_CURVE}
             stroke="var(--color-volume)"
             strokeWidth={2}
             strokeDasharray="4 4"

@@ -78,7 +78,7 @@ export function PosKeysPage() {
       <ConfirmDialog
         open={deactivating !== null}
         onOpenChange={(open) => !open && setDeactivating(null)}
-        title="Deactivate POS key"
+        title="Deactivate POS Key"
         description={
           <>
             Tills using <span className="font-medium text-foreground">{deactivating?.name}</span> will be

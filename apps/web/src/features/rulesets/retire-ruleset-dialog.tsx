@@ -21,7 +21,7 @@ export function RetireRulesetDialog({ ruleset, onClose }: { ruleset: Ruleset | n
     <ConfirmDialog
       open={ruleset !== null}
       onOpenChange={(open) => !open && onClose()}
-      title="Retire ruleset"
+      title="Retire Ruleset"
       description="A retired ruleset is never in force again. This cannot be undone."
       confirmLabel="Retire"
       pendingLabel="Retiring..."

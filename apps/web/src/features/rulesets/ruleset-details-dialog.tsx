@@ -29,7 +29,7 @@ export function RulesetDetailsDialog({ ruleset, onClose }: { ruleset: Ruleset | 
         {...returnFocus}
       >
         <DialogHeader>
-          <DialogTitle>Ruleset version {ruleset?.version}</DialogTitle>
+          <DialogTitle>Ruleset Version {ruleset?.version}</DialogTitle>
           <DialogDescription>How a purchase earns points under this ruleset.</DialogDescription>
         </DialogHeader>
         {ruleset && (

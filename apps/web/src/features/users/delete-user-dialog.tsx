@@ -20,7 +20,7 @@ export function DeleteUserDialog({ user, onClose }: { user: User | null; onClose
     <ConfirmDialog
       open={user !== null}
       onOpenChange={(open) => !open && onClose()}
-      title="Delete user"
+      title="Delete User"
       description="Are you sure you want to delete this user?"
       confirmLabel="Delete"
       pendingLabel="Deleting..."

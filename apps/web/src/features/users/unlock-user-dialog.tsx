@@ -17,7 +17,7 @@ export function UnlockUserDialog({ user, onClose }: { user: User | null; onClose
     <ConfirmDialog
       open={user !== null}
       onOpenChange={(open) => !open && onClose()}
-      title="Unlock sign-in"
+      title="Unlock Sign-In"
       description="Clears this user's failed sign-in attempts from every address, so they can sign in at once."
       confirmLabel="Unlock"
       pendingLabel="Unlocking..."

@@ -43,7 +43,7 @@ export function WebhookSecretDialog({ view }: { view: SecretView }) {
     <Dialog open={url !== null} onOpenChange={(open) => !open && view.close()}>
       <DialogContent {...returnFocus}>
         <DialogHeader>
-          <DialogTitle>{origin === 'created' ? 'Endpoint added' : 'Signing secret'}</DialogTitle>
+          <DialogTitle>{origin === 'created' ? 'Endpoint Added' : 'Signing Secret'}</DialogTitle>
           <DialogDescription>{descriptions[origin]}</DialogDescription>
         </DialogHeader>
         <p className="break-all text-sm">

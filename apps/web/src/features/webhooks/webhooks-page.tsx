@@ -92,7 +92,7 @@ export function WebhooksPage() {
       <ConfirmDialog
         open={disabling !== null}
         onOpenChange={(open) => !open && setDisabling(null)}
-        title="Disable endpoint"
+        title="Disable Endpoint"
         description={
           <>
             <span className="break-all font-medium text-foreground">{disabling?.url}</span> gets no new
