@@ -4,6 +4,7 @@ import { commitBatch, type SetKind, writing } from '../../db/group-commit';
 import type { Tx } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import type { StoredRequest } from '../pos/idempotency';
+import { type HandOns, laneHandOn } from './lane-hand-on';
 
 /** What a set-based batch did with one write: stored it, refused it, or left it to be written alone. */
 export type Batched = { stored: StoredRequest } | { refused: AppError } | { alone: true };
@@ -98,13 +99,6 @@ export interface SetBatches<I> {
 }
 
 /**
- * How long a write alone keeps its kind's lane (a batch of one): about five times bench:pos's p99 on these
- * two cores (40–50 ms, 8 tills), so in the normal run the lane still gathers the next batch, and a write
- * waiting for a lock held elsewhere holds up the other cards' writes for this long, not for as long as the lock.
- */
-const LONE_WRITE_LANE_MS = 250;
-
-/**
  * Set-based batches of one kind of POS write across cards (accruals, holds, captures): while `lanes`
  * batches are being written on a server, writes of the kind queue (`db/batch-queue.ts`), and the next
  * batch takes up to `maxBatch` of them. Each batch is one transaction (`commitBatch`: a failing statement
@@ -117,32 +111,35 @@ export function setBatches<I>(kind: SetBatchKind<I>): SetBatches<I> {
   const answerAlone = (db: Db, item: Pending<I>): Promise<void> =>
     kind.alone(db, item.input).then(item.resolve, item.reject);
 
-  async function runBatch(db: Db, batch: Pending<I>[], options: SetBatchOptions, release: () => void) {
-    if (batch.length === 1) {
-      // A write alone takes its account's lock waiting for it, and the kind's one lane is every card's:
-      // behind an account locked elsewhere (an import's, another server's hot card, a hung server's) each
-      // till of this server would wait for that lock. Past a write's time the lane is handed on.
-      const handOn = setTimeout(release, LONE_WRITE_LANE_MS);
-      try {
-        return await answerAlone(db, batch[0]!);
-      } finally {
-        clearTimeout(handOn);
-      }
+  async function runBatch(
+    db: Db,
+    batch: Pending<I>[],
+    options: SetBatchOptions,
+    release: () => void,
+    handOns: HandOns,
+  ) {
+    // Writes alone wait for their locks: past a write's time the lane may go on (lane-hand-on.ts).
+    const lane = laneHandOn(handOns, release);
+    try {
+      if (batch.length === 1) return await lane.alone(() => answerAlone(db, batch[0]!));
+      const outcomes = await commitBatch(db, batch, {
+        write: (trx) =>
+          kind.write(
+            trx,
+            batch.map((item) => item.input),
+          ),
+        release,
+        alone: (item) => lane.alone(() => answerAlone(db, item)),
+        onBatch: options.onBatch,
+      });
+      await answerOutcomes(db, batch, outcomes);
+    } finally {
+      lane.done();
     }
-    const outcomes = await commitBatch(db, batch, {
-      write: (trx) =>
-        kind.write(
-          trx,
-          batch.map((item) => item.input),
-        ),
-      release,
-      // Split: the writes run alone, each waiting for its lock, so the lane goes first (see above).
-      alone: (item) => {
-        release();
-        return answerAlone(db, item);
-      },
-      onBatch: options.onBatch,
-    });
+  }
+
+  /** A committed batch's answers; the writes it left alone run after it (its lane was released before COMMIT). */
+  async function answerOutcomes(db: Db, batch: Pending<I>[], outcomes: Batched[] | undefined) {
     if (!outcomes) return;
     await Promise.all(
       batch.map((item, i) => {
@@ -162,10 +159,11 @@ export function setBatches<I>(kind: SetBatchKind<I>): SetBatches<I> {
         queues.delete(db);
         return null;
       }
+      const handOns: HandOns = { waiting: 0 };
       const queue = batchQueue<I>({
         lanes: options.lanes,
         maxBatch: options.maxBatch,
-        run: (batch, release) => runBatch(db, batch, options, release),
+        run: (batch, release) => runBatch(db, batch, options, release, handOns),
       });
       queues.set(db, queue);
       return queue;
