@@ -8,9 +8,11 @@ import {
   createRuleset,
   expectSplitAsAlone,
   failedOperations,
+  lockWaits,
   opId,
   posTestFile,
   recordedBatches,
+  whileLocked,
   writers,
 } from './pos.fixtures';
 
@@ -27,17 +29,6 @@ const accrual = (cardNumber: string, operationId = opId('acc'), price = 100) => 
   cardNumber,
   receipt: { receiptId: operationId, items: [{ sku: 'A', quantity: 1, price }] },
 });
-
-/**
- * Lock requests of this database's sessions still waiting (a write behind a row the test locked waits on the
- * holder's transaction id, a lock with no database of its own).
- */
-async function lockWaits(): Promise<number> {
-  const { rows } = await sql<{ n: number }>`
-    select count(*)::int as n from pg_locks l join pg_stat_activity a on a.pid = l.pid
-    where not l.granted and a.datname = current_database()`.execute(db);
-  return rows[0]!.n;
-}
 
 describe('set-based batches of accruals across cards', () => {
   it('writes the cards of a batch in one transaction; a refused one gets its error, the others their answers', async () => {
@@ -124,9 +115,7 @@ describe('set-based batches of accruals across cards', () => {
     'never waits for an account locked elsewhere: the others commit, that one is written once it is free',
     async () => {
       const [free, locked] = [await createCard(db), await createCard(db)];
-      const holder = await ctx.database.db.connection().execute(async (conn) => {
-        await sql`begin`.execute(conn);
-        await sql`select 1 from accounts where id = ${locked.accountId}::uuid for update`.execute(conn);
+      const holder = await whileLocked(db, { table: 'accounts', id: locked.accountId }, async (unlock) => {
         const pending = inOneBatch([
           () => pos.accrue(accrual(free.number)),
           () => pos.accrue(accrual(locked.number)),
@@ -134,13 +123,10 @@ describe('set-based batches of accruals across cards', () => {
         // The free card's accrual commits while the other account is still locked.
         await vi.waitFor(
           async () => expect(await accountOf(db, free.accountId)).toEqual({ balance: 10, held: 0 }),
-          {
-            timeout: 60_000,
-            interval: 10,
-          },
+          { timeout: 60_000, interval: 10 },
         );
         expect(await accountOf(db, locked.accountId)).toEqual({ balance: 0, held: 0 });
-        await sql`commit`.execute(conn);
+        await unlock();
         return pending;
       });
       expect(holder.map((a) => a.statusCode)).toEqual([201, 201]);
@@ -152,20 +138,18 @@ describe('set-based batches of accruals across cards', () => {
     "an accrual alone waiting for an account locked elsewhere does not hold up the other cards' accruals",
     async () => {
       const [free, locked] = [await createCard(db), await createCard(db)];
-      await ctx.database.db.connection().execute(async (conn) => {
-        await sql`begin`.execute(conn);
-        await sql`select 1 from accounts where id = ${locked.accountId}::uuid for update`.execute(conn);
+      await whileLocked(db, { table: 'accounts', id: locked.accountId }, async (unlock) => {
         // A batch of one: written alone, it waits for the lock.
         const waiting = pos.accrue(accrual(locked.number));
-        await vi.waitFor(async () => expect(await lockWaits()).toBeGreaterThan(0), {
+        await vi.waitFor(async () => expect(await lockWaits(db)).toBeGreaterThan(0), {
           timeout: 60_000,
           interval: 10,
         });
-        // Before the fix this one queued behind it for as long as the lock was held (here: for ever).
+        // Before the fix this one queued behind it for as long as the lock was held.
         const other = await pos.accrue(accrual(free.number));
         expect(other.statusCode).toBe(201);
         expect(await accountOf(db, locked.accountId)).toEqual({ balance: 0, held: 0 });
-        await sql`commit`.execute(conn);
+        await unlock();
         expect((await waiting).statusCode).toBe(201);
       });
       expect(await accountOf(db, locked.accountId)).toEqual({ balance: 10, held: 0 });
@@ -182,9 +166,7 @@ describe('set-based batches of accruals across cards', () => {
         await createCard(db),
       ];
       const taken = opId('acc');
-      await ctx.database.db.connection().execute(async (conn) => {
-        await sql`begin`.execute(conn);
-        await sql`select 1 from accounts where id = ${locked.accountId}::uuid for update`.execute(conn);
+      await whileLocked(db, { table: 'accounts', id: locked.accountId }, async (unlock) => {
         // One operationId on two cards fails the batch's statement: each write then runs alone, the locked
         // card's waiting for its lock.
         const split = inOneBatch([
@@ -192,14 +174,14 @@ describe('set-based batches of accruals across cards', () => {
           () => pos.accrue(accrual(locked.number)),
           () => pos.accrue(accrual(b.number, taken)),
         ]);
-        await vi.waitFor(async () => expect(await lockWaits()).toBeGreaterThan(0), {
+        await vi.waitFor(async () => expect(await lockWaits(db)).toBeGreaterThan(0), {
           timeout: 60_000,
           interval: 10,
         });
         const other = await pos.accrue(accrual(free.number));
         expect(other.statusCode).toBe(201);
         expect(batches).toEqual([{ size: 3, outcome: 'split' }]);
-        await sql`commit`.execute(conn);
+        await unlock();
         const answers = await split;
         expect(answers[1]!.statusCode).toBe(201);
         expect([answers[0]!.statusCode, answers[2]!.statusCode].sort()).toEqual([201, 409]);

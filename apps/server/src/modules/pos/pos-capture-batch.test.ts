@@ -12,6 +12,7 @@ import {
   opId,
   posTestFile,
   recordedBatches,
+  whileLocked,
   writers,
 } from './pos.fixtures';
 
@@ -338,9 +339,7 @@ describe('set-based batches of captures across cards', () => {
     async () => {
       const [free, locked] = [await createCard(db, { balance: 30 }), await createCard(db, { balance: 30 })];
       const holds = [await holdOn(free.number, 10), await holdOn(locked.number, 10)];
-      const answers = await ctx.database.db.connection().execute(async (conn) => {
-        await sql`begin`.execute(conn);
-        await sql`select 1 from operations where id = ${holds[1]}::uuid for update`.execute(conn);
+      const answers = await whileLocked(db, { table: 'operations', id: holds[1]! }, async (unlock) => {
         const pending = inOneBatch(
           holds.map((hold) => () => pos.capture(hold, { operationId: opId('cap') })),
         );
@@ -350,7 +349,7 @@ describe('set-based batches of captures across cards', () => {
           { timeout: 60_000, interval: 10 },
         );
         expect(await accountOf(db, locked.accountId)).toEqual({ balance: 30, held: 10 });
-        await sql`commit`.execute(conn);
+        await unlock();
         return pending;
       });
       expect(answers.map((x) => x.statusCode)).toEqual([200, 200]);

@@ -11,6 +11,7 @@ import {
   opId,
   posTestFile,
   recordedBatches,
+  whileLocked,
   writers,
 } from './pos.fixtures';
 
@@ -219,9 +220,7 @@ describe('set-based batches of holds across cards', () => {
     'never waits for an account locked elsewhere: the others commit, that one is written once it is free',
     async () => {
       const [free, locked] = [await createCard(db, { balance: 10 }), await createCard(db, { balance: 10 })];
-      const answers = await ctx.database.db.connection().execute(async (conn) => {
-        await sql`begin`.execute(conn);
-        await sql`select 1 from accounts where id = ${locked.accountId}::uuid for update`.execute(conn);
+      const answers = await whileLocked(db, { table: 'accounts', id: locked.accountId }, async (unlock) => {
         const pending = inOneBatch([
           () => pos.hold(hold(free.number, 4)),
           () => pos.hold(hold(locked.number, 4)),
@@ -232,7 +231,7 @@ describe('set-based batches of holds across cards', () => {
           { timeout: 60_000, interval: 10 },
         );
         expect(await accountOf(db, locked.accountId)).toEqual({ balance: 10, held: 0 });
-        await sql`commit`.execute(conn);
+        await unlock();
         return pending;
       });
       expect(answers.map((a) => a.statusCode)).toEqual([201, 201]);

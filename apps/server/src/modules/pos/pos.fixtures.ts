@@ -255,3 +255,46 @@ export function recordedBatches(use: (options: SetBatchOptions) => BatchQueue<un
     },
   };
 }
+
+/**
+ * Runs `work` while a transaction of the test's own holds a row locked (`for update`), as another server's
+ * write or an import would. `unlock` commits it; it is committed after `work` at the latest, and rolled back
+ * when `work` fails, so a failing test leaves no lock behind for the next one.
+ */
+export async function whileLocked<T>(
+  db: Db,
+  row: { table: 'accounts' | 'operations'; id: string },
+  work: (unlock: () => Promise<void>) => Promise<T>,
+): Promise<T> {
+  return db.connection().execute(async (conn) => {
+    await sql`begin`.execute(conn);
+    let open = true;
+    const unlock = async () => {
+      if (!open) return;
+      open = false;
+      await sql`commit`.execute(conn);
+    };
+    try {
+      await sql`select 1 from ${sql.table(row.table)} where id = ${row.id}::uuid for update`.execute(conn);
+      const result = await work(unlock);
+      await unlock();
+      return result;
+    } finally {
+      if (open) {
+        open = false;
+        await sql`rollback`.execute(conn).catch(() => undefined);
+      }
+    }
+  });
+}
+
+/**
+ * Lock requests of this database's sessions still waiting: a write behind a row the test locked (it waits
+ * on the holder's transaction id, a lock with no database of its own, hence the join on the sessions).
+ */
+export async function lockWaits(db: Db): Promise<number> {
+  const { rows } = await sql<{ n: number }>`
+    select count(*)::int as n from pg_locks l join pg_stat_activity a on a.pid = l.pid
+    where not l.granted and a.datname = current_database()`.execute(db);
+  return rows[0]!.n;
+}
