@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { IDLE_IN_TRANSACTION_TIMEOUT_MS } from './db/connection';
 
 /**
  * Configuration comes from the environment only (ADMIN-API.md "Start-up and configuration").
@@ -44,7 +45,8 @@ const envSchema = z.object({
   /**
    * Set-based batches of POS writes across cards (modules/ledger/set-batches.ts), per kind of write: batches
    * of a kind being written at once on a server; writes of that kind that arrive meanwhile share the next
-   * one. 0 turns them off (each write alone).
+   * one (a batch whose writes have waited 250 ms for their locks hands its lane on, one per kind at a time:
+   * modules/ledger/lane-hand-on.ts). 0 turns them off (each write alone).
    */
   POS_SET_BATCH_LANES: z.coerce.number().int().min(0).max(8).default(1),
   /** The most writes one set-based batch takes. */
@@ -55,9 +57,9 @@ const envSchema = z.object({
   POINTS_EXPIRY_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
   /**
    * PostgreSQL server only: a transaction left idle this long (a hung server, or one cut off from the database)
-   * is ended by PostgreSQL and its locks released; 0: never (db/connection.ts).
+   * is ended by PostgreSQL and its locks released; 0 leaves the server's own setting (db/connection.ts).
    */
-  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(0).default(60_000),
+  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(0).default(IDLE_IN_TRANSACTION_TIMEOUT_MS),
   /** Largest CSV body an import accepts (PROGRAMME-API.md §4); above it the answer is 413. */
   IMPORT_MAX_BYTES: z.coerce
     .number()

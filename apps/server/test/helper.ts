@@ -49,7 +49,13 @@ export async function openTestDatabase(
   await withAdminClient(base, (c) =>
     c.query(template ? `create database ${name} template ${template}` : `create database ${name}`),
   );
-  const handle = await openDatabase({ databaseUrl: urlOfDatabase(base, name), poolSize: 20 });
+  // No idle-in-transaction limit (the server's own setting, 0 here): tests hold a lock in a transaction of
+  // their own on purpose while requests queue behind it, which on a loaded machine can outlast a minute.
+  const handle = await openDatabase({
+    databaseUrl: urlOfDatabase(base, name),
+    poolSize: 20,
+    idleInTransactionTimeoutMs: 0,
+  });
   if (!template) await migrateToLatest(handle.db, { skip });
   return {
     ...handle,

@@ -5,9 +5,12 @@
  * connection dies is rolled back by the server.
  */
 
-// SQLSTATE class 08 (connection exception), and the operator-intervention codes a restart or
-// pg_terminate_backend produce: 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now.
-const SQLSTATES = new Set(['57P01', '57P02', '57P03']);
+// SQLSTATE class 08 (connection exception), the operator-intervention codes a restart or
+// pg_terminate_backend produce (57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now), and
+// the session ended by a timeout (25P03 idle_in_transaction_session_timeout, which connection.ts sets; 25P04
+// transaction_timeout, PostgreSQL 17). A statement sent just as the server ends the session gets that FATAL
+// as its own error rather than a closed connection, and must be answered the same way.
+const SQLSTATES = new Set(['57P01', '57P02', '57P03', '25P03', '25P04']);
 const SOCKET_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',

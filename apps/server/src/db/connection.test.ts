@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openTestDatabase } from '../../test/helper';
 import {
   TEST_DATABASE_PREFIX,
@@ -11,7 +11,12 @@ import {
 } from '../../test/test-database';
 import { buildApp } from '../app';
 import { loadConfig } from '../config';
-import { type DatabaseHandle, IDLE_IN_TRANSACTION_TIMEOUT_MS, openDatabase } from './connection';
+import {
+  type DatabaseHandle,
+  type DatabaseOptions,
+  IDLE_IN_TRANSACTION_TIMEOUT_MS,
+  openDatabase,
+} from './connection';
 import { isConnectionError } from './connection-errors';
 import { inTransaction } from './transaction';
 
@@ -116,29 +121,37 @@ describe.skipIf(!serverUrl)('connection dropped by PostgreSQL', () => {
 // A server that hangs (or is cut off) between two statements of a transaction keeps its row locks; only
 // PostgreSQL can end that session, and only when told to.
 describe.skipIf(!serverUrl)('a transaction left idle', () => {
-  it('is on by default: the pool asks PostgreSQL for the one-minute idle-in-transaction limit', async () => {
-    const database = await openTestDatabase();
+  /** A fresh database on the server, opened as `options` say, dropped afterwards whatever happened. */
+  async function withScratchDatabase(
+    options: Omit<DatabaseOptions, 'databaseUrl'>,
+    work: (database: DatabaseHandle) => Promise<void>,
+  ) {
+    const base = serverUrl!;
+    const name = testDatabaseName(TEST_DATABASE_PREFIX, inject('testRunPid') ?? process.pid);
+    await withAdminClient(base, (c) => c.query(`create database ${name}`));
     try {
+      const database = await openDatabase({ ...options, databaseUrl: urlOfDatabase(base, name) });
+      try {
+        await work(database);
+      } finally {
+        await database.close();
+      }
+    } finally {
+      await withAdminClient(base, (c) => c.query(`drop database if exists ${name} with (force)`));
+    }
+  }
+
+  it('is on by default: the pool asks PostgreSQL for the one-minute idle-in-transaction limit', () =>
+    withScratchDatabase({}, async (database) => {
       const { rows } = await sql<{ ms: string }>`
         select setting as ms from pg_settings where name = 'idle_in_transaction_session_timeout'`.execute(
         database.db,
       );
       expect(Number(rows[0]!.ms)).toBe(IDLE_IN_TRANSACTION_TIMEOUT_MS);
-    } finally {
-      await database.close();
-    }
-  });
+    }));
 
-  it('is ended by PostgreSQL, rolled back, and the rows it locked are free for the other connections', async () => {
-    const base = serverUrl!;
-    const name = testDatabaseName(TEST_DATABASE_PREFIX, process.pid);
-    await withAdminClient(base, (c) => c.query(`create database ${name}`));
-    const database = await openDatabase({
-      databaseUrl: urlOfDatabase(base, name),
-      poolSize: 2,
-      idleInTransactionTimeoutMs: 200,
-    });
-    try {
+  it('is ended by PostgreSQL, rolled back, and the rows it locked are free for the other connections', () =>
+    withScratchDatabase({ poolSize: 2, idleInTransactionTimeoutMs: 200 }, async (database) => {
       await sql`create table idle_probe (id int primary key, n int not null)`.execute(database.db);
       await sql`insert into idle_probe values (1, 0)`.execute(database.db);
       let locked!: () => void;
@@ -160,16 +173,19 @@ describe.skipIf(!serverUrl)('a transaction left idle', () => {
         })
         .catch((error: unknown) => error);
       await rowLocked;
-      // Another server's write to the same row waits for the lock: without the limit, for ever (the test
-      // times out); with it, until PostgreSQL ends the idle session.
-      await sql`update idle_probe set n = n + 10 where id = 1`.execute(database.db);
-      resume();
+      try {
+        // Another server's write to the same row waits for the lock: with the limit, until PostgreSQL ends
+        // the idle session; without it, for ever (bounded here by its own lock_timeout, so the test fails
+        // with an error rather than hanging).
+        await database.db.transaction().execute(async (trx) => {
+          await sql`set local lock_timeout = '60s'`.execute(trx);
+          await sql`update idle_probe set n = n + 10 where id = 1`.execute(trx);
+        });
+      } finally {
+        resume();
+      }
       expect(isConnectionError(await stuck)).toBe(true);
       const { rows } = await sql<{ n: number }>`select n from idle_probe where id = 1`.execute(database.db);
       expect(rows[0]!.n).toBe(10);
-    } finally {
-      await database.close();
-      await withAdminClient(base, (c) => c.query(`drop database if exists ${name} with (force)`));
-    }
-  });
+    }));
 });

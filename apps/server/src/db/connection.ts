@@ -22,7 +22,7 @@ export interface DatabaseOptions {
   prepareStatements?: boolean;
   /**
    * PostgreSQL server only: a session idle inside a transaction this long is ended by the server, its locks
-   * released (default IDLE_IN_TRANSACTION_TIMEOUT_MS; 0: never).
+   * released (default IDLE_IN_TRANSACTION_TIMEOUT_MS; 0 leaves the server's own setting).
    */
   idleInTransactionTimeoutMs?: number;
 }
