@@ -39,6 +39,11 @@ const RECEIPTS = Number(process.env.BENCH_RECEIPTS ?? 1_000_000);
 const CARDS = 20_000;
 /** BENCH_IN_FLIGHT: reads at once in the walk (unset: the service's default). */
 const IN_FLIGHT = process.env.BENCH_IN_FLIGHT ? Number(process.env.BENCH_IN_FLIGHT) : undefined;
+/**
+ * BENCH_SLICE: receipts computed between two turns of the event loop (unset: the service's default). The
+ * batch size, 20,000, is one slice per batch: the computation as it was before slices.
+ */
+const SLICE = process.env.BENCH_SLICE ? Number(process.env.BENCH_SLICE) : undefined;
 const BATCH = 50_000;
 /**
  * BENCH_LINES_TEXT=0: receipts built without `lines_text`, as those written before migration 028, so the
@@ -224,13 +229,13 @@ async function main(): Promise<void> {
       return chars;
     });
     const a = await timed('backtest, 1-rule ruleset', () =>
-      backtestRuleset(db, one, range, { inFlight: IN_FLIGHT }),
+      backtestRuleset(db, one, range, { inFlight: IN_FLIGHT, sliceReceipts: SLICE }),
     );
     const b = await timed('backtest, 20-rule ruleset', () =>
-      backtestRuleset(db, twenty, range, { inFlight: IN_FLIGHT }),
+      backtestRuleset(db, twenty, range, { inFlight: IN_FLIGHT, sliceReceipts: SLICE }),
     );
     const a2 = await timed('backtest, 1-rule ruleset again', () =>
-      backtestRuleset(db, one, range, { inFlight: IN_FLIGHT }),
+      backtestRuleset(db, one, range, { inFlight: IN_FLIGHT, sliceReceipts: SLICE }),
     );
     clearInterval(sampler);
     console.log(

@@ -10,11 +10,20 @@ describe('forEachSlice', () => {
     expect(seen).toHaveLength(3);
   });
 
-  it('lets work waiting on the event loop run between two slices, never inside one', async () => {
+  it('lets work waiting on the event loop run before each slice, never inside one', async () => {
     const order: string[] = [];
-    // Queued before the walk starts: it runs at the first turn the walk gives.
-    setImmediate(() => order.push('other request'));
-    await forEachSlice(['a', 'b', 'c', 'd'], 2, (slice) => order.push(slice.join('')));
-    expect(order).toEqual(['ab', 'other request', 'cd']);
+    // Queued before the walk starts: it runs at the first turn the walk gives, before the first slice.
+    setImmediate(() => order.push('queued before'));
+    await forEachSlice(['a', 'b', 'c', 'd'], 2, (slice) => {
+      order.push(slice.join(''));
+      // Arrives while a slice is computed: it runs before the next one.
+      if (slice[0] === 'a') setImmediate(() => order.push('arrived during ab'));
+    });
+    expect(order).toEqual(['queued before', 'ab', 'arrived during ab', 'cd']);
+  });
+
+  it('refuses a slice size that would never move on', async () => {
+    await expect(forEachSlice([1], 0, () => undefined)).rejects.toThrow(RangeError);
+    await expect(forEachSlice([1], 0.5, () => undefined)).rejects.toThrow(RangeError);
   });
 });

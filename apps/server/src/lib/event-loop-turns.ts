@@ -11,8 +11,11 @@ export async function forEachSlice<T>(
   size: number,
   work: (slice: readonly T[]) => void,
 ): Promise<void> {
+  if (!(Number.isInteger(size) && size >= 1)) throw new RangeError(`slice size must be ≥ 1, not ${size}`);
+  // A turn before every slice, the first included: a caller walking batch after batch (the next one often
+  // read already) would otherwise run one batch's last slice and the next one's first back to back.
   for (let start = 0; start < items.length; start += size) {
-    if (start > 0) await nextTurn();
+    await nextTurn();
     work(items.slice(start, start + size));
   }
 }
