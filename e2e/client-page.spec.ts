@@ -269,40 +269,6 @@ test('the client page: no axe violations in either theme, and it fits 390 px', a
   await expect(actions).toBeFocused();
 });
 
-test("at 390 px each pager of the client page is one line, as the list screens' pagers are", async ({
-  page,
-  api,
-  request,
-}) => {
-  await page.setViewportSize({ width: 390, height: 844 });
-  const { account } = await seedClient(api, request);
-  await page.goto(`/clients/${account.id}`);
-  await expect(bodyRows(page, 'Cards')).toHaveCount(2);
-  await expect(bodyRows(page, 'Receipts')).toHaveCount(1);
-  for (const [name, sizes] of [
-    ['Cards', true],
-    ['Operations', false],
-    ['Receipts', true],
-  ] as const) {
-    const region = section(page, name);
-    const parts = [
-      region.getByText(/^Page \d+ of \d+/),
-      region.getByRole('button', { name: 'Previous', exact: true }),
-      region.getByRole('button', { name: 'Next', exact: true }),
-    ];
-    // The rows-per-page select keeps its name where its label is not shown.
-    if (sizes) parts.push(region.getByRole('combobox', { name: 'Rows per page', exact: true }));
-    const middles: number[] = [];
-    for (const part of parts) {
-      const box = await part.boundingBox();
-      expect(box, `${name}: ${part}`).not.toBeNull();
-      middles.push((box?.y ?? 0) + (box?.height ?? 0) / 2);
-    }
-    expect(Math.max(...middles) - Math.min(...middles), `${name}: one line`).toBeLessThanOrEqual(1);
-  }
-  expect(await fitsViewport(page)).toBe(true);
-});
-
 for (const width of [1280, 390]) {
   test.describe(`at ${width} px`, () => {
     test.use({ viewport: { width, height: 900 } });

@@ -3,7 +3,6 @@ import { ChevronLeftIcon, ChevronRightIcon } from 'lucide-react';
 import { useId } from 'react';
 import { Button } from '@/components/ui/button';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
-import { cn } from '@/lib/utils';
 
 export interface DataTablePaginationProps<TData> {
   table: Table<TData>;
@@ -21,18 +20,13 @@ export function DataTablePagination<TData>({
   const labelId = useId();
   const { pageIndex, pageSize } = table.getState().pagination;
   const pageCount = Math.max(table.getPageCount(), 1);
-  // With a rows-per-page select the pager needs some 500 px. Narrower (a phone, a dialog on one), the
-  // select's label and the words Previous and Next are kept for screen readers only, so the pager stays one
-  // line, as the pagers without a select are at 390 px. Measured on the pager's own width (a container
-  // query), not the window's: a dialog is narrower than the page.
-  const narrowHidden = pageSizeOptions ? '@max-lg:sr-only' : undefined;
 
   return (
-    <div className="@container flex flex-wrap items-center justify-between gap-x-6 gap-y-2 px-1 text-sm">
+    <div className="flex flex-wrap items-center justify-between gap-x-6 gap-y-2 px-1 text-sm">
       <div className="ml-auto flex flex-wrap items-center gap-x-4 gap-y-2">
         {pageSizeOptions && (
           <div className="flex items-center gap-2">
-            <span id={labelId} className={cn('text-muted-foreground', narrowHidden)}>
+            <span id={labelId} className="text-muted-foreground">
               Rows per page
             </span>
             <Select value={String(pageSize)} onValueChange={(value) => table.setPageSize(Number(value))}>
@@ -61,7 +55,7 @@ export function DataTablePagination<TData>({
             disabled={disabled || !table.getCanPreviousPage()}
           >
             <ChevronLeftIcon />
-            <span className={narrowHidden}>Previous</span>
+            Previous
           </Button>
           <Button
             variant="outline"
@@ -69,7 +63,7 @@ export function DataTablePagination<TData>({
             onClick={() => table.nextPage()}
             disabled={disabled || !table.getCanNextPage()}
           >
-            <span className={narrowHidden}>Next</span>
+            Next
             <ChevronRightIcon />
           </Button>
         </div>
