@@ -57,11 +57,15 @@ export async function voidExpiredHolds(db: Executor, target: ExpiredHolds): Prom
   return result.rows.map((r) => r.id);
 }
 
-/** Expired active holds, locked; holds another instance (or a capture) has locked are skipped. */
-export async function lockExpiredHolds(trx: Tx, limit: number) {
+/**
+ * Expired active holds, locked; holds another instance (or a capture) has locked are skipped, and so are
+ * `passed` (holds an earlier batch of the same sweep had to leave).
+ */
+export async function lockExpiredHolds(trx: Tx, limit: number, passed: readonly string[] = []) {
   const result = await sql<{ id: string; account_id: string }>`
     select id, account_id from operations
     where type = 'hold' and status = 'active' and expires_at <= now()
+      ${passed.length > 0 ? sql`and id not in (${uuids([...passed])})` : sql``}
     order by expires_at
     limit ${limit}
     for no key update skip locked`.execute(trx);
@@ -69,11 +73,15 @@ export async function lockExpiredHolds(trx: Tx, limit: number) {
 }
 
 /**
- * Locks accounts in id order: the sweeper is the only write that touches several accounts, and a fixed
- * order means two sweepers cannot deadlock.
+ * Locks those of `accountIds` no other transaction holds, and answers which. Never waits: the sweeper locks
+ * hold rows before their accounts, and a card's group commit holds the account before a hold row it captures
+ * or releases, so waiting here could deadlock with it (PostgreSQL would break that after a second, stalling
+ * the card). An account skipped keeps its lapsed holds for the next sweep; every read already counts them as
+ * not held.
  */
-export async function lockAccountsInOrder(trx: Tx, accountIds: string[]): Promise<void> {
-  await sql`
+export async function lockFreeAccounts(trx: Tx, accountIds: string[]): Promise<Set<string>> {
+  const result = await sql<{ id: string }>`
     select id from accounts where id in (${uuids(accountIds)})
-    order by id for no key update`.execute(trx);
+    for no key update skip locked`.execute(trx);
+  return new Set(result.rows.map((r) => r.id));
 }

@@ -1,6 +1,16 @@
+import { sql } from 'kysely';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, createTestContext } from '../../../test/helper';
-import { accountOf, createCard, createPosKey, expireHold, opId, type Till, till } from '../pos/pos.fixtures';
+import {
+  accountOf,
+  createCard,
+  createPosKey,
+  expireHold,
+  opId,
+  type Till,
+  till,
+  whileLocked,
+} from '../pos/pos.fixtures';
 import { sweepExpiredHolds } from './hold-sweeper';
 
 const ctx = await createTestContext();
@@ -45,9 +55,53 @@ describe('hold sweeper', () => {
     for (const card of cards) for (let i = 0; i < 5; i++) holds.push(await holdOn(card.number, 3));
     for (const h of holds) await expireHold(db, h.holdId);
     const counts = await Promise.all([1, 2, 3, 4].map(() => sweepExpiredHolds(db, 4)));
+    // A sweep leaves the holds of an account another sweep has locked to the next one.
+    counts.push(await sweepExpiredHolds(db, 4));
     expect(counts.reduce((s, n) => s + n, 0)).toBe(holds.length);
     for (const card of cards) expect(await accountOf(db, card.accountId)).toEqual({ balance: 100, held: 0 });
   });
+
+  it.runIf(ctx.database.kind === 'postgres')(
+    'never waits for an account locked elsewhere: its holds are left to the next sweep, the others voided',
+    async () => {
+      const [busy, free] = [await createCard(db, { balance: 50 }), await createCard(db, { balance: 50 })];
+      const [onBusy, onFree] = [await holdOn(busy.number, 10), await holdOn(free.number, 10)];
+      await expireHold(db, onBusy.holdId);
+      await expireHold(db, onFree.holdId);
+      // As a card's group commit holds its account while it wants a hold row: waiting here for the account,
+      // with the hold row locked, the sweep would deadlock with it (before the fix this await never ended).
+      await whileLocked(db, { table: 'accounts', id: busy.accountId }, async () => {
+        expect(await sweepExpiredHolds(db)).toBeGreaterThanOrEqual(1);
+        expect((await opRow(onFree.holdId)).status).toBe('voided');
+        expect((await opRow(onBusy.holdId)).status).toBe('active');
+      });
+      expect(await sweepExpiredHolds(db)).toBe(1);
+      expect((await opRow(onBusy.holdId)).status).toBe('voided');
+      expect(await accountOf(db, busy.accountId)).toEqual({ balance: 50, held: 0 });
+      expect(await accountOf(db, free.accountId)).toEqual({ balance: 50, held: 0 });
+    },
+  );
+
+  it.runIf(ctx.database.kind === 'postgres')(
+    'a hold it had to leave is not taken again by the same sweep: the next batches move on past it',
+    async () => {
+      const cards = await Promise.all([1, 2, 3].map(() => createCard(db, { balance: 50 })));
+      const holds = [];
+      for (const card of cards) holds.push(await holdOn(card.number, 5));
+      for (const h of holds) await expireHold(db, h.holdId);
+      // The locked account's hold lapsed first, so it heads every batch that does not leave it out.
+      await sql`update operations set expires_at = now() - interval '1 hour' where id = ${holds[0]!.holdId}::uuid`.execute(
+        db,
+      );
+      await whileLocked(db, { table: 'accounts', id: cards[0]!.accountId }, async () => {
+        // Batches of one: without the list of holds left, each batch took the same hold again.
+        expect(await sweepExpiredHolds(db, 1)).toBe(2);
+      });
+      expect((await opRow(holds[0]!.holdId)).status).toBe('active');
+      for (const h of holds.slice(1)) expect((await opRow(h.holdId)).status).toBe('voided');
+      expect(await sweepExpiredHolds(db)).toBe(1);
+    },
+  );
 
   it('the plugin runs it on HOLD_SWEEP_INTERVAL_MS', async () => {
     const card = await createCard(db, { balance: 20 });
