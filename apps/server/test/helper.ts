@@ -3,7 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, expect, inject } from 'vitest';
 import { type App, buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { type DatabaseHandle, openDatabase } from '../src/db/connection';
+import { type DatabaseHandle, type DatabaseOptions, openDatabase } from '../src/db/connection';
 import { migrateToLatest } from '../src/db/migrate';
 import { type LotProof, verifyLedger } from '../src/modules/ledger/verify-ledger';
 import { createUser } from '../src/modules/users/users.service';
@@ -33,7 +33,11 @@ function templateTar(): Blob | undefined {
  * (e.g. under a vitest config without the global setup).
  */
 export async function openTestDatabase(
-  options: { skipMigrations?: readonly string[] } = {},
+  options: {
+    skipMigrations?: readonly string[];
+    /** PostgreSQL server only: the pool's own options, over the test defaults below. */
+    pool?: Pick<DatabaseOptions, 'poolSize' | 'idleInTransactionTimeoutMs'>;
+  } = {},
 ): Promise<DatabaseHandle> {
   const skip = options.skipMigrations;
   const base = serverUrl();
@@ -55,6 +59,7 @@ export async function openTestDatabase(
     databaseUrl: urlOfDatabase(base, name),
     poolSize: 20,
     idleInTransactionTimeoutMs: 0,
+    ...options.pool,
   });
   if (!template) await migrateToLatest(handle.db, { skip });
   return {

@@ -1,14 +1,8 @@
 import { createServer } from 'node:net';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../../test/helper';
-import {
-  TEST_DATABASE_PREFIX,
-  testDatabaseName,
-  urlOfDatabase,
-  withAdminClient,
-} from '../../test/test-database';
 import { buildApp } from '../app';
 import { loadConfig } from '../config';
 import {
@@ -121,28 +115,22 @@ describe.skipIf(!serverUrl)('connection dropped by PostgreSQL', () => {
 // A server that hangs (or is cut off) between two statements of a transaction keeps its row locks; only
 // PostgreSQL can end that session, and only when told to.
 describe.skipIf(!serverUrl)('a transaction left idle', () => {
-  /** A fresh database on the server, opened as `options` say, dropped afterwards whatever happened. */
+  /** A fresh test database on the server, its pool opened as `pool` says, dropped afterwards whatever happened. */
   async function withScratchDatabase(
-    options: Omit<DatabaseOptions, 'databaseUrl'>,
+    pool: Pick<DatabaseOptions, 'poolSize' | 'idleInTransactionTimeoutMs'>,
     work: (database: DatabaseHandle) => Promise<void>,
   ) {
-    const base = serverUrl!;
-    const name = testDatabaseName(TEST_DATABASE_PREFIX, inject('testRunPid') ?? process.pid);
-    await withAdminClient(base, (c) => c.query(`create database ${name}`));
+    const database = await openTestDatabase({ pool });
     try {
-      const database = await openDatabase({ ...options, databaseUrl: urlOfDatabase(base, name) });
-      try {
-        await work(database);
-      } finally {
-        await database.close();
-      }
+      await work(database);
     } finally {
-      await withAdminClient(base, (c) => c.query(`drop database if exists ${name} with (force)`));
+      await database.close();
     }
   }
 
   it('is on by default: the pool asks PostgreSQL for the one-minute idle-in-transaction limit', () =>
-    withScratchDatabase({}, async (database) => {
+    // Undefined over the test helper's 0: openDatabase's own default.
+    withScratchDatabase({ idleInTransactionTimeoutMs: undefined }, async (database) => {
       const { rows } = await sql<{ ms: string }>`
         select setting as ms from pg_settings where name = 'idle_in_transaction_session_timeout'`.execute(
         database.db,

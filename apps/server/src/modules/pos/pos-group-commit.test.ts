@@ -9,6 +9,7 @@ import {
   accountOf,
   createCard,
   failedOperations,
+  lockWaits,
   opId,
   posTestFile,
   inOneBatch as sendInOneBatch,
@@ -164,15 +165,10 @@ describe('group-committed POS writes', () => {
           () => pos.capture(h2, { operationId: opId('c') }),
         ]);
         // The batch's first read waits for the lock (a read that skipped it would hand every write back).
-        await vi.waitFor(
-          async () => {
-            const { rows } = await sql<{ n: number }>`
-              select count(*)::int as n from pg_stat_activity
-              where datname = current_database() and wait_event_type = 'Lock'`.execute(db);
-            expect(rows[0]!.n).toBeGreaterThan(0);
-          },
-          { timeout: 60_000, interval: 10 },
-        );
+        await vi.waitFor(async () => expect(await lockWaits(db)).toBeGreaterThan(0), {
+          timeout: 60_000,
+          interval: 10,
+        });
         await sql`commit`.execute(conn);
         return pending;
       });

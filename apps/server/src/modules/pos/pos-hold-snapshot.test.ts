@@ -4,7 +4,7 @@ import { bearer, createTestContext } from '../../../test/helper';
 import type { Tx } from '../../db/transaction';
 import { expireHolds } from '../ledger/expire-holds';
 import { lockHoldTarget } from '../ledger/holds.repository';
-import { createCard, createPosKey, createRuleset, expireHold, opId, till } from './pos.fixtures';
+import { createCard, createPosKey, createRuleset, expireHold, lockWaits, opId, till } from './pos.fixtures';
 
 /**
  * A hold decides on what the account can give (balance − held − pending, a lapsed hold no longer held) after
@@ -51,11 +51,7 @@ const accrueTen = (cardNumber: string) =>
 
 /** Resolves once `n` statements of this database wait for a lock. */
 async function lockWaiters(n: number): Promise<void> {
-  for (;;) {
-    const waiting = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-      where datname = current_database() and wait_event_type = 'Lock'`.execute(db);
-    if (waiting.rows[0]!.n >= n) return;
-  }
+  while ((await lockWaits(db)) < n);
 }
 
 /**

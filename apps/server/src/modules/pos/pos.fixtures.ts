@@ -288,13 +288,10 @@ export async function whileLocked<T>(
   });
 }
 
-/**
- * Lock requests of this database's sessions still waiting: a write behind a row the test locked (it waits
- * on the holder's transaction id, a lock with no database of its own, hence the join on the sessions).
- */
+/** Sessions of this database waiting for a lock: a write queued behind a row the test locked. */
 export async function lockWaits(db: Db): Promise<number> {
   const { rows } = await sql<{ n: number }>`
-    select count(*)::int as n from pg_locks l join pg_stat_activity a on a.pid = l.pid
-    where not l.granted and a.datname = current_database()`.execute(db);
+    select count(*)::int as n from pg_stat_activity
+    where datname = current_database() and wait_event_type = 'Lock'`.execute(db);
   return rows[0]!.n;
 }
