@@ -14,8 +14,14 @@ import { type AccrualRequest, type DecidedAccrual, previewAccrualOn } from '../l
 import { lineToWire } from '../ledger/receipt-math';
 import type { PosIdentity } from '../pos-keys/pos-keys.repository';
 import { answerWrite } from './failures';
-import { type PosOutcome, resolveExisting, successStatus, writeContext } from './idempotency';
-import { findRequest } from './pos.repository';
+import {
+  type PosOutcome,
+  resolveExisting,
+  type StoredRequest,
+  successStatus,
+  writeContext,
+} from './idempotency';
+import { findRequest, waitForCardWriters } from './pos.repository';
 
 interface AccrualInput extends Omit<AccrualRequest, 'posId'> {
   operationId: string;
@@ -48,6 +54,18 @@ function purchaseTooOld(): AppError {
 }
 
 /**
+ * The stored request of an earlier attempt of this accrual, once an attempt holding the card's account (on
+ * any server) has finished: its answer is not committed until then, and a retry refused meanwhile would
+ * tell the till "invalid" about points it is being given. (An attempt still on its way to the account's
+ * lock is not seen; the till's retry comes seconds after its first attempt, which by then waits at the lock
+ * if it has not finished.)
+ */
+async function firstAttempt(db: Db, input: AccrualInput): Promise<StoredRequest | undefined> {
+  await waitForCardWriters(db, input.cardNumber);
+  return findRequest(db, input.operationId);
+}
+
+/**
  * POST /pos/api/v1/accruals: the ledger's `postAccrual` (lock → decide → write). This service keeps the
  * POS envelope (`answerWrite`): a replay of the operationId, and a refusal recorded as a failed operation.
  */
@@ -62,7 +80,7 @@ export async function accrue(
     // A purchase ages while its till retries: the retry of a request accepted when the purchase was younger
     // than 30 days gets its first answer again (POS-API "Idempotency"); only a new request is refused, like
     // any invalid one, without taking the operationId.
-    const earlier = await findRequest(db, input.operationId);
+    const earlier = await firstAttempt(db, input);
     if (earlier) return resolveExisting(earlier, ctx);
     throw purchaseTooOld();
   }

@@ -157,6 +157,44 @@ describe('set-based batches of accruals across cards', () => {
   );
 
   it.runIf(ctx.database.kind === 'postgres')(
+    'the retry of an offline purchase that ages past 30 days while its first attempt waits gets that answer',
+    async () => {
+      const card = await createCard(db);
+      const body = {
+        ...accrual(card.number),
+        receipt: {
+          receiptId: opId('R'),
+          items: [{ sku: 'A', quantity: 1, price: 100 }],
+          purchasedAt: new Date(Date.now() - 30 * 86_400_000 + 60_000).toISOString(),
+        },
+      };
+      await whileLocked(db, { table: 'accounts', id: card.accountId }, async (unlock) => {
+        // Accepted (the purchase is just inside 30 days), the first attempt waits for the account.
+        const first = pos.accrue(body);
+        await vi.waitFor(async () => expect(await lockWaits(db)).toBe(1), { timeout: 60_000, interval: 10 });
+        // The till gives up on it and retries two minutes later: the purchase is now over 30 days old. The
+        // retry waits for the first attempt rather than refusing the purchase (before the fix: 400 at once).
+        vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 120_000 });
+        try {
+          const retry = pos.accrue(body);
+          await vi.waitFor(async () => expect(await lockWaits(db)).toBe(2), {
+            timeout: 60_000,
+            interval: 10,
+          });
+          await unlock();
+          const [a, b] = await Promise.all([first, retry]);
+          expect([a.statusCode, b.statusCode]).toEqual([201, 201]);
+          expect(b.headers['idempotent-replayed']).toBe('true');
+          expect(b.body).toBe(a.body);
+        } finally {
+          vi.useRealTimers();
+        }
+      });
+      expect(await accountOf(db, card.accountId)).toEqual({ balance: 10, held: 0 });
+    },
+  );
+
+  it.runIf(ctx.database.kind === 'postgres')(
     'a split batch whose lone write waits for a lock held elsewhere does not hold up the next batch',
     async () => {
       const [a, b, locked, free] = [

@@ -13,6 +13,15 @@ export async function findRequest(db: Executor, operationId: string): Promise<St
   return result.rows[0];
 }
 
+/**
+ * Waits until no transaction holds the card's account for a write (a share lock, let go at once): a write
+ * of the card that has its lock then has committed or rolled back, and a read after this sees its answer.
+ */
+export async function waitForCardWriters(db: Db, cardNumber: string): Promise<void> {
+  await sql`select 1 from cards c join accounts a on a.id = c.account_id
+    where c.number = ${cardNumber} for share of a`.execute(db);
+}
+
 export interface CardBalanceRow {
   number: string;
   status: CardStatus;
