@@ -25,6 +25,7 @@ const SCENARIOS: Array<[string, string]> = [
   ['sorted by user, first page', '/api/v1/audit?sort=username,asc&size=20'],
   ['sorted by user, descending', '/api/v1/audit?sort=username,desc&size=20'],
   ['sorted by type, first page', '/api/v1/audit?sort=targetType,asc&size=20'],
+  ['filtered by type (card)', '/api/v1/audit?targetType=card&size=20'],
   ['search "mia" (a user name)', '/api/v1/audit?search=mia&size=20'],
   ['search "reissued" (a message word)', '/api/v1/audit?search=reissued&size=20'],
 ];

@@ -18,6 +18,8 @@ const queries = {
   accountCounts: sql`select coalesce(sum(n), 0)::int8 as n from account_counts`,
   accountSearchCounts: sql`select gram, sum(n)::int8 as n from account_search_counts
     group by 1 having sum(n) <> 0 order by 1`,
+  auditCounts: sql`select target_type, sum(n)::int8 as n from audit_counts
+    group by 1 having sum(n) <> 0 order by 1`,
   accountDays: sql`select bucket, account_id, operations, hour_operations from analytics_account_days
     order by bucket, account_id`,
   hourly: sql`select bucket, sum(operations)::int8 as o, sum(volume) as v, sum(active_accounts)::int8 as a,
@@ -40,6 +42,7 @@ const queries = {
 const addedLater: Partial<Record<keyof typeof queries, string>> = {
   pointsFlow: 'points_flow_days',
   pointsFlowTotals: 'points_flow_totals',
+  auditCounts: 'audit_counts',
 };
 
 export async function derivedSnapshot(db: Executor): Promise<Record<string, string[]>> {

@@ -91,6 +91,9 @@ describe('statements of many rows', () => {
         from generate_series(1, 90) i join lateral (
           select id, account_id, number from cards order by number offset i % 30 limit 1
         ) c on true`.execute(db);
+    await sql`insert into audit_log (username, message, target_type, target_id)
+      select 'bulk', 'bulk entry ' || i, (array['user', 'card', 'account', 'pos_key'])[1 + i % 4], i::text
+      from generate_series(1, 40) i`.execute(db);
     await expectDerivedEqualsRebuild();
 
     await sql`update operations set status = case status when 'completed' then 'voided' else 'completed' end,
@@ -101,12 +104,20 @@ describe('statements of many rows', () => {
       where client_id like 'bulk-1%'`.execute(db);
     await sql`update cards set status = 'blocked', issued_at = issued_at - interval '1 day'
       where number like '70000000000000_1'`.execute(db);
+    await sql`update audit_log set target_type = 'ruleset' where username = 'bulk' and target_id like '1%'`.execute(
+      db,
+    );
+    await sql`update audit_log set message = 'redacted' where username = 'bulk' and target_id like '2%'`.execute(
+      db,
+    );
     await expectDerivedEqualsRebuild();
 
     await sql`delete from operations where operation_id like 'bulk-op-%' and points < 1`.execute(db);
     await sql`delete from operations where operation_id like 'bulk-op-2%'`.execute(db);
+    await sql`delete from audit_log where username = 'bulk' and target_id like '3%'`.execute(db);
     await expectDerivedEqualsRebuild();
     await sql`truncate accounts cascade`.execute(db);
+    await sql`truncate audit_log`.execute(db);
     await expectDerivedEqualsRebuild();
   });
 });

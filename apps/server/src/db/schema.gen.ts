@@ -67,6 +67,12 @@ export interface AnalyticsPointsTotals {
   shard: number;
 }
 
+export interface AuditCounts {
+  n: ColumnType<number, number | bigint, number | bigint>;
+  shard: number;
+  target_type: string;
+}
+
 export interface AuditLog {
   dest: ColumnType<unknown, string | null | undefined, string | null>;
   executed_at: Generated<Timestamp>;
@@ -357,6 +363,7 @@ export interface DB {
   analytics_account_days: AnalyticsAccountDays;
   analytics_hourly: AnalyticsHourly;
   analytics_points_totals: AnalyticsPointsTotals;
+  audit_counts: AuditCounts;
   audit_log: AuditLog;
   bulk_credit_keys: BulkCreditKeys;
   card_counts: CardCounts;

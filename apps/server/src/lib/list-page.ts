@@ -39,19 +39,28 @@ export function orderList<DB, TB extends keyof DB, O>(
 /**
  * One page of a filtered list and the filter's exact total, in parallel: the list + count + sort of every
  * small admin table (users, POS keys, audit log, rulesets). `rows` is the filtered query with its columns
- * selected; `count` is the same filter without them.
+ * selected; `count` is the same filter without them, or how to get the exact total otherwise (a counter).
  */
 export async function fetchListPage<DB, TB extends keyof DB, O>(
-  query: { rows: SelectQueryBuilder<DB, TB, O>; count: SelectQueryBuilder<DB, TB, object> },
+  query: {
+    rows: SelectQueryBuilder<DB, TB, O>;
+    count: SelectQueryBuilder<DB, TB, object> | (() => Promise<number>);
+  },
   order: ListOrder,
   page: ListPage,
 ): Promise<{ rows: O[]; total: number }> {
-  const [rows, count] = await Promise.all([
+  const { count } = query;
+  const [rows, total] = await Promise.all([
     orderList(query.rows, order)
       .limit(page.size)
       .offset(page.page * page.size)
       .execute(),
-    query.count.select(sql<number>`count(*)`.as('total')).executeTakeFirstOrThrow(),
+    typeof count === 'function'
+      ? count()
+      : count
+          .select(sql<number>`count(*)`.as('total'))
+          .executeTakeFirstOrThrow()
+          .then((row) => (row as { total: number }).total),
   ]);
-  return { rows, total: (count as { total: number }).total };
+  return { rows, total };
 }

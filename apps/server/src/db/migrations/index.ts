@@ -28,6 +28,7 @@ import * as m032 from './032-bulk-credit-keys';
 import * as m033 from './033-erased-client-ids';
 import * as m034 from './034-webhook-due-per-endpoint';
 import * as m035 from './035-audit-list-indexes';
+import * as m036 from './036-audit-counts';
 
 /**
  * Every migration, in order. Forward-only: a shipped migration is never edited; add the next one.
@@ -63,4 +64,5 @@ export const migrations: Record<string, Migration> = {
   '033-erased-client-ids': m033,
   '034-webhook-due-per-endpoint': m034,
   '035-audit-list-indexes': m035,
+  '036-audit-counts': m036,
 };

@@ -2,7 +2,7 @@ import type { AuditEntry, AuditTargetType } from '@loyalty/contracts';
 import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { Database } from '../../db/schema';
-import type { Tx } from '../../db/transaction';
+import { inTransaction, type Tx } from '../../db/transaction';
 import { fetchListPage, type ListOrder } from '../../lib/list-page';
 import { listSource } from '../../lib/list-stream';
 import { likeContains, toIso } from '../../lib/paging';
@@ -83,8 +83,28 @@ function toAuditEntry(r: AuditRow): AuditEntry {
 
 export async function listAudit(db: Db, filter: AuditFilter): Promise<{ rows: AuditEntry[]; total: number }> {
   const { query, order } = auditList(db, filter);
-  const { rows, total } = await fetchListPage({ rows: query.selectAll(), count: query }, order, filter);
+  // Unfiltered or by type only, the exact total is in the counters (migration 036), not a count of the log.
+  const counted = !filter.search && !filter.username && !filter.targetId;
+  const count = counted ? () => countFromCounters(db, filter.targetType) : query;
+  const { rows, total } = await fetchListPage({ rows: query.selectAll(), count }, order, filter);
   return { total, rows: rows.map(toAuditEntry) };
+}
+
+/** Exact, from the counter rows the audit log's triggers keep (migration 036). */
+async function countFromCounters(db: Db, targetType?: AuditTargetType): Promise<number> {
+  let query = db.selectFrom('audit_counts').select(sql<number>`coalesce(sum(n), 0)::bigint`.as('n'));
+  if (targetType) query = query.where('target_type', '=', targetType);
+  return (await query.executeTakeFirstOrThrow()).n;
+}
+
+/** Recomputes the audit counters from the log (`npm run rebuild-derived`, after a load without triggers). */
+export async function rebuildAuditCounts(db: Db): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    await sql`lock table audit_log in share mode`.execute(trx);
+    await sql`delete from audit_counts`.execute(trx);
+    await sql`insert into audit_counts (target_type, shard, n)
+      select target_type, 0, count(*) from audit_log group by target_type`.execute(trx);
+  });
 }
 
 export function auditExportSource(db: Db, filter: Omit<AuditFilter, 'page' | 'size'>) {

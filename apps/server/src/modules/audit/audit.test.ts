@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { bearer, createTestContext } from '../../../test/helper';
 import { inTransaction } from '../../db/transaction';
@@ -6,6 +7,7 @@ import { redactSecrets } from './redact';
 
 const ctx = await createTestContext();
 const { app } = ctx;
+const { db } = ctx.database;
 const get = (query: string, token = ctx.tokens.ADMIN) =>
   app.inject({ url: `/api/v1/audit${query}`, headers: bearer(token) });
 
@@ -46,6 +48,28 @@ describe('GET /api/v1/audit', () => {
     const oldestFirst = (await get('?targetType=user&sort=executedAt,asc&size=1')).json();
     // The fixture's users were created first, the admin before everyone.
     expect(oldestFirst.content[0].message).toBe("Created user 'admin' with role ADMIN");
+  });
+
+  it("answers exact totals from the log's counters, unfiltered and by type, and counts every other filter", async () => {
+    const counted = async (where: string) =>
+      Number(
+        (await sql<{ n: string }>`select count(*) as n from audit_log ${sql.raw(where)}`.execute(db)).rows[0]!
+          .n,
+      );
+    await inTransaction(db, async (trx) => {
+      for (const targetType of ['auth', 'auth', 'settings'] as const) {
+        await insertAudit(trx, { username: 'counted', message: `Counted ${targetType}`, targetType });
+      }
+    });
+    expect((await get('')).json().totalElements).toBe(await counted(''));
+    expect((await get('?targetType=auth')).json().totalElements).toBe(
+      await counted("where target_type = 'auth'"),
+    );
+    expect((await get('?targetType=settings')).json().totalElements).toBe(
+      await counted("where target_type = 'settings'"),
+    );
+    expect((await get('?username=counted&targetType=auth')).json().totalElements).toBe(2);
+    expect((await get('?search=Counted')).json().totalElements).toBe(3);
   });
 
   it('filters by a username JavaScript lowercases otherwise (İ), as the database does', async () => {
