@@ -6,6 +6,13 @@ import { IDLE_IN_TRANSACTION_TIMEOUT_MS } from './db/connection';
  * Configuration comes from the environment only (ADMIN-API.md "Start-up and configuration").
  * A bad value stops the start with a message naming the variable, before anything listens.
  */
+/**
+ * A duration in milliseconds that becomes a timer (or PostgreSQL's `idle_in_transaction_session_timeout`):
+ * at most 2^31 − 1, the most either takes. Node runs a longer timer after 1 ms, so a month's interval would
+ * have run its job back to back, and PostgreSQL refuses a longer timeout at every connection.
+ */
+const milliseconds = () => z.coerce.number().int().min(0).max(2_147_483_647);
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -32,9 +39,9 @@ const envSchema = z.object({
   LOGIN_MAX_FAILURES_PER_USERNAME: z.coerce.number().int().min(1).default(5),
   LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(30),
   /** Past LOGIN_MAX_FAILURES_PER_USERNAME failures from all addresses, each sign-in of that username waits this long, doubling per further failure… */
-  LOGIN_SLOWDOWN_BASE_MS: z.coerce.number().int().min(0).default(500),
+  LOGIN_SLOWDOWN_BASE_MS: milliseconds().default(500),
   /** …up to this. The username is slowed, never blocked, so nobody can lock another user out. */
-  LOGIN_SLOWDOWN_MAX_MS: z.coerce.number().int().min(0).default(5000),
+  LOGIN_SLOWDOWN_MAX_MS: milliseconds().default(5000),
   /**
    * Group commit of POS writes (db/group-commit.ts): transactions of one card doing their writes at once on a
    * server; the card's writes that arrive meanwhile share the next one. 0 turns it off (each write alone).
@@ -52,14 +59,14 @@ const envSchema = z.object({
   /** The most writes one set-based batch takes. */
   POS_SET_BATCH_MAX: z.coerce.number().int().min(1).max(256).default(16),
   /** How often the hold sweeper voids expired holds; 0 turns it off (tests drive it by hand). */
-  HOLD_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).default(30_000),
+  HOLD_SWEEP_INTERVAL_MS: milliseconds().default(30_000),
   /** How often the points-expiry sweeper expires lots whose time has come (PROGRAMME-API §1); 0 turns it off. */
-  POINTS_EXPIRY_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
+  POINTS_EXPIRY_INTERVAL_MS: milliseconds().default(60_000),
   /**
    * PostgreSQL server only: a transaction left idle this long (a hung server, or one cut off from the database)
    * is ended by PostgreSQL and its locks released; 0 leaves the server's own setting (db/connection.ts).
    */
-  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(0).default(IDLE_IN_TRANSACTION_TIMEOUT_MS),
+  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: milliseconds().default(IDLE_IN_TRANSACTION_TIMEOUT_MS),
   /** Largest CSV body an import accepts (PROGRAMME-API.md §4); above it the answer is 413. */
   IMPORT_MAX_BYTES: z.coerce
     .number()
@@ -80,7 +87,7 @@ const envSchema = z.object({
   /** How long a receiver has to answer; 10 s by the contract (tests set shorter, and the browser tests longer). */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** How often each server's delivery worker looks for due deliveries; 0 turns it off (tests drive it by hand). */
-  WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(0).default(1000),
+  WEBHOOK_POLL_INTERVAL_MS: milliseconds().default(1000),
   /** Events older than this are pruned by the delivery workers once no active endpoint still has to get them. */
   EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   /**

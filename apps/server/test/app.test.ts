@@ -117,6 +117,20 @@ describe('configuration', () => {
     expect(() => loadConfig({ POS_KEY_SECRET: 'short' })).toThrow(/POS_KEY_SECRET/);
   });
 
+  it('refuses a timer longer than a timer can be (Node would run it after 1 ms: a sweeper back to back)', () => {
+    const month = String(30 * 86_400_000);
+    for (const name of [
+      'HOLD_SWEEP_INTERVAL_MS',
+      'POINTS_EXPIRY_INTERVAL_MS',
+      'WEBHOOK_POLL_INTERVAL_MS',
+      'LOGIN_SLOWDOWN_MAX_MS',
+      'DB_IDLE_IN_TRANSACTION_TIMEOUT_MS',
+    ]) {
+      expect(() => loadConfig({ [name]: month }), name).toThrow(new RegExp(name));
+      expect(loadConfig({ [name]: '2147483647' })).toMatchObject({ [name]: 2_147_483_647 });
+    }
+  });
+
   it('treats empty values as unset and applies the documented defaults', () => {
     const config = loadConfig({ PORT: '', DATA_DIR: '' });
     expect(config).toMatchObject({
