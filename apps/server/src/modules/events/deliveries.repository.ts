@@ -121,14 +121,16 @@ export async function findDelivery(db: Executor, webhookId: string, id: string) 
 }
 
 /**
- * Queues a finished delivery again, due now, with a fresh retry schedule. One still pending is left as it
- * is (it is queued already; an attempt may be running).
+ * Makes a delivery due now. A finished one is queued again with a fresh retry schedule; one waiting for its
+ * next retry keeps its attempts and goes now instead (the receiver was mended: nobody wants to wait hours);
+ * one whose attempt is running is left to it.
  */
 export async function requeueDelivery(db: Executor, webhookId: string, id: string): Promise<void> {
   await sql`
-    update webhook_deliveries set status = 'pending', attempts = 0, next_attempt_at = now(),
-      claimed_until = null
-    where id = ${id}::uuid and endpoint_id = ${webhookId}::uuid and status <> 'pending'`.execute(db);
+    update webhook_deliveries set status = 'pending', next_attempt_at = now(), claimed_until = null,
+      attempts = case when status = 'pending' then attempts else 0 end
+    where id = ${id}::uuid and endpoint_id = ${webhookId}::uuid
+      and (status <> 'pending' or claimed_until is null or claimed_until <= now())`.execute(db);
 }
 
 /** An attempt a worker has claimed: where to send what. */

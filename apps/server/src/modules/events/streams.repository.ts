@@ -28,7 +28,10 @@ export interface ClaimedStream {
  * attempts its endpoint has free: `perEndpoint` less its delivery rows in flight (`claimDeliveries` counts
  * a leased stream's slots the same way), so one slow receiver cannot take every slot. `FOR UPDATE SKIP
  * LOCKED`: any number of servers share the endpoints; a lease that runs out (its server died) is taken by
- * the next claim, which reads again from the position the dead one never moved.
+ * the next claim, which reads again from the position the dead one never moved. The streams furthest behind
+ * come first, and only those with a free slot count against `limit`: with more busy endpoints than a server
+ * takes at once, each gets its turn (before, a crashed server's stream and whichever endpoints sorted last
+ * could wait as long as the others had events).
  */
 export async function claimStreams(
   db: Executor,
@@ -36,12 +39,14 @@ export async function claimStreams(
 ): Promise<ClaimedStream[]> {
   const result = await sql<ClaimedStream>`
     with candidates as (
-      select w.id, ${options.perEndpoint} - (select count(*) from webhook_deliveries
-        where endpoint_id = w.id and ${attemptRunning}) as slots
+      select w.id, f.slots
       from webhook_endpoints w
+      cross join lateral (select ${options.perEndpoint} - count(*) as slots from webhook_deliveries
+        where endpoint_id = w.id and ${attemptRunning}) f
       where w.status = 'active' and (w.stream_lease_until is null or w.stream_lease_until <= now())
+        and f.slots > 0
         and exists (select 1 from events e where (e.xid, e.id) > (w.stream_xid, w.stream_id) and ${visible})
-      order by w.stream_lease_until nulls first
+      order by w.stream_xid, w.stream_id
       limit ${options.limit}
       for update of w skip locked
     )
@@ -50,7 +55,7 @@ export async function claimStreams(
       stream_lease_until = now() + make_interval(secs => ${options.leaseMs / 1000}),
       stream_slots = c.slots
     from candidates c
-    where w.id = c.id and c.slots > 0
+    where w.id = c.id
     returning w.id, w.url, w.secret_cipher, w.event_types, w.stream_xid::text as stream_xid, w.stream_id,
       w.stream_slots`.execute(db);
   return result.rows.map((row) => ({ ...row, stream_id: Number(row.stream_id) }));

@@ -183,7 +183,7 @@ export async function exportDeliveries(
   return streamList(deliveriesExportSource(db, filter));
 }
 
-/** Sends a finished delivery again (a fresh retry schedule); one still pending stays queued as it is. */
+/** Sends a delivery again now (`requeueDelivery`: a finished one with a fresh retry schedule). */
 export async function retryDelivery(db: Db, webhookId: string, deliveryId: string): Promise<Delivery> {
   await existing(db, webhookId);
   await requeueDelivery(db, webhookId, deliveryId);

@@ -277,6 +277,36 @@ describe('deliveries', () => {
     expect((await deliveries(hook.id))[0]).toMatchObject({ status: 'succeeded', attempts: 1 });
   });
 
+  it('Retry of a delivery waiting for its next retry sends it now, keeping its attempts; a running one is left', async () => {
+    const hook = await endpoint();
+    const hourly = { ...options, retrySchedule: [3600, 7200] };
+    receiver.always(500);
+    await newAccount();
+    await deliverUntilCaughtUp(db, crypto, hourly);
+    const [waiting] = await deliveries(hook.id);
+    expect(waiting).toMatchObject({ status: 'pending', attempts: 1, responseStatus: 500 });
+    expect(Date.parse(waiting!.nextAttemptAt as string)).toBeGreaterThan(Date.now() + 3_000_000);
+    const retry = () => api('POST', `/api/v1/webhooks/${hook.id}/deliveries/${waiting!.id}/retry`);
+
+    // An attempt running (claimed by a worker): Retry leaves it to that attempt.
+    await sql`update webhook_deliveries set claimed_until = now() + interval '1 minute'
+      where id = ${waiting!.id}::uuid`.execute(db);
+    expect((await retry()).json()).toMatchObject({ attempts: 1, nextAttemptAt: waiting!.nextAttemptAt });
+    await sql`update webhook_deliveries set claimed_until = null where id = ${waiting!.id}::uuid`.execute(db);
+
+    // The receiver is mended: Retry makes it due now (before: it stayed an hour away), and it goes.
+    receiver.always(200);
+    const retried = (await retry()).json();
+    expect(retried).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(Date.parse(retried.nextAttemptAt)).toBeLessThanOrEqual(Date.now());
+    await deliverUntilCaughtUp(db, crypto, hourly);
+    expect((await deliveries(hook.id))[0]).toMatchObject({
+      status: 'succeeded',
+      attempts: 2,
+      responseStatus: 200,
+    });
+  });
+
   it("the endpoints list summarises the deliveries: the last attempted one and the finished ones' success rate", async () => {
     const hook = await endpoint();
     const list = async () => {
@@ -493,6 +523,37 @@ describe('streams: each endpoint reads the outbox in commit order', () => {
     expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(1);
     expect(await deliveries(hook.id)).toMatchObject([{ status: 'succeeded', attempts: 1 }]);
     expect(await deliveryBacklog(db, hook.id)).toBe(0);
+  });
+
+  it("takes the streams furthest behind first: a crashed server's stream is not left behind the others", async () => {
+    const hooks = [await endpoint(), await endpoint(), await endpoint(), await endpoint()];
+    const crashed = hooks[3]!;
+    // Its server died holding its lease: the lease has run out, but is still there.
+    await sql`update webhook_endpoints set stream_lease = ${randomUUID()}::uuid,
+      stream_lease_until = now() - interval '1 minute' where id = ${crashed.id}::uuid`.execute(db);
+    // Each round one new event for all four, and a claim of two streams: every endpoint's turn comes every
+    // other round. Before, the run-out lease sorted after every stream that had ended its lease, for ever.
+    const limits = { limit: 2, perEndpoint: 2, leaseMs: 60_000 };
+    const claimAndDeliver = async () => {
+      const { token, streams } = await claimStreamBatch(db, limits);
+      expect(streams).toHaveLength(2);
+      for (const stream of streams) await deliverStream(db, crypto, options, stream, token);
+    };
+    const delivered = async () => {
+      const { rows } = await sql<{ endpoint_id: string; n: number }>`select endpoint_id, count(*)::int as n
+        from webhook_deliveries where status = 'succeeded' group by endpoint_id`.execute(db);
+      return hooks.map((hook) => rows.find((row) => row.endpoint_id === hook.id)?.n ?? 0);
+    };
+    for (let round = 1; round <= 6; round++) {
+      await newAccount();
+      await waitForStreams(4);
+      await claimAndDeliver();
+      // No endpoint is more than the one event of this round behind.
+      for (const n of await delivered()) expect(n).toBeGreaterThanOrEqual(round - 1);
+    }
+    // Two streams are one event behind after a round: one more claim takes those two.
+    await claimAndDeliver();
+    expect(await delivered()).toEqual([6, 6, 6, 6]);
   });
 });
 
