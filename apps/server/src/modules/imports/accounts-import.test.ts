@@ -131,6 +131,47 @@ describe('member import', () => {
     await expectLedgerSound();
   });
 
+  it('a client ID repeated exactly in a file gets nothing on its repeat: one account, one card, one opening', async () => {
+    const events = await eventCounts();
+    const file = csv(HEADER, 'REP-1,55550001,10,,', 'REP-1,55550002,20,,');
+    const dry = await post('accounts', file, { query: 'dryRun=true&skipInvalid=true' });
+    expect(dry.json()).toMatchObject({ created: 1, failed: 1 });
+    const res = await post('accounts', file, { query: 'skipInvalid=true' });
+    expect(res.json()).toMatchObject({ rows: 2, created: 1, unchanged: 0, failed: 1 });
+    expect(res.json().errors.map((e: { line: number; code: string }) => [e.line, e.code])).toEqual([
+      [3, 'ACCOUNT_EXISTS'],
+    ]);
+    // Before: the repeat was refused in the answer but issued its card and posted its points too (30.00).
+    expect(await accountsLike('REP-')).toEqual([
+      { client_id: 'REP-1', balance: '10.00', cards: ['55550001'] },
+    ]);
+    const after = await eventCounts();
+    expect((after['points.adjusted'] ?? 0) - (events['points.adjusted'] ?? 0)).toBe(1);
+    expect((after['card.issued'] ?? 0) - (events['card.issued'] ?? 0)).toBe(1);
+    await expectLedgerSound();
+  });
+
+  it("a repeat whose card is another client's is an error row, not a 500, in a dry run and a real one", async () => {
+    expect((await post('accounts', csv(HEADER, 'OWNER-1,66660001,,,'))).json()).toMatchObject({ created: 1 });
+    const file = csv(HEADER, 'K-1,66660002,10,,', 'K-1,66660001,5,,');
+    // A dry run says what would be created; without skipInvalid the file writes nothing.
+    for (const [query, created] of [
+      ['dryRun=true', 1],
+      ['dryRun=true&skipInvalid=true', 1],
+      ['', 0],
+    ] as const) {
+      const refused = await post('accounts', file, { query });
+      expect(refused.statusCode, refused.body).toBe(200);
+      expect(refused.json()).toMatchObject({ created, failed: 1 });
+    }
+    expect(await accountsLike('K-')).toEqual([]);
+    const res = await post('accounts', file, { query: 'skipInvalid=true' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ created: 1, failed: 1 });
+    expect(await accountsLike('K-')).toEqual([{ client_id: 'K-1', balance: '10.00', cards: ['66660002'] }]);
+    await expectLedgerSound();
+  });
+
   it('a row that differs from what exists is ACCOUNT_EXISTS, not a silent change', async () => {
     const res = await post('accounts', csv(HEADER, 'DRY-2,,9,,', 'dry-3,,,,'));
     expect(res.json().errors.map((e: { code: string }) => e.code)).toEqual([

@@ -155,7 +155,10 @@ export async function refuseErasedClients(trx: Tx): Promise<void> {
 
 /**
  * Creates the accounts of rows whose client ID is new. A concurrent import of the same client IDs makes
- * this statement wait for it; once it committed, its accounts are conflicts here, not duplicates.
+ * this statement wait for it; once it committed, its accounts are conflicts here, not duplicates. Only the
+ * valid row is marked as the creator: an error row may carry the same client ID (a repeat in the file), and
+ * marked too it issued its own card and posted its own points (and with a card already taken, took the new
+ * account down with it: a 500).
  */
 export async function insertNewAccounts(trx: Tx): Promise<void> {
   await sql`
@@ -166,7 +169,7 @@ export async function insertNewAccounts(trx: Tx): Promise<void> {
       returning id, client_id
     )
     update import_accounts_stage s set account_id = created.id, created = true
-    from created where s.client_id = created.client_id`.execute(trx);
+    from created where s.client_id = created.client_id and s.error is null`.execute(trx);
 }
 
 /**
@@ -222,7 +225,8 @@ export async function classifyExisting(trx: Tx): Promise<void> {
         then null else 'ACCOUNT_EXISTS' end
     from existing e left join opening on opening.account_id = e.id
     where s.line = e.line`.execute(trx);
-  await sql`update import_accounts_stage set post = true where created and points > 0`.execute(trx);
+  await sql`update import_accounts_stage set post = true
+    where created and error is null and points > 0`.execute(trx);
 }
 
 export interface StageOutcome {
