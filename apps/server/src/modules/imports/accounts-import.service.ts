@@ -74,6 +74,7 @@ export async function importAccounts(
           meta: { source: 'import-opening', importId: file.importId },
           createdBy: actor.username,
           existingAccounts: false,
+          dryRun: options.dryRun,
         });
         return accountsOutcome(trx);
       },

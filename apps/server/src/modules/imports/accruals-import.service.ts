@@ -83,6 +83,7 @@ export async function importAccruals(
           meta: { source: 'import-credit', importId: file.importId },
           createdBy: actor.username,
           existingAccounts: true,
+          dryRun: options.dryRun,
         });
         return accrualsOutcome(trx);
       },

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { bearer, createTestContext, PASSWORD } from '../../../test/helper';
 import { ledgerIsSound, verifyLedger } from '../ledger/verify-ledger';
+import { whileLocked } from '../pos/pos.fixtures';
 import { importAccruals } from './accruals-import.service';
 import { csv, importer } from './imports.fixtures';
 
@@ -102,17 +103,35 @@ describe('bulk credits', () => {
     expect(await balances()).toEqual(['BULK-1=17.00', 'BULK-2=3.50', 'BULK-3=11.00']);
   });
 
-  it('credits that would pass the balance limit are refused per account', async () => {
+  it('credits that would pass the balance limit are refused per account, in a dry run too', async () => {
     const body = csv(
       'clientId,points',
       'BULK-2,1000000000',
       ...Array.from({ length: 1000 }, () => 'BULK-2,1000000000'),
     );
-    const res = await post('accruals', body, { query: 'skipInvalid=true' });
-    expect(res.json()).toMatchObject({ created: 0, failed: 1001 });
-    expect(res.json().errors[0]).toMatchObject({ line: 2, code: 'BALANCE_LIMIT_EXCEEDED' });
+    for (const query of ['dryRun=true', 'skipInvalid=true']) {
+      const res = await post('accruals', body, { query });
+      expect(res.json()).toMatchObject({ created: 0, failed: 1001 });
+      expect(res.json().errors[0]).toMatchObject({ line: 2, code: 'BALANCE_LIMIT_EXCEEDED' });
+    }
     await expectLedgerSound();
   });
+
+  it.runIf(ctx.database.kind === 'postgres')(
+    "a dry run locks none of the file's accounts: it answers while a till's write holds one",
+    async () => {
+      const [account] = (
+        await sql<{ id: string }>`select id from accounts where client_id = 'BULK-3'`.execute(db)
+      ).rows;
+      const before = await balances();
+      // Before, a dry run took every account of the file for its posting (then rolled back): it waited here.
+      const res = await whileLocked(db, { table: 'accounts', id: account!.id }, () =>
+        post('accruals', csv('clientId,points', 'BULK-3,4', 'BULK-1,1'), { query: 'dryRun=true' }),
+      );
+      expect(res.json()).toMatchObject({ dryRun: true, created: 2, failed: 0 });
+      expect(await balances()).toEqual(before);
+    },
+  );
 
   it('each import leaves one audit entry with its counts', async () => {
     const res = await ctx.app.inject({

@@ -17,6 +17,12 @@ export interface StagedCredits {
    * needs neither the lock nor the limit (a row's points are at most 10⁹).
    */
   existingAccounts: boolean;
+  /**
+   * A dry run: only the refusals, over the balances as committed; no account is locked and nothing is written
+   * (the transaction is rolled back anyway, but a dry run of a large file held the locks of every account in
+   * it, and so every till on those cards, for as long as it took to write what it then threw away).
+   */
+  dryRun?: boolean;
 }
 
 /**
@@ -27,9 +33,10 @@ export interface StagedCredits {
  */
 export async function postStagedCredits(trx: Tx, input: StagedCredits): Promise<void> {
   if (input.existingAccounts) {
-    await lockStagedAccounts(trx, input.stage);
+    if (!input.dryRun) await lockStagedAccounts(trx, input.stage);
     await refuseOverLimit(trx, input.stage, centsText(MAX_BALANCE_CENTS));
   }
+  if (input.dryRun) return;
   // A batch of rows per statement, each batch's points.adjusted events (as for one admin adjustment)
   // in one outbox statement, each with the balances after its own row (an account may have several).
   for (let afterLine = 0; ; ) {
