@@ -78,10 +78,24 @@ export const BUSINESS_TIME_MAX = '2100-01-01T00:00:00Z';
 const businessMinMs = Date.parse(BUSINESS_TIME_MIN);
 const businessMaxMs = Date.parse(BUSINESS_TIME_MAX);
 
+/**
+ * The offset's minutes east of UTC, at most 14 hours either way: the world's zones run from −12:00 to +14:00,
+ * and PostgreSQL refuses an offset past 15:59 (a timestamp that reached it was a 500).
+ */
+const MAX_OFFSET_MINUTES = 14 * 60;
+const OFFSET = /([+-])(\d{2}):?(\d{2})?$/;
+
+function offsetInRange(v: string): boolean {
+  const m = OFFSET.exec(v);
+  if (!m || v.endsWith('Z')) return true;
+  return Number(m[2]) * 60 + Number(m[3] ?? 0) <= MAX_OFFSET_MINUTES;
+}
+
 /** An ISO-8601 date-time with Z or an offset, inside the business range; the one schema for accepted timestamps. */
 export function businessTimestamp(message = 'must be an ISO-8601 date-time with a time zone') {
   return z.iso
     .datetime({ offset: true, message })
+    .refine(offsetInRange, 'must have a time zone offset between -14:00 and +14:00')
     .refine(
       (v) => {
         const ms = Date.parse(v);

@@ -55,6 +55,52 @@ describe('accepted timestamps are bounded to 2000-01-01 … 2100-01-01 (issue 15
     expect(res.json().activeFrom).toBe('2000-01-01T00:00:00.000Z');
   });
 
+  it.each(['2025-01-01T00:00:00+16:00', '2025-01-01T00:00:00-16:00', '2025-01-01T00:00:00+14:30'])(
+    'activeFrom %s (an offset no zone has, past what PostgreSQL takes) is a 400, not a 500',
+    async (activeFrom) => {
+      const res = await create({ config: { percent: 1 }, activeFrom });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        details: [{ field: 'activeFrom', message: 'must have a time zone offset between -14:00 and +14:00' }],
+      });
+    },
+  );
+
+  it('offsets of real zones are accepted, to +14:00 and -12:00', async () => {
+    for (const [version, activeFrom] of [
+      [2, '2025-01-01T00:00:00+14:00'],
+      [3, '2025-01-01T00:00:00-12:00'],
+      [4, '2025-01-01T00:00:00+05:45'],
+    ] as const) {
+      const res = await create({ version, config: { percent: 1 }, activeFrom });
+      expect(res.statusCode, res.body).toBe(201);
+    }
+  });
+
+  it('a backtest range and an offline purchase with such an offset are 400s too', async () => {
+    const ruleset = (await create({ version: 5, config: { percent: 1 }, activeFrom: past })).json();
+    const backtest = await app.inject({
+      method: 'POST',
+      url: `/api/v1/rulesets/${ruleset.id}/backtest`,
+      headers: bearer(ctx.tokens.MANAGER),
+      payload: { from: '2025-01-01T00:00:00+16:00', to: '2025-02-01T00:00:00Z' },
+    });
+    expect(backtest.statusCode, backtest.body).toBe(400);
+    const pos = till(ctx, (await createPosKey(ctx)).apiKey);
+    const card = await createCard(db);
+    const accrual = await pos.accrue({
+      operationId: opId('acc'),
+      cardNumber: card.number,
+      receipt: {
+        ...receipt,
+        purchasedAt: new Date(Date.now() - 3_600_000).toISOString().replace('Z', '+16:00'),
+      },
+    });
+    expect(accrual.statusCode, accrual.body).toBe(400);
+    expect(accrual.json().details[0].field).toBe('receipt.purchasedAt');
+  });
+
   it('analytics ranges too', async () => {
     const res = await app.inject({
       url: '/api/v1/analytics/operations?from=0000-01-01T00:00:00Z&to=2025-01-02T00:00:00Z',
