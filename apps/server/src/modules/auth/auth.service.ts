@@ -104,7 +104,8 @@ export async function login(
   }
 
   await inTransaction(db, async (trx) => {
-    await touchLastLogin(trx, user.id);
+    // Deleted while its password was being checked: no session, and no "Signed in" after "Deleted user".
+    if (!(await touchLastLogin(trx, user.id))) throw new AppError('INVALID_CREDENTIALS');
     // This attempt's claim goes with the username's other failures.
     await clearFailures(trx, user.username);
     await recordAttempt(trx, user.username, from, true);

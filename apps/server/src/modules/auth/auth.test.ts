@@ -1,7 +1,9 @@
 import { SignJWT } from 'jose';
-import { describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { describe, expect, it, vi } from 'vitest';
 import { bearer, createTestContext, PASSWORD } from '../../../test/helper';
 import { dummyVerificationCount } from '../../lib/password';
+import { lockWaits, whileLocked } from '../pos/pos.fixtures';
 
 const ctx = await createTestContext({ LOGIN_MAX_FAILURES_PER_USERNAME: '3' });
 const { app } = ctx;
@@ -190,6 +192,37 @@ describe('session tokens', () => {
       message: 'Token expired. Please log in again.',
     });
   });
+
+  // PostgreSQL only: the deletion commits while the sign-in waits for the user's row (PGlite runs one at a time).
+  it.runIf(ctx.database.kind === 'postgres')(
+    'a user deleted while signing in is not signed in, and no sign-in is audited',
+    async () => {
+      const created = await app.inject({
+        method: 'POST',
+        url: '/auth/api/v1/users',
+        headers: bearer(ctx.tokens.ADMIN),
+        payload: { username: 'racing', password: PASSWORD, role: 'VIEWER' },
+      });
+      const id = created.json().id as string;
+      const res = await whileLocked(ctx.database.db, { table: 'users', id }, async (unlock, locker) => {
+        // The password checked, the sign-in waits to record itself; meanwhile the user is deleted.
+        const signingIn = ctx.login('racing');
+        await vi.waitFor(async () => expect(await lockWaits(ctx.database.db)).toBe(1), {
+          timeout: 60_000,
+          interval: 10,
+        });
+        await sql`delete from users where id = ${id}::uuid`.execute(locker);
+        await unlock();
+        return signingIn;
+      });
+      // Before: 200 with a token that never worked, and "Signed in" after the deletion in the log.
+      expect(res.statusCode, res.body).toBe(401);
+      expect(res.json().code).toBe('INVALID_CREDENTIALS');
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from audit_log
+        where target_id = ${id} and message like 'Signed in%'`.execute(ctx.database.db);
+      expect(rows[0]!.n).toBe(0);
+    },
+  );
 
   it("a deleted user's token stops working at once", async () => {
     const created = await app.inject({

@@ -1,11 +1,12 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { RulesetAdvanced } from '@loyalty/contracts';
 import type { LightMyRequestResponse } from 'fastify';
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { expect, vi } from 'vitest';
 import { bearer, createTestContext, type TestContext } from '../../../test/helper';
 import type { BatchQueue } from '../../db/batch-queue';
 import type { Db } from '../../db/connection';
+import type { Database } from '../../db/schema';
 import type { SetBatchOptions } from '../ledger/set-batches';
 
 /** Test helpers for the POS API: keys, rulesets, cards with a starting balance, and a till client. */
@@ -259,12 +260,13 @@ export function recordedBatches(use: (options: SetBatchOptions) => BatchQueue<un
 /**
  * Runs `work` while a transaction of the test's own holds a row locked (`for update`), as another server's
  * write or an import would. `unlock` commits it; it is committed after `work` at the latest, and rolled back
- * when `work` fails, so a failing test leaves no lock behind for the next one.
+ * when `work` fails, so a failing test leaves no lock behind for the next one. `locker` runs statements in
+ * that transaction (e.g. deletes the row before `unlock`, as a request racing the queued one would).
  */
 export async function whileLocked<T>(
   db: Db,
-  row: { table: 'accounts' | 'operations'; id: string },
-  work: (unlock: () => Promise<void>) => Promise<T>,
+  row: { table: 'accounts' | 'operations' | 'users'; id: string },
+  work: (unlock: () => Promise<void>, locker: Kysely<Database>) => Promise<T>,
 ): Promise<T> {
   return db.connection().execute(async (conn) => {
     await sql`begin`.execute(conn);
@@ -276,7 +278,7 @@ export async function whileLocked<T>(
     };
     try {
       await sql`select 1 from ${sql.table(row.table)} where id = ${row.id}::uuid for update`.execute(conn);
-      const result = await work(unlock);
+      const result = await work(unlock, conn);
       await unlock();
       return result;
     } finally {

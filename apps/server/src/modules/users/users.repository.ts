@@ -77,8 +77,14 @@ export async function deleteUser(trx: Tx, id: string): Promise<void> {
   await trx.deleteFrom('users').where('id', '=', id).execute();
 }
 
-export async function touchLastLogin(trx: Tx, id: string): Promise<void> {
-  await trx.updateTable('users').set({ last_login: sql`now()` }).where('id', '=', id).execute();
+/** Stamps the sign-in; false when the user is gone (deleted while the password was checked). */
+export async function touchLastLogin(trx: Tx, id: string): Promise<boolean> {
+  const result = await trx
+    .updateTable('users')
+    .set({ last_login: sql`now()` })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 export async function countUsers(db: Executor): Promise<number> {
