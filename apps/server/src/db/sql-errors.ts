@@ -11,6 +11,14 @@ export function isUniqueViolation(error: unknown): boolean {
 }
 
 /**
+ * 23503: a row names one that is gone, by `constraint` (e.g. a user deleted while their request ran). Only the
+ * constraint a caller expects to race means that; any other is a fault, left to answer 500.
+ */
+export function isForeignKeyViolation(error: unknown, constraint: string): boolean {
+  return codeOf(error) === '23503' && (error as { constraint?: unknown }).constraint === constraint;
+}
+
+/**
  * 40001 serialization failure, 40P01 deadlock detected: the statement or transaction lost a race and
  * did nothing, so it is safe to run again (ARCHITECTURE.md "Scale-out path").
  */

@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { bearer, createTestContext } from '../../../test/helper';
+import { sql } from 'kysely';
+import { describe, expect, it, vi } from 'vitest';
+import { bearer, createTestContext, PASSWORD } from '../../../test/helper';
+import { lockWaits, whileLocked } from '../pos/pos.fixtures';
 
 // Issue 15.7: manual accrual with an Idempotency-Key.
 const ctx = await createTestContext();
@@ -31,6 +33,34 @@ const auditsOf = (accountId: string) =>
   db.selectFrom('audit_log').select('id').where('target_id', '=', accountId).execute();
 
 describe('manual accrual with an Idempotency-Key', () => {
+  // PostgreSQL only: the deletion commits while the accrual waits for the user's row (PGlite runs one at a time).
+  it.runIf(ctx.database.kind === 'postgres')(
+    'a user deleted while their request runs gets 401, not a 500, and nothing is booked',
+    async () => {
+      const accountId = await newAccount('IDEM-GONE');
+      const user = await app.inject({
+        method: 'POST',
+        url: '/auth/api/v1/users',
+        headers: bearer(ctx.tokens.ADMIN),
+        payload: { username: 'leaving', password: PASSWORD, role: 'MANAGER' },
+      });
+      const id = user.json().id as string;
+      const token = (await ctx.login('leaving')).json().token;
+      const res = await whileLocked(db, { table: 'users', id }, async (unlock, locker) => {
+        // Let in, the accrual claims its key, which names the user: it waits for the user's row.
+        const accruing = accrue({ accountId, points: 3 }, 'key-gone', token);
+        await vi.waitFor(async () => expect(await lockWaits(db)).toBe(1), { timeout: 60_000, interval: 10 });
+        await sql`delete from users where id = ${id}::uuid`.execute(locker);
+        await unlock();
+        return accruing;
+      });
+      // Before: the claim's foreign key to the deleted user failed, a 500 INTERNAL_ERROR.
+      expect(res.statusCode, res.body).toBe(401);
+      expect(res.json()).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+      expect(await balanceOf(accountId)).toBe('0.00');
+    },
+  );
+
   it('the same key and body get the first answer again, and the points are booked once', async () => {
     const accountId = await newAccount('IDEM-1');
     const body = { accountId, points: 7.25, reason: 'Goodwill' };

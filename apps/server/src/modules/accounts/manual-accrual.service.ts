@@ -1,5 +1,6 @@
 import type { ManualAccrualResponse } from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
+import { isForeignKeyViolation } from '../../db/sql-errors';
 import { inTransaction, type Tx } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import { centsNumber, centsText, toCents } from '../../lib/money';
@@ -72,7 +73,13 @@ export async function manualAccrual(
   }
   const hash = requestHash('manual-accrual', canonicalJson(input));
   return inTransaction(db, async (trx) => {
-    const earlier = await claimKey(trx, { scope: { userId: actor.id }, key, hash });
+    const earlier = await claimKey(trx, { scope: { userId: actor.id }, key, hash }).catch(
+      (error: unknown) => {
+        // The key is the user's: deleted since the request was let in, their session has ended.
+        if (isForeignKeyViolation(error, 'idempotency_keys_user_id_fkey')) throw new AppError('UNAUTHORIZED');
+        throw error;
+      },
+    );
     if (earlier) {
       if (earlier.request_hash !== hash) throw new AppError('IDEMPOTENCY_KEY_REUSED');
       return {
