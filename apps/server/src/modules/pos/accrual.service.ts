@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   type AccrualPreviewResponse,
   type AccrualResponse,
@@ -8,6 +7,7 @@ import {
 import type { Db } from '../../db/connection';
 import { AppError } from '../../lib/app-error';
 import { centsNumber } from '../../lib/money';
+import { timeOrderedUuid } from '../../lib/time-ordered-uuid';
 import type { AccrualContext } from '../ledger/accrual.repository';
 import { accrualBatches } from '../ledger/accrual-batch';
 import { type AccrualRequest, type DecidedAccrual, previewAccrualOn } from '../ledger/pos-accrual';
@@ -96,7 +96,9 @@ export async function accrue(
           hash: ctx.hash,
           status: successStatus.accrual,
         },
-        rowId: randomUUID(),
+        // Time-ordered: a backtest meets the receipts of one transaction (a card's group commit) in this order,
+        // the order their day cap was decided in.
+        rowId: timeOrderedUuid(),
         posId: pos.id,
         cardNumber: input.cardNumber,
         receipt: input.receipt,

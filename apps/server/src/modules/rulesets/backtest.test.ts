@@ -1,8 +1,10 @@
 import type { EarningRule } from '@loyalty/contracts';
 import fc from 'fast-check';
 import { sql } from 'kysely';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { bearer } from '../../../test/helper';
+import { useGroupCommit } from '../../db/group-commit';
+import { accrualBatches } from '../ledger/accrual-batch';
 import { arbitraryConfig, arbitraryItems } from '../ledger/earning-rules.fixtures';
 import type { ReceiptLineInput } from '../ledger/receipt-math';
 import { createCard, createPosKey, createRuleset, opId, posTestFile, till } from '../pos/pos.fixtures';
@@ -297,5 +299,60 @@ describe('ruleset backtest', () => {
     expect(cents(body.currentPoints)).toBe(inRange[0]! + inRange[1]!);
     expect(cents(body.candidatePoints)).toBe(cents(body.currentPoints));
     expect(body.delta).toBe(0);
+  });
+
+  it("meets a card's receipts of one group commit in the order its day cap met them", async () => {
+    const id = await createRuleset(db, {
+      version: ++version,
+      percent: 10,
+      earningRules: { maxPointsPerCardPerDay: 15 },
+    });
+    const cards = await Promise.all(Array.from({ length: 12 }, () => createCard(db)));
+    const start = (await afterLatestReceipt()).toISOString();
+    // Every accrual through its card's group commit (no batches across cards), paused while they are sent.
+    accrualBatches.use(db, null);
+    const commit = useGroupCommit(db, { lanes: 1, maxBatch: 16 });
+    const resume = commit.pause();
+    const sent: Array<ReturnType<typeof pos.accrue>> = [];
+    try {
+      // Each card's two accruals (X, then Y) wait in its paused group commit: one transaction, one created_at.
+      for (const card of cards) {
+        for (const category of ['X', 'Y']) {
+          sent.push(
+            pos.accrue({
+              operationId: opId('gc'),
+              cardNumber: card.number,
+              receipt: { receiptId: opId('R'), items: [{ sku: 'S', category, quantity: 1, price: 100 }] },
+            }),
+          );
+          await vi.waitFor(() => expect(commit.queued()).toBe(sent.length), { timeout: 60_000, interval: 2 });
+        }
+      }
+      resume();
+      const answers = await Promise.all(sent);
+      // X earns 10; Y meets the day cap of 15 and earns the rest, 5.
+      expect(answers.map((a) => a.json().points)).toEqual(cards.flatMap(() => [10, 5]));
+    } finally {
+      resume();
+      useGroupCommit(db, { lanes: 1, maxBatch: 16 });
+      accrualBatches.use(db, { lanes: 1, maxBatch: 16 });
+    }
+    const { rows } = await sql<{ n: number }>`select count(distinct created_at)::int as n from receipts
+      where card_number = any(${cards.map((c) => c.number)})`.execute(db);
+    expect(rows[0]!.n).toBeLessThanOrEqual(cards.length);
+    const end = new Date((await dbNow()).getTime() + 1000).toISOString();
+    const body = (await backtest(id, { from: start, to: end })).json();
+    // Before, the receipts of one transaction were walked by a random id: Y first for about half the cards.
+    expect(body).toMatchObject({ receipts: 24, delta: 0 });
+    expect(
+      body.byCategory.map((c: { category: string; currentPoints: number; candidatePoints: number }) => [
+        c.category,
+        c.currentPoints,
+        c.candidatePoints,
+      ]),
+    ).toEqual([
+      ['X', 120, 120],
+      ['Y', 60, 60],
+    ]);
   });
 });
