@@ -12,7 +12,10 @@ declare module 'fastify' {
 
 /**
  * onRequest: an active POS key in `X-API-Key`, else 401 UNAUTHORIZED (POS-API.md "Authentication"). Looked up
- * on every call, so a deactivation stops the key at once on every server. A cache of found keys was measured
+ * on every call, so a deactivation refuses every call that arrives after it, on every server. A call let in
+ * before it finishes (a write waiting for its card's lock may commit after the deactivation's answer): the
+ * key is checked when the call arrives, not again inside its transaction, which would put a read (and a share
+ * lock the deactivation waits for) into every POS write (found by review; left as is). A cache of found keys was measured
  * (BENCHMARKS.md, 2026-11-28) and bought nothing a run could tell from noise, while keeping it exact across
  * servers took LISTEN/NOTIFY, which the scale-out path rules out (ARCHITECTURE.md).
  */
