@@ -1,7 +1,6 @@
-import { sql } from 'kysely';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bearer, createTestContext, PASSWORD } from '../../../test/helper';
-import { lockWaits, whileLocked } from '../pos/pos.fixtures';
+import { deletedWhileWaiting } from '../pos/pos.fixtures';
 
 // Issue 15.7: manual accrual with an Idempotency-Key.
 const ctx = await createTestContext();
@@ -46,14 +45,10 @@ describe('manual accrual with an Idempotency-Key', () => {
       });
       const id = user.json().id as string;
       const token = (await ctx.login('leaving')).json().token;
-      const res = await whileLocked(db, { table: 'users', id }, async (unlock, locker) => {
-        // Let in, the accrual claims its key, which names the user: it waits for the user's row.
-        const accruing = accrue({ accountId, points: 3 }, 'key-gone', token);
-        await vi.waitFor(async () => expect(await lockWaits(db)).toBe(1), { timeout: 60_000, interval: 10 });
-        await sql`delete from users where id = ${id}::uuid`.execute(locker);
-        await unlock();
-        return accruing;
-      });
+      // Let in, the accrual claims its key, which names the user: it waits for the user's row.
+      const res = await deletedWhileWaiting(db, { table: 'users', id }, () =>
+        accrue({ accountId, points: 3 }, 'key-gone', token),
+      );
       // Before: the claim's foreign key to the deleted user failed, a 500 INTERNAL_ERROR.
       expect(res.statusCode, res.body).toBe(401);
       expect(res.json()).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });

@@ -1,9 +1,9 @@
 import { SignJWT } from 'jose';
 import { sql } from 'kysely';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bearer, createTestContext, PASSWORD } from '../../../test/helper';
 import { dummyVerificationCount } from '../../lib/password';
-import { lockWaits, whileLocked } from '../pos/pos.fixtures';
+import { deletedWhileWaiting } from '../pos/pos.fixtures';
 
 const ctx = await createTestContext({ LOGIN_MAX_FAILURES_PER_USERNAME: '3' });
 const { app } = ctx;
@@ -204,17 +204,10 @@ describe('session tokens', () => {
         payload: { username: 'racing', password: PASSWORD, role: 'VIEWER' },
       });
       const id = created.json().id as string;
-      const res = await whileLocked(ctx.database.db, { table: 'users', id }, async (unlock, locker) => {
-        // The password checked, the sign-in waits to record itself; meanwhile the user is deleted.
-        const signingIn = ctx.login('racing');
-        await vi.waitFor(async () => expect(await lockWaits(ctx.database.db)).toBe(1), {
-          timeout: 60_000,
-          interval: 10,
-        });
-        await sql`delete from users where id = ${id}::uuid`.execute(locker);
-        await unlock();
-        return signingIn;
-      });
+      // The password checked, the sign-in waits to record itself; meanwhile the user is deleted.
+      const res = await deletedWhileWaiting(ctx.database.db, { table: 'users', id }, () =>
+        ctx.login('racing'),
+      );
       // Before: 200 with a token that never worked, and "Signed in" after the deletion in the log.
       expect(res.statusCode, res.body).toBe(401);
       expect(res.json().code).toBe('INVALID_CREDENTIALS');

@@ -290,6 +290,25 @@ export async function whileLocked<T>(
   });
 }
 
+/**
+ * Sends a request that comes to wait for `row` (which the test locks meanwhile), deletes the row in that
+ * lock's transaction and commits: the request then finds it gone, as when another request deleted it while
+ * this one ran. Answers what the request answered. PostgreSQL only (PGlite runs one transaction at a time).
+ */
+export function deletedWhileWaiting<T>(
+  db: Db,
+  row: { table: 'users'; id: string },
+  send: () => Promise<T>,
+): Promise<T> {
+  return whileLocked(db, row, async (unlock, locker) => {
+    const waiting = send();
+    await vi.waitFor(async () => expect(await lockWaits(db)).toBe(1), { timeout: 60_000, interval: 10 });
+    await sql`delete from ${sql.table(row.table)} where id = ${row.id}::uuid`.execute(locker);
+    await unlock();
+    return waiting;
+  });
+}
+
 /** Sessions of this database waiting for a lock: a write queued behind a row the test locked. */
 export async function lockWaits(db: Db): Promise<number> {
   const { rows } = await sql<{ n: number }>`
