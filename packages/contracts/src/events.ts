@@ -160,7 +160,8 @@ export type WebhookListItem = z.infer<typeof webhookListItem>;
 /**
  * One event's delivery to one endpoint. It exists from the event's first attempt on: an event its endpoint's
  * stream has not reached yet (usually well under a second, see modules/events/README.md) is not listed. The
- * test event, a Retry and the events a batch left unsent are listed `pending` with 0 attempts.
+ * test event, a Retry of a finished delivery and the events a batch left unsent are listed `pending` with 0
+ * attempts; a Retry of one waiting for its next retry keeps its attempts and is due at once.
  */
 export const delivery = z.object({
   id: z.uuid(),

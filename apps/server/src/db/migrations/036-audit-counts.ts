@@ -71,7 +71,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     create trigger derived_audit_truncate after truncate on audit_log
       for each statement execute function derived_audit_truncated();
 
-    insert into audit_counts (target_type, shard, n)
-      select target_type, 0, count(*) from audit_log group by target_type;
+    -- The counters from the log itself: this migration's backfill, and the rebuild after a load without
+    -- triggers (rebuildAuditCounts, npm run rebuild-derived).
+    create function derived_rebuild_audit_counts() returns void language sql as $$
+      delete from audit_counts;
+      insert into audit_counts (target_type, shard, n)
+        select target_type, 0, count(*) from audit_log group by target_type;
+    $$;
+    select derived_rebuild_audit_counts();
   `.execute(db);
 }

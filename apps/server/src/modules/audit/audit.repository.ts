@@ -101,9 +101,7 @@ async function countFromCounters(db: Db, targetType?: AuditTargetType): Promise<
 export async function rebuildAuditCounts(db: Db): Promise<void> {
   await inTransaction(db, async (trx) => {
     await sql`lock table audit_log in share mode`.execute(trx);
-    await sql`delete from audit_counts`.execute(trx);
-    await sql`insert into audit_counts (target_type, shard, n)
-      select target_type, 0, count(*) from audit_log group by target_type`.execute(trx);
+    await sql`select derived_rebuild_audit_counts()`.execute(trx);
   });
 }
 

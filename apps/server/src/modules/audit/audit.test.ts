@@ -70,6 +70,20 @@ describe('GET /api/v1/audit', () => {
     );
     expect((await get('?username=counted&targetType=auth')).json().totalElements).toBe(2);
     expect((await get('?search=Counted')).json().totalElements).toBe(3);
+    // Which way each total is taken: a shard row the log does not have moves the counted totals only.
+    await sql`insert into audit_counts (target_type, shard, n) values ('auth', -1, 5)`.execute(db);
+    try {
+      expect((await get('')).json().totalElements).toBe((await counted('')) + 5);
+      expect((await get('?targetType=auth')).json().totalElements).toBe(
+        (await counted("where target_type = 'auth'")) + 5,
+      );
+      expect((await get('?targetType=settings')).json().totalElements).toBe(
+        await counted("where target_type = 'settings'"),
+      );
+      expect((await get('?search=Counted')).json().totalElements).toBe(3);
+    } finally {
+      await sql`delete from audit_counts where shard = -1`.execute(db);
+    }
   });
 
   it('filters by a username JavaScript lowercases otherwise (İ), as the database does', async () => {

@@ -3,6 +3,7 @@ import type { Executor } from '../../db/executor';
 import type { Tx } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import { type Cents, centsText, MAX_BALANCE_CENTS, milliText, parseCents } from '../../lib/money';
+import { timeOrderedUuid } from '../../lib/time-ordered-uuid';
 import type { StoredRequest } from '../pos/idempotency';
 import {
   type AccrualContext,
@@ -105,8 +106,6 @@ export async function previewAccrualOn(db: Executor, request: AccrualRequest): P
 
 export interface PosAccrual extends AccrualRequest {
   key: PosRequestKey;
-  /** operations.id for the accrual. */
-  rowId: string;
   /** The answer stored for the request and its replays (the caller serialises it). */
   answer: (decided: DecidedAccrual) => unknown;
   /** Told what was read when the accrual is refused, so the caller can record the refusal against it. */
@@ -143,7 +142,10 @@ export function accrualWrite(a: PosAccrual, context: AccrualContext, decided: De
   return {
     claim: { ...a.key, response: a.answer(decided) },
     operation: {
-      id: a.rowId,
+      // Drawn as it is decided, time-ordered: a backtest meets the receipts of one transaction (a card's group
+      // commit, which may decide a request that came later before one a set batch left to run alone) in this
+      // order, the order their day cap was decided in.
+      id: timeOrderedUuid(),
       operation_id: a.key.operationId,
       type: 'accrual',
       points: centsText(computed.pointsCents),

@@ -5,9 +5,9 @@ import {
   purchasedTooLongAgo,
 } from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
+import { cardKey, posTransaction } from '../../db/group-commit';
 import { AppError } from '../../lib/app-error';
 import { centsNumber } from '../../lib/money';
-import { timeOrderedUuid } from '../../lib/time-ordered-uuid';
 import type { AccrualContext } from '../ledger/accrual.repository';
 import { accrualBatches } from '../ledger/accrual-batch';
 import { type AccrualRequest, type DecidedAccrual, previewAccrualOn } from '../ledger/pos-accrual';
@@ -54,15 +54,19 @@ function purchaseTooOld(): AppError {
 }
 
 /**
- * The stored request of an earlier attempt of this accrual, once an attempt holding the card's account (on
- * any server) has finished: its answer is not committed until then, and a retry refused meanwhile would
- * tell the till "invalid" about points it is being given. (An attempt still on its way to the account's
- * lock is not seen; the till's retry comes seconds after its first attempt, which by then waits at the lock
- * if it has not finished.)
+ * The stored request of an earlier attempt of this accrual, once an attempt queued for the card on this
+ * server or holding its account (on any server) has finished: its answer is not committed until then, and a
+ * retry refused meanwhile would tell the till "invalid" about points it is being given. It waits in the
+ * card's group commit, behind the card's writes and on their one connection, not on a connection of its own.
+ * (An attempt still on its way to the account's lock in a batch across cards, or on another server, is not
+ * seen; the till's retry comes seconds after its first attempt, which by then holds the lock if it has not
+ * finished.)
  */
 async function firstAttempt(db: Db, input: AccrualInput): Promise<StoredRequest | undefined> {
-  await waitForCardWriters(db, input.cardNumber);
-  return findRequest(db, input.operationId);
+  return posTransaction(db, cardKey(input.cardNumber), async (trx) => {
+    await waitForCardWriters(trx, input.cardNumber);
+    return findRequest(trx, input.operationId);
+  });
 }
 
 /**
@@ -96,9 +100,6 @@ export async function accrue(
           hash: ctx.hash,
           status: successStatus.accrual,
         },
-        // Time-ordered: a backtest meets the receipts of one transaction (a card's group commit) in this order,
-        // the order their day cap was decided in.
-        rowId: timeOrderedUuid(),
         posId: pos.id,
         cardNumber: input.cardNumber,
         receipt: input.receipt,

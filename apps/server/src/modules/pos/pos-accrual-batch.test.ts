@@ -168,19 +168,19 @@ describe('set-based batches of accruals across cards', () => {
           purchasedAt: new Date(Date.now() - 30 * 86_400_000 + 60_000).toISOString(),
         },
       };
+      const commit = useGroupCommit(db, { lanes: 1, maxBatch: 16 });
       await whileLocked(db, { table: 'accounts', id: card.accountId }, async (unlock) => {
-        // Accepted (the purchase is just inside 30 days), the first attempt waits for the account.
+        // Accepted (the purchase is just inside 30 days), the first attempt (a batch of one, written in its
+        // card's group commit) waits for the account.
         const first = pos.accrue(body);
         await vi.waitFor(async () => expect(await lockWaits(db)).toBe(1), { timeout: 60_000, interval: 10 });
         // The till gives up on it and retries two minutes later: the purchase is now over 30 days old. The
-        // retry waits for the first attempt rather than refusing the purchase (before the fix: 400 at once).
+        // retry waits behind the first attempt in the card's group commit rather than refusing the purchase
+        // (before the fix: 400 at once).
         vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 120_000 });
         try {
           const retry = pos.accrue(body);
-          await vi.waitFor(async () => expect(await lockWaits(db)).toBe(2), {
-            timeout: 60_000,
-            interval: 10,
-          });
+          await vi.waitFor(() => expect(commit.queued()).toBe(1), { timeout: 60_000, interval: 2 });
           await unlock();
           const [a, b] = await Promise.all([first, retry]);
           expect([a.statusCode, b.statusCode]).toEqual([201, 201]);

@@ -14,10 +14,11 @@ export async function findRequest(db: Executor, operationId: string): Promise<St
 }
 
 /**
- * Waits until no transaction holds the card's account for a write (a share lock, let go at once): a write
- * of the card that has its lock then has committed or rolled back, and a read after this sees its answer.
+ * Waits until no other transaction holds the card's account for a write (a share lock, kept to the end of
+ * the caller's transaction): a write of the card that had its lock has then committed or rolled back, and a
+ * read after this sees its answer.
  */
-export async function waitForCardWriters(db: Db, cardNumber: string): Promise<void> {
+export async function waitForCardWriters(db: Executor, cardNumber: string): Promise<void> {
   await sql`select 1 from cards c join accounts a on a.id = c.account_id
     where c.number = ${cardNumber} for share of a`.execute(db);
 }
