@@ -6,7 +6,7 @@ import type { Tx } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import { type Cents, centsText, parseCents } from '../../lib/money';
 import type { StoredRequest } from '../pos/idempotency';
-import { expireHolds } from './expire-holds';
+import { expireHoldsIn } from './expire-holds';
 import {
   availableFor,
   captureReason,
@@ -43,8 +43,8 @@ const ATTEMPTS = 3;
 /**
  * A POS hold, in its own transaction: lock the account → decide (`holdRefusal`) → write the hold with the
  * stored answer. When it fits only once the account's lapsed holds are voided, they are voided first in a
- * statement of their own (it takes the hold rows before the account, as every write does) and the hold
- * is tried again. Refusals are thrown before anything is written. `set`: the holds' set-based form, for the
+ * transaction of their own, queued in the card's group commit like the card's writes, and the hold is tried
+ * again. Refusals are thrown before anything is written. `set`: the holds' set-based form, for the
  * card's group commit to write several of its holds together (`hold-batch.ts`).
  */
 export async function postHold(db: Db, h: PosHold, set?: SetKind<PosHold>): Promise<StoredRequest> {
@@ -57,7 +57,12 @@ export async function postHold(db: Db, h: PosHold, set?: SetKind<PosHold>): Prom
     );
     if ('stored' in posted) return posted.stored;
     if (attempt === ATTEMPTS) throw new AppError('INSUFFICIENT_FUNDS');
-    await expireHolds(db, { accountId: posted.lapsedOn });
+    // In the card's group commit too: it takes the lapsed hold rows before the account, and a batch of the
+    // card's writes on this server (one capturing a lapsed hold) takes them the other way round; queued
+    // behind each other they cannot deadlock.
+    await posTransaction(db, cardKey(h.cardNumber), (trx) =>
+      expireHoldsIn(trx, { accountId: posted.lapsedOn }),
+    );
   }
 }
 
