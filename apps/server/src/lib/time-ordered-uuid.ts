@@ -1,9 +1,10 @@
-import { randomFillSync } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 
 /**
  * A maker of UUIDs version 7 (RFC 9562 §5.7) that sort, as PostgreSQL compares uuids, in the order it made
  * them: the milliseconds, then a 12-bit counter within one millisecond (the clock standing still or going
- * back keeps the last millisecond and counts on), then 62 random bits.
+ * back keeps the last millisecond and counts on), then the variant and 62 random bits, taken as they are from
+ * a `randomUUID()` (same layout there, and Node's cached randomness).
  */
 export function timeOrderedUuids(): (now?: number) => string {
   let lastMs = 0;
@@ -16,13 +17,9 @@ export function timeOrderedUuids(): (now?: number) => string {
       lastMs += 1;
       sequence = 0;
     }
-    const bytes = randomFillSync(Buffer.alloc(16));
-    bytes.writeUIntBE(lastMs, 0, 6);
-    bytes[6] = 0x70 | (sequence >> 8);
-    bytes[7] = sequence & 0xff;
-    bytes[8] = 0x80 | (bytes[8]! & 0x3f);
-    const hex = bytes.toString('hex');
-    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+    const ms = lastMs.toString(16).padStart(12, '0');
+    const seq = sequence.toString(16).padStart(3, '0');
+    return `${ms.slice(0, 8)}-${ms.slice(8)}-7${seq}${randomUUID().slice(18)}`;
   };
 }
 
