@@ -23,9 +23,12 @@ export const consoleRoutes = [
   '/accounts',
   '/cards',
   '/clients',
+  '/imports',
   '/pos-keys',
+  '/webhooks',
   '/pos-api',
   '/operations',
+  '/reports',
   '/audit',
 ] as const;
 
