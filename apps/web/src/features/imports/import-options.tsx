@@ -4,6 +4,25 @@ import { Label } from '@/components/ui/label';
 import { cn } from '@/lib/utils';
 import { importKindInfo } from './imports-api';
 
+/**
+ * A header line such as `clientId,cardNumber,points`: on a phone it may break after a comma (a `<wbr>`, which a
+ * copy of the text leaves out), not inside a column's name.
+ */
+function ColumnList({ columns }: { columns: string }) {
+  return columns.split(',').map((column, i) => (
+    // The list is fixed text: its positions are its identity.
+    // biome-ignore lint/suspicious/noArrayIndexKey: never reordered
+    <span key={i}>
+      {i > 0 && (
+        <>
+          ,<wbr />
+        </>
+      )}
+      {column}
+    </span>
+  ));
+}
+
 /** The kind of file, as native radio buttons: arrow keys move between them, as a radio group should. */
 export function KindPicker({
   value,
@@ -38,7 +57,9 @@ export function KindPicker({
             <span className="space-y-1">
               <span className="block font-medium">{info.label}</span>
               <span className="block text-sm text-muted-foreground">{info.description}</span>
-              <code className="block text-xs break-all text-muted-foreground">{info.columns}</code>
+              <code className="block text-xs wrap-anywhere text-muted-foreground">
+                <ColumnList columns={info.columns} />
+              </code>
             </span>
           </label>
         );
