@@ -86,6 +86,9 @@ describe('manual accrual', () => {
   it.each([
     [{ points: 0 }, 'Please enter a valid points amount'],
     [{ points: -5 }, 'Please enter a valid points amount'],
+    // Taken for a multiple of 0.01 by a float-safe check, and 0.00 once in cents.
+    [{ points: 1e-18 }, 'Please enter a valid points amount'],
+    [{ points: 5e-324 }, 'Please enter a valid points amount'],
     [{ points: 1.005 }, 'must have at most 2 decimal places'],
     [{ points: '5' }, 'points'],
     [{ points: 2_000_000_000 }, 'must be at most'],

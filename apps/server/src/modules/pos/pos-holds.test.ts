@@ -83,7 +83,7 @@ describe('POST /pos/api/v1/holds', () => {
 
   it('rejects non-positive or over-precise points with 400', async () => {
     const card = await createCard(db, { balance: 10 });
-    for (const points of [0, -1, 1.005, '1']) {
+    for (const points of [0, -1, 1.005, '1', 1e-18]) {
       const res = await pos.hold({ operationId: opId(), cardNumber: card.number, points });
       expect(res.statusCode).toBe(400);
       expect(res.json().code).toBe('VALIDATION_ERROR');
