@@ -31,12 +31,13 @@ export async function getSettings(db: Executor): Promise<Settings> {
 }
 
 /**
- * Locks the settings rows that exist, so two concurrent saves of saved keys audit a before/after that
- * really follow each other. A key never saved has no row to lock yet: two first saves of it can both
- * audit it as unset before (the primary key still keeps one row, the later write winning).
+ * One save at a time, so two concurrent saves audit a before/after that really follow each other and each
+ * answers what the other saved. The table, not its rows: a key never saved has no row to lock, and two first
+ * saves (of one key or two) each audited the other's key as unset. Share row exclusive conflicts with itself
+ * and with writes, not with reads, so tills reading a setting never wait for a save.
  */
 export async function lockSettings(trx: Tx): Promise<void> {
-  await trx.selectFrom('settings').select('key').forUpdate().execute();
+  await sql`lock table settings in share row exclusive mode`.execute(trx);
 }
 
 export async function putSetting(trx: Tx, key: SettingKey, value: number | null): Promise<void> {

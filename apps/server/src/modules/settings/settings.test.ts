@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { describe, expect, it, vi } from 'vitest';
 import { bearer, createTestContext } from '../../../test/helper';
-import { getSetting } from './settings.repository';
+import { lockWaits } from '../pos/pos.fixtures';
+import { getSetting, lockSettings, putSetting } from './settings.repository';
 
 const ctx = await createTestContext();
 const { app } = ctx;
@@ -201,6 +203,44 @@ describe('settings API', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json().details[0].field).toContain('programme.timezone');
       expect((await read()).json()).toEqual(before);
+    },
+  );
+
+  // PostgreSQL only: PGlite runs one transaction at a time, so saves cannot overlap there.
+  it.runIf(ctx.database.kind === 'postgres')(
+    'a first save of one key waits for a first save of another, and audits and answers it',
+    async () => {
+      const { db } = ctx.database;
+      // No rows: nothing a row lock could hold.
+      await sql`delete from settings`.execute(db);
+      const { waiting } = await db.transaction().execute(async (trx) => {
+        // Another admin's save, between its lock and its commit.
+        await lockSettings(trx);
+        await putSetting(trx, 'holds.ttl_minutes', 45);
+        const waiting = save({ cards: { limit_per_account: 4 } });
+        let answered = false;
+        void waiting.finally(() => {
+          answered = true;
+        });
+        // Either the second save waits for the first, or (the defect) it answered without waiting.
+        await vi.waitFor(async () => answered || expect(await lockWaits(db)).toBe(1), {
+          timeout: 60_000,
+          interval: 10,
+        });
+        // Not awaited here: it ends after this transaction commits.
+        return { waiting };
+      });
+      const answer = await waiting;
+      expect(answer.statusCode).toBe(200);
+      expect(answer.json()).toMatchObject({ holds: { ttl_minutes: 45 }, cards: { limit_per_account: 4 } });
+      const audit = await app.inject({
+        url: '/api/v1/audit?targetType=settings&size=1',
+        headers: bearer(ctx.tokens.ADMIN),
+      });
+      const entry = audit.json().content[0];
+      expect(entry.message).toBe('Updated settings: cards.limit_per_account = 4');
+      expect(entry.source).toMatchObject({ holds: { ttl_minutes: 45 }, cards: { limit_per_account: null } });
+      expect(entry.dest).toMatchObject({ holds: { ttl_minutes: 45 }, cards: { limit_per_account: 4 } });
     },
   );
 });
