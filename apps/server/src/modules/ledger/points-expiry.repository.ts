@@ -2,25 +2,49 @@ import { sql } from 'kysely';
 import type { Tx } from '../../db/transaction';
 import { pendingOf } from './lots.sql';
 
+/** The accounts of one expiry batch: those it locked, and those another transaction held (skipped). */
+export interface DueAccounts {
+  locked: string[];
+  skipped: string[];
+}
+
 /**
  * Accounts that have lots whose expiry has come, locked in id order (FOR NO KEY UPDATE, like every
- * balance change); accounts another sweeper or a write holds are skipped: they are expired by whoever
- * holds them next time round. The due lots are found from the first `limit` of the expiry index, of accounts
- * with points to give (balance − held − pending > 0, as read before the lock): an account whose due points
- * all serve open holds would otherwise fill every batch and hold the others back until its holds close.
+ * balance change); accounts another sweeper or a write holds are skipped, and answered as such: the run
+ * passes over them (`passed`) and takes the next ones, so a few held accounts at the front of the expiry
+ * order never stop it (an import holds every account of its file while it runs). The due lots are found from
+ * the first `limit` of the expiry index, of accounts with points to give (balance − held − pending > 0, as
+ * read before the lock): an account whose due points all serve open holds would otherwise fill every batch
+ * and hold the others back until its holds close.
  */
-export async function lockDueAccounts(trx: Tx, limit: number): Promise<string[]> {
-  const result = await sql<{ id: string }>`
-    select a.id from accounts a
-    where a.id in (
-      select l.account_id from lots l join accounts r on r.id = l.account_id
-      where l.remaining > 0 and l.expires_at <= now()
-        and r.balance - r.held_balance - ${pendingOf(sql.ref('r.id'))} > 0
-      order by l.expires_at limit ${limit}
+export async function lockDueAccounts(
+  trx: Tx,
+  limit: number,
+  passed: readonly string[] = [],
+): Promise<DueAccounts> {
+  const result = await sql<{ id: string; locked: boolean }>`
+    with due as (
+      select distinct d.account_id as id from (
+        select l.account_id from lots l join accounts r on r.id = l.account_id
+        where l.remaining > 0 and l.expires_at <= now()
+          and r.balance - r.held_balance - ${pendingOf(sql.ref('r.id'))} > 0
+          and l.account_id not in (select jsonb_array_elements_text(${JSON.stringify(passed)}::jsonb)::uuid)
+        order by l.expires_at limit ${limit}
+      ) d
+    ),
+    locked as (
+      select a.id from accounts a where a.id in (select id from due)
+      order by a.id
+      for no key update of a skip locked
     )
-    order by a.id
-    for no key update of a skip locked`.execute(trx);
-  return result.rows.map((r) => r.id);
+    select due.id, locked.id is not null as locked from due left join locked on locked.id = due.id`.execute(
+    trx,
+  );
+  const rows = result.rows;
+  return {
+    locked: rows.filter((r) => r.locked).map((r) => r.id),
+    skipped: rows.filter((r) => !r.locked).map((r) => r.id),
+  };
 }
 
 /**

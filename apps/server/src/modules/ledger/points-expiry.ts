@@ -19,8 +19,10 @@ export interface ExpiryRun {
 /**
  * Expires what is due (PROGRAMME-API §1), in batches of accounts, each its own transaction: lock the
  * accounts (SKIP LOCKED: any number of servers may run this at once, each takes its own accounts) → one
- * statement expires their due lots and writes an `expiry` per account → `points.expired` events. Stops
- * when a batch finds nothing left to lock or expires nothing (what a hold keeps waits for the next run).
+ * statement expires their due lots and writes an `expiry` per account → `points.expired` events. Accounts
+ * held elsewhere are passed over for the rest of the run (their holder, or the next run, has them), as are
+ * those a batch locked but could expire nothing of (what a hold keeps waits for the next run). Stops when a
+ * batch finds no account left to try.
  *
  * What an account can give is read from `held_balance`, which still counts a lapsed hold until it is
  * voided, though a lapsed hold keeps nothing (issue 15.5): so the run voids the lapsed holds first, as a
@@ -32,21 +34,25 @@ export async function expirePoints(db: Db, batchSize = BATCH): Promise<ExpiryRun
   await sweepExpiredHolds(db);
   let accounts = 0;
   let points: Cents = 0n;
+  const passed: string[] = [];
   for (let batch = 0; batch < MAX_BATCHES_PER_RUN; batch++) {
-    const expired = await inTransaction(db, async (trx) => {
-      const locked = await lockDueAccounts(trx, batchSize);
-      if (locked.length === 0) return [];
-      const ops = await expireDueLots(trx, locked);
-      await appendOperationEvents(
-        trx,
-        'points.expired',
-        ops.map((o) => o.id),
-      );
-      return ops;
+    const { due, expired } = await inTransaction(db, async (trx) => {
+      const due = await lockDueAccounts(trx, batchSize, passed);
+      const expired = due.locked.length > 0 ? await expireDueLots(trx, due.locked) : [];
+      if (expired.length > 0) {
+        await appendOperationEvents(
+          trx,
+          'points.expired',
+          expired.map((o) => o.id),
+        );
+      }
+      return { due, expired };
     });
+    if (due.locked.length === 0 && due.skipped.length === 0) break;
     accounts += expired.length;
     for (const op of expired) points += parseCents(op.points);
-    if (expired.length === 0) break;
+    passed.push(...due.skipped);
+    if (expired.length === 0) passed.push(...due.locked);
   }
   return { accounts, points: centsNumber(points) };
 }

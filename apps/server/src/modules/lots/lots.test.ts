@@ -3,8 +3,9 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { bearer } from '../../../test/helper';
 import { inTransaction } from '../../db/transaction';
 import { insertCreditLots } from '../ledger/lots.sql';
+import { expirePoints } from '../ledger/points-expiry';
 import { expireDueLots, lockDueAccounts } from '../ledger/points-expiry.repository';
-import { createCard, expireHold, opId, posTestFile } from '../pos/pos.fixtures';
+import { createCard, expireHold, opId, posTestFile, whileLocked } from '../pos/pos.fixtures';
 
 const { ctx, db, pos } = await posTestFile({ ruleset: { percent: 10 } });
 const admin = () => bearer(ctx.tokens.ADMIN);
@@ -282,7 +283,7 @@ describe('expiry', () => {
     await age(card.accountId, 50);
     // The run's batch after its sweep: lock the due accounts, expire what they can give.
     const expired = await inTransaction(db, async (trx) =>
-      expireDueLots(trx, await lockDueAccounts(trx, 500)),
+      expireDueLots(trx, (await lockDueAccounts(trx, 500)).locked),
     );
     expect(expired.map((operation) => Number(operation.points))).toEqual([6]);
     // What the lapsed hold still holds stays in the balance until the sweeper voids it.
@@ -294,6 +295,30 @@ describe('expiry', () => {
     expect([Number(account.balance), Number(account.held_balance)]).toEqual([4, 4]);
     await settings({ expiry_days: null });
   });
+
+  // PostgreSQL only: PGlite runs one transaction at a time, so no account is ever held by another.
+  it.runIf(ctx.database.kind === 'postgres')(
+    'accounts held elsewhere at the front of the expiry order do not stop the run for the others',
+    async () => {
+      await settings({ expiry_days: 1 });
+      // What earlier tests left due goes first, so the runs below meet only this test's accounts.
+      await expirePoints(db);
+      const held = await createCard(db);
+      for (const price of [100, 100, 100]) expect((await accrue(held.number, price)).statusCode).toBe(201);
+      await age(held.accountId, 5);
+      const other = await createCard(db);
+      expect((await accrue(other.number, 100)).statusCode).toBe(201);
+      await age(other.accountId, 3);
+      // A batch of 3 lots: all of the held account's, which are due first.
+      const run = await whileLocked(db, { table: 'accounts', id: held.accountId }, () => expirePoints(db, 3));
+      expect(run).toEqual({ accounts: 1, points: 10 });
+      expect((await pos.card(other.number)).json()).toMatchObject({ balance: 0 });
+      expect((await pos.card(held.number)).json()).toMatchObject({ balance: 30 });
+      // Free again, it is expired by the next run.
+      expect(await expirePoints(db, 3)).toEqual({ accounts: 1, points: 30 });
+      await settings({ expiry_days: null });
+    },
+  );
 
   it('only an ADMIN runs it', async () => {
     for (const role of ['MANAGER', 'VIEWER'] as const) {
