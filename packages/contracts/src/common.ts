@@ -115,6 +115,12 @@ export function businessTimestamp(message = 'must be an ISO-8601 date-time with 
  */
 export const decimal2 = z.number().finite().multipleOf(0.01, 'must have at most 2 decimal places');
 
+/**
+ * An amount sent as text for exactness ("12.50", "-3.00"). One instance, so a CSV export knows a column holding
+ * it by its schema: a leading minus there is a sign, not a formula.
+ */
+export const decimalText = z.string().describe('signed decimal with 2 places, as text: "12.50", "-3.00"');
+
 export const uuid = z.uuid();
 
 /**

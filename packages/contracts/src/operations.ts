@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idInput, isoTimestamp, listFormat, pageQuery, sortParam } from './common';
+import { decimalText, idInput, isoTimestamp, listFormat, pageQuery, sortParam } from './common';
 
 /** `expiry`: the points of an account's lots that expired in one run (negative, completed; PROGRAMME-API §1). */
 export const operationTypes = ['accrual', 'redemption', 'hold', 'adjustment', 'expiry'] as const;
@@ -31,7 +31,7 @@ export const operation = z.object({
   operationId: z.string().nullable(),
   type: operationType,
   /** Signed numeric string with 2 decimals: "12.50", "-3.00". */
-  points: z.string(),
+  points: decimalText,
   status: operationStatus,
   accountId: z.uuid().nullable(),
   cardNumber: z.string().nullable(),

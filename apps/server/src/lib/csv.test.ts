@@ -13,6 +13,9 @@ describe('csvCell: formula injection', () => {
     ['+41 22 000', "'+41 22 000"],
     ['-x', "'-x"],
     ['@SUM(A1)', "'@SUM(A1)"],
+    // Text that looks like a signed number, outside an amount column: a spreadsheet would make it -42.
+    ['-0042', "'-0042"],
+    ['-3.00', "'-3.00"],
     ['\tlead tab', "'\tlead tab"],
     ['\rlead cr', "'\rlead cr"],
     ['＝1+1', "'＝1+1"],
@@ -23,11 +26,16 @@ describe('csvCell: formula injection', () => {
 
   it.each([
     ['a=b', 'a=b'],
-    ['-3.00', '-3.00'],
     ['12.50', '12.50'],
     ['', ''],
   ])('leaves %j as it is', (value, cell) => {
     expect(csvCell(value)).toBe(cell);
+  });
+
+  it('keeps a signed amount in an amount column as it is, and defuses anything else there', () => {
+    expect(csvCell('-3.00', true)).toBe('-3.00');
+    expect(csvCell('12.50', true)).toBe('12.50');
+    expect(csvCell('-x', true)).toBe("'-x");
   });
 
   it('numbers, booleans, null and structured values', () => {

@@ -1,5 +1,5 @@
 import { pipeline, Readable } from 'node:stream';
-import { pagedResponse } from '@loyalty/contracts';
+import { decimalText, pagedResponse } from '@loyalty/contracts';
 import { stringify } from 'csv-stringify';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
@@ -9,16 +9,30 @@ import { z } from 'zod';
  * some spreadsheets fold to the ASCII ones.
  */
 const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
-/** Signed amounts ("-3.00") are numbers sent as text for exactness, not formulas: they stay as they are. */
+/**
+ * Signed amounts ("-3.00") in a `decimalText` column are numbers sent as text for exactness, not formulas: they
+ * stay as they are. Only there: a client ID or a SKU such as "-0042" is text, and a spreadsheet would read it
+ * as the number -42.
+ */
 const SIGNED_DECIMAL = /^-\d+(\.\d+)?$/;
 
-/** One wire value as a CSV cell: empty for null, JSON text for a structured value, formulas defused. */
-export function csvCell(value: unknown): string {
+/**
+ * One wire value as a CSV cell: empty for null, JSON text for a structured value, formulas defused.
+ * `amount`: the column holds `decimalText`.
+ */
+export function csvCell(value: unknown, amount = false): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean')
     return String(value);
   const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return FORMULA_START.test(text) && !SIGNED_DECIMAL.test(text) ? `'${text}` : text;
+  return FORMULA_START.test(text) && !(amount && SIGNED_DECIMAL.test(text)) ? `'${text}` : text;
+}
+
+/** The columns of a wire schema that hold amounts as text (`decimalText`). */
+export function amountColumns(item: z.ZodObject): Set<string> {
+  return new Set(
+    Object.entries(item.shape).flatMap(([column, schema]) => (schema === decimalText ? [column] : [])),
+  );
 }
 
 /**
@@ -26,11 +40,15 @@ export function csvCell(value: unknown): string {
  * CRLF records by csv-stringify. Streamed with backpressure: the rows are pulled only as fast as the
  * client reads, and a client that goes away stops the database walk (the pipeline destroys the source).
  */
-export function toCsv<W extends object>(columns: readonly string[], rows: AsyncIterable<W>): Readable {
+export function toCsv<W extends object>(
+  columns: readonly string[],
+  rows: AsyncIterable<W>,
+  amounts: ReadonlySet<string> = new Set(),
+): Readable {
   const records = Readable.from(
     (async function* () {
       for await (const row of rows) {
-        yield columns.map((column) => csvCell((row as Record<string, unknown>)[column]));
+        yield columns.map((column) => csvCell((row as Record<string, unknown>)[column], amounts.has(column)));
       }
     })(),
   );
@@ -70,5 +88,5 @@ export function sendCsv<W extends object>(
   return reply
     .header('content-type', 'text/csv; charset=utf-8')
     .header('content-disposition', `attachment; filename="${name}-${day}.csv"`)
-    .send(toCsv(Object.keys(item.shape), rows));
+    .send(toCsv(Object.keys(item.shape), rows, amountColumns(item)));
 }

@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { parseCsv } from '../../../test/csv-parse';
 import { bearer, createTestContext } from '../../../test/helper';
-import { csvCell } from '../../lib/csv';
+import { amountColumns, csvCell } from '../../lib/csv';
 import { streamList } from '../../lib/list-stream';
 import { accountsExportSource } from '../accounts/accounts.repository';
 import { auditExportSource } from '../audit/audit.repository';
@@ -44,6 +44,8 @@ const accounts = await db
   )
   .returning(['id', 'client_id'])
   .execute();
+// Text that looks like a signed number: a text cell still, unlike an amount.
+await db.insertInto('accounts').values({ client_id: '-0042' }).execute();
 await db
   .insertInto('cards')
   .values(
@@ -252,7 +254,8 @@ async function pagesAsRecords(c: Case): Promise<string[][]> {
     const res = await get(`${c.path}?${c.query}&size=7&page=${page}`);
     expect(res.statusCode, res.body).toBe(200);
     const { content } = res.json() as { content: Record<string, unknown>[] };
-    records.push(...content.map((row) => columns.map((column) => csvCell(row[column]))));
+    const amounts = amountColumns(c.item);
+    records.push(...content.map((row) => columns.map((column) => csvCell(row[column], amounts.has(column)))));
     if (content.length < 7) return records;
   }
 }
@@ -272,9 +275,12 @@ describe('format=csv: every row of the list, as its JSON pages say', () => {
     expect(records).toEqual(expected);
 
     const columns = Object.keys(c.item.shape);
+    const amounts = amountColumns(c.item);
     const direct: string[][] = [];
     for await (const row of c.direct(2)) {
-      direct.push(columns.map((column) => csvCell((row as Record<string, unknown>)[column])));
+      direct.push(
+        columns.map((column) => csvCell((row as Record<string, unknown>)[column], amounts.has(column))),
+      );
     }
     expect(direct).toEqual(expected);
   });
@@ -292,6 +298,7 @@ describe('format=csv: every row of the list, as its JSON pages say', () => {
     expect(clients).toContain(",'+x 01,");
     expect(clients).toContain(",'-y 02,");
     expect(parseCsv(clients).map((r) => r[1])).toContain("'@z 03");
+    expect(clients).toContain(",'-0042,");
   });
 
   it('the same roles as the JSON list, and its validation', async () => {
