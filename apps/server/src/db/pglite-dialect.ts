@@ -22,13 +22,24 @@ export interface PGliteDialectOptions {
   keepOpen?: boolean;
 }
 
+/** PostgreSQL's adapter, as its own class so that code can tell the embedded engine apart (`isEmbedded`). */
+class PGliteAdapter extends PostgresAdapter {}
+
+/**
+ * Whether `db` (the pool or a transaction) runs on PGlite: one connection for everything, so nothing may hold
+ * it for longer than a statement or a short transaction.
+ */
+export function isEmbedded(db: { getExecutor(): { adapter: unknown } }): boolean {
+  return db.getExecutor().adapter instanceof PGliteAdapter;
+}
+
 export class PGliteDialect implements Dialect {
   constructor(
     private readonly pglite: PGlite,
     private readonly options: PGliteDialectOptions = {},
   ) {}
   createAdapter() {
-    return new PostgresAdapter();
+    return new PGliteAdapter();
   }
   createDriver(): Driver {
     return new PGliteDriver(this.pglite, this.options.keepOpen ?? false);

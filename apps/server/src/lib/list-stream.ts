@@ -1,5 +1,8 @@
 import { type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import type { Db } from '../db/connection';
+import { isEmbedded } from '../db/pglite-dialect';
 import { type ListOrder, orderList } from './list-page';
+import { Slots } from './slots';
 
 /**
  * What a list hands to its export: its filtered query with the columns selected (no order, no limit), its
@@ -22,21 +25,76 @@ export function listSource<DB, TB extends keyof DB, O, W>(
 /** Rows per round trip: bounds the server's memory whatever the size of the list. */
 export const EXPORT_BATCH_ROWS = 1000;
 
+/**
+ * Exports reading from one snapshot at once on a server (each holds a pooled connection while its client reads;
+ * the pool has 10). A further export waits for a free one before its first row.
+ */
+const SNAPSHOT_EXPORTS = 2;
+const snapshotSlots = new Slots(SNAPSHOT_EXPORTS);
+
 interface SortKey {
   _export_sort: string | null;
   _export_tie: string;
 }
 
+export interface StreamOptions {
+  /** Rows per round trip (tests use small ones to cross batch boundaries). */
+  batchSize?: number;
+  /**
+   * The database to read every batch from one snapshot of (PostgreSQL server only; see `streamList`). Absent
+   * when the source's query already runs inside a transaction.
+   */
+  snapshot?: Db;
+}
+
 /**
  * Every row of a list, in the list's order, a bounded batch at a time: a keyset walk (each batch starts after
  * the last row of the previous one), so memory stays flat and each batch is an index range, however deep.
- * Not one long cursor: PGlite has one connection, which a cursor's transaction would hold for the whole
- * download (every other request waiting), and a slow reader would hold a pooled connection on PostgreSQL.
  * The keys travel as text, which keeps a timestamp's microseconds (a JavaScript Date would drop them).
+ *
+ * With `snapshot` on a PostgreSQL server, every batch reads the same snapshot (one READ ONLY, REPEATABLE READ
+ * transaction for the download): batch by batch, a row whose sort key changed while the file was read (an
+ * account's balance at every till write, a key's last use) crossed the walk's position and was missed or
+ * listed twice. That transaction holds a pooled connection while its client reads, so few run at once
+ * (`SNAPSHOT_EXPORTS`); a client that stops reading for a minute has it ended by the server's idle limit and
+ * its download cut. On PGlite (one connection for every request) batches read what is committed at each
+ * batch, as before: holding its one connection for a download would stop every other request.
  */
 export async function* streamList<DB, TB extends keyof DB, O, W>(
   source: ListSource<DB, TB, O, W>,
+  options: StreamOptions = {},
+): AsyncGenerator<W> {
+  const { snapshot } = options;
+  if (!snapshot || isEmbedded(snapshot)) {
+    yield* walk(source, options.batchSize, (query) => query.execute());
+    return;
+  }
+  const release = await snapshotSlots.acquire();
+  try {
+    const trx = await snapshot
+      .startTransaction()
+      .setIsolationLevel('repeatable read')
+      .setAccessMode('read only')
+      .execute();
+    try {
+      // The source's query was built on the pool: compiled, it runs on the transaction's connection.
+      yield* walk(source, options.batchSize, async (query) => (await trx.executeQuery(query.compile())).rows);
+    } finally {
+      // Read only: a rollback ends it as a commit would, also when the client went away mid-file.
+      await trx
+        .rollback()
+        .execute()
+        .catch(() => undefined);
+    }
+  } finally {
+    release();
+  }
+}
+
+async function* walk<DB, TB extends keyof DB, O, W>(
+  source: ListSource<DB, TB, O, W>,
   batchSize = EXPORT_BATCH_ROWS,
+  run: (query: SelectQueryBuilder<DB, TB, O & SortKey>) => Promise<(O & SortKey)[]>,
 ): AsyncGenerator<W> {
   const { order } = source;
   const keyed = source.query.select([
@@ -46,7 +104,7 @@ export async function* streamList<DB, TB extends keyof DB, O, W>(
   let after: SortKey | undefined;
   for (;;) {
     const query = after ? keyed.where(keysetAfter(order, after)) : keyed;
-    const rows = await orderList(query, order).limit(batchSize).execute();
+    const rows = await run(orderList(query, order).limit(batchSize));
     for (const item of await source.toWire(rows)) yield item;
     if (rows.length < batchSize) return;
     after = rows[rows.length - 1];

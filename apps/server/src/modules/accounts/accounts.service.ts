@@ -23,7 +23,7 @@ export async function listAccountsPage(db: Db, filter: AccountFilter): Promise<P
 
 /** Every row the filter matches, in the list's order (its CSV export). */
 export function exportAccounts(db: Db, filter: AccountFilter): AsyncIterable<Account> {
-  return streamList(accountsExportSource(db, filter));
+  return streamList(accountsExportSource(db, filter), { snapshot: db });
 }
 
 export async function getAccount(db: Db, id: string): Promise<Account> {

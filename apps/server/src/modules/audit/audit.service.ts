@@ -11,5 +11,5 @@ export async function listAuditPage(db: Db, filter: AuditFilter): Promise<Paged<
 
 /** Every row the filter matches, in the list's order (its CSV export). */
 export function exportAudit(db: Db, filter: AuditFilter): AsyncIterable<AuditEntry> {
-  return streamList(auditExportSource(db, filter));
+  return streamList(auditExportSource(db, filter), { snapshot: db });
 }

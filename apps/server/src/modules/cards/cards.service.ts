@@ -36,7 +36,7 @@ export async function listCardsPage(db: Db, filter: CardFilter): Promise<Paged<C
 
 /** Every row the filter matches, in the list's order (its CSV export). */
 export async function* exportCards(db: Db, filter: CardFilter): AsyncGenerator<CardListItem> {
-  yield* streamList(await cardsExportSource(db, filter));
+  yield* streamList(await cardsExportSource(db, filter), { snapshot: db });
 }
 
 /**

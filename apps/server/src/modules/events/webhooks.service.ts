@@ -180,7 +180,7 @@ export async function exportDeliveries(
   filter: Omit<DeliveryFilter, 'page' | 'size'>,
 ): Promise<AsyncIterable<Delivery>> {
   await existing(db, filter.webhookId);
-  return streamList(deliveriesExportSource(db, filter));
+  return streamList(deliveriesExportSource(db, filter), { snapshot: db });
 }
 
 /** Sends a delivery again now (`requeueDelivery`: a finished one with a fresh retry schedule). */

@@ -17,7 +17,7 @@ export async function listOperationsPage(db: Db, filter: OperationFilter): Promi
 
 /** Every operation the filter matches, in the list's order (its CSV export). */
 export function exportOperations(db: Db, filter: OperationFilter): AsyncIterable<Operation> {
-  return streamList(operationsExportSource(db, filter));
+  return streamList(operationsExportSource(db, filter), { snapshot: db });
 }
 
 export async function getOperation(db: Db, id: string): Promise<Operation> {

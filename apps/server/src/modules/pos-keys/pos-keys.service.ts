@@ -28,7 +28,7 @@ export async function listPosKeysPage(db: Db, filter: PosKeyFilter): Promise<Pag
 
 /** Every row the filter matches, in the list's order (its CSV export). */
 export function exportPosKeys(db: Db, filter: PosKeyFilter): AsyncIterable<PosKey> {
-  return streamList(posKeysExportSource(db, filter));
+  return streamList(posKeysExportSource(db, filter), { snapshot: db });
 }
 
 interface NewPosKey {

@@ -34,7 +34,7 @@ export async function exportExcludedSkus(
   filter: ExcludedSkuFilter,
 ): Promise<AsyncIterable<ExcludedSku>> {
   await getRuleset(db, rulesetId);
-  return streamList(excludedSkusExportSource(db, rulesetId, filter));
+  return streamList(excludedSkusExportSource(db, rulesetId, filter), { snapshot: db });
 }
 
 export async function listCategories(db: Db, rulesetId: string): Promise<string[]> {

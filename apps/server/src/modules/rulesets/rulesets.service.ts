@@ -26,7 +26,7 @@ export async function listRulesetsPage(db: Db, filter: RulesetFilter): Promise<P
 
 /** Every ruleset the filter matches, in the list's order (its CSV export). */
 export function exportRulesets(db: Db, filter: RulesetFilter): AsyncIterable<Ruleset> {
-  return streamList(rulesetsExportSource(db, filter));
+  return streamList(rulesetsExportSource(db, filter), { snapshot: db });
 }
 
 export async function getRuleset(db: Db, id: string): Promise<Ruleset> {

@@ -27,7 +27,7 @@ export async function listUsersPage(db: Db, filter: UserFilter): Promise<Paged<U
 
 /** Every row the filter matches, in the list's order (its CSV export). */
 export function exportUsers(db: Db, filter: UserFilter): AsyncIterable<User> {
-  return streamList(usersExportSource(db, filter));
+  return streamList(usersExportSource(db, filter), { snapshot: db });
 }
 
 interface NewUser {
