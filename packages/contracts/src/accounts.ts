@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { isoTimestamp, listFormat, pageQuery, sortParam } from './common';
+import {
+  hasControlCharacter,
+  hasVisibleCharacter,
+  isoTimestamp,
+  listFormat,
+  pageQuery,
+  sortParam,
+} from './common';
 
 export const account = z.object({
   id: z.uuid(),
@@ -23,7 +30,12 @@ export const createAccountRequest = z.object({
     .string('Client ID is required')
     .trim()
     .min(1, 'Client ID is required')
-    .max(100, 'Client ID must be at most 100 characters'),
+    .max(100, 'Client ID must be at most 100 characters')
+    .refine(hasVisibleCharacter, 'Client ID is required')
+    .refine(
+      (v) => !hasControlCharacter(v),
+      'Client ID must not contain tabs, line breaks or other control characters',
+    ),
 });
 export type CreateAccountRequest = z.input<typeof createAccountRequest>;
 

@@ -116,6 +116,14 @@ export function businessTimestamp(message = 'must be an ISO-8601 date-time with 
 export const decimal2 = z.number().finite().multipleOf(0.01, 'must have at most 2 decimal places');
 
 /**
+ * An identifier a person reads and types back (a client ID): something visible, once spaces and invisible
+ * characters (zero-width spaces and joiners, a byte order mark) are set aside, and no control character (a tab,
+ * a line break), which no one types into a search box. `.trim()` keeps both: they are not white space.
+ */
+export const hasVisibleCharacter = (value: string) => /[^\p{Cf}\p{Z}\s]/u.test(value);
+export const hasControlCharacter = (value: string) => /\p{Cc}/u.test(value);
+
+/**
  * An amount sent as text for exactness ("12.50", "-3.00"). One instance, so a CSV export knows a column holding
  * it by its schema: a leading minus there is a sign, not a formula.
  */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { businessTimestamp } from './common';
+import { businessTimestamp, hasControlCharacter, hasVisibleCharacter } from './common';
 import { manualAccrualHeaders } from './operations';
 
 /**
@@ -90,7 +90,16 @@ export const accountImportRow = z
       blankToUndefined,
       // The max has its own message: the string's message would otherwise answer every issue, and a
       // client ID that is too long was reported as "clientId is required".
-      z.string('clientId is required').trim().min(1, 'clientId is required').max(100, tooLong(100)),
+      z
+        .string('clientId is required')
+        .trim()
+        .min(1, 'clientId is required')
+        .max(100, tooLong(100))
+        .refine(hasVisibleCharacter, 'clientId is required')
+        .refine(
+          (v) => !hasControlCharacter(v),
+          'must not contain tabs, line breaks or other control characters',
+        ),
     ),
     cardNumber: z.preprocess(blankToUndefined, importCardNumber.optional()),
     points: z.preprocess(blankToUndefined, pointsText.optional()),

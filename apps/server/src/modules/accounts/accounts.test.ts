@@ -50,6 +50,11 @@ describe('accounts API', () => {
   it.each([
     [{ clientId: '   ' }, 'Client ID is required'],
     [{}, 'Client ID is required'],
+    // Shows nothing in the console, though not white space to trim().
+    [{ clientId: '\u200b' }, 'Client ID is required'],
+    [{ clientId: ' \u2060\ufeff ' }, 'Client ID is required'],
+    [{ clientId: 'a\tb' }, 'Client ID must not contain tabs, line breaks or other control characters'],
+    [{ clientId: 'a\nb' }, 'Client ID must not contain tabs, line breaks or other control characters'],
     [{ clientId: 42 }, 'clientId'],
     [{ clientId: 'x'.repeat(101) }, 'clientId'],
   ])('rejects %j with a 400', async (payload, message) => {

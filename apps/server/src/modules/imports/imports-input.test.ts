@@ -76,6 +76,21 @@ describe('import input', () => {
     ]);
   });
 
+  it('a client ID that shows nothing or holds a control character is an error row', async () => {
+    const members = await post('accounts', csv('clientId', '\u200b', '"a\tb"', 'VISIBLE-1'), {
+      query: 'dryRun=true',
+    });
+    expect(members.json()).toMatchObject({ rows: 3, created: 1, failed: 2 });
+    expect(members.json().errors).toEqual([
+      { line: 2, code: 'VALIDATION_ERROR', message: 'clientId: clientId is required' },
+      {
+        line: 3,
+        code: 'VALIDATION_ERROR',
+        message: 'clientId: must not contain tabs, line breaks or other control characters',
+      },
+    ]);
+  });
+
   it('a client ID over 100 characters is an error row that says so, not "clientId is required"', async () => {
     const long = 'L'.repeat(101);
     const members = await post('accounts', csv('clientId', long, 'L'.repeat(100)), { query: 'dryRun=true' });
