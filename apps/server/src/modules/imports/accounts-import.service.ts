@@ -59,7 +59,7 @@ export async function importAccounts(
       file,
       options,
       async merge(trx) {
-        await planForBulk(trx);
+        await planForBulk(trx, file.rows);
         await stageAccounts(trx, file.importId);
         await refuseRepeatsInFile(trx);
         await refuseTakenCards(trx);
@@ -67,7 +67,7 @@ export async function importAccounts(
         await insertNewAccounts(trx);
         await issueCards(trx);
         await classifyExisting(trx);
-        await refreshTableStatistics(trx);
+        await refreshTableStatistics(trx, file.rows);
         await appendMemberEvents(trx);
         await postStagedCredits(trx, {
           stage: ACCOUNTS_STAGE,

@@ -75,7 +75,7 @@ export async function importAccruals(
       options,
       replay,
       async merge(trx) {
-        await planForBulk(trx);
+        await planForBulk(trx, file.rows);
         await stageAccruals(trx, file.importId);
         await resolveAccrualAccounts(trx);
         await postStagedCredits(trx, {

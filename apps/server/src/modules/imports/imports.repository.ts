@@ -17,7 +17,17 @@ export const ACCRUALS_STAGE = 'import_accruals_stage';
 export const REPORTED_ERRORS = 1000;
 
 /**
- * Plans the merge's joins as hash joins for the rest of the transaction. Its statements join thousands of
+ * Files from this many rows on are merged as bulk work (`planForBulk`, `refreshTableStatistics`). Below it the
+ * planner's own choices are fast, and the bulk settings cost more than the merge: at 833,000 accounts a 10-row
+ * member file took 0.7–1.1 s with them and 44 ms without (a hash join reads the whole accounts and cards tables
+ * where an index finds ten rows, and ANALYZE samples 30,000 rows), a 500-row bulk-credit file 1.4 s against
+ * 0.3 s; from about 2,000 rows on, nested loops over the staged rows take over (5,000 rows: 15.8 s against 2.2 s).
+ * BENCHMARKS.md "Small files".
+ */
+export const BULK_ROWS = 1000;
+
+/**
+ * Plans the merge's joins of a file of `BULK_ROWS` or more as hash joins for the rest of the transaction. Its statements join thousands of
  * staged rows with CTE results (which the planner estimates at one row) and, on a fresh database, with
  * tables that have no statistics yet; a nested loop planned for one row then runs once per row over the
  * other side: quadratic (of 5,000 rows, one such join alone took 10 s). Hash joins are linear whatever
@@ -28,18 +38,20 @@ export const REPORTED_ERRORS = 1000;
  * with inlining and optimisation: 300–370 ms of JIT for a statement that ran in 10–60 ms, about a third of a
  * 100,000-row import (auto_explain, bench/imports.ts with BENCH_EXPLAIN=1).
  */
-export async function planForBulk(trx: Tx): Promise<void> {
+export async function planForBulk(trx: Tx, rows: number): Promise<void> {
+  if (rows < BULK_ROWS) return;
   await sql`set local enable_nestloop = off`.execute(trx);
   await sql`set local jit = off`.execute(trx);
 }
 
 /**
- * Statistics for the tables a member file just grew, inside its transaction (ANALYZE counts the
+ * Statistics for the tables a member file of `BULK_ROWS` or more just grew, inside its transaction (ANALYZE counts the
  * transaction's own new rows). On a young database the planner otherwise still sees the tables as nearly
  * empty and reads the new accounts' cards with a bitmap of every active card per account: quadratic in
  * the file (100,000 rows did not finish in 10 minutes; bench/imports.ts).
  */
-export async function refreshTableStatistics(trx: Tx): Promise<void> {
+export async function refreshTableStatistics(trx: Tx, rows: number): Promise<void> {
+  if (rows < BULK_ROWS) return;
   await sql`analyze accounts, cards`.execute(trx);
 }
 
