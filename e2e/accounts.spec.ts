@@ -244,6 +244,11 @@ test("Add Points: disabled when empty or ≤ 0, 'Please enter a valid points amo
 }) => {
   const account = await createAccount(api);
   await showAccount(page, account.clientId);
+  // Its lots seen before the credit: they must not be shown again as they were after it.
+  await rowAction(page, account.clientId, 'View Lots');
+  const lots = page.getByRole('dialog', { name: 'Lots' }).getByRole('table');
+  await expect(lots.locator('tbody')).toContainText('No results.');
+  await page.keyboard.press('Escape');
   await rowAction(page, account.clientId, 'Add Points');
   const dialog = page.getByRole('dialog', { name: 'Add Points' });
   const amount = dialog.getByLabel('Points', { exact: true });
@@ -258,6 +263,10 @@ test("Add Points: disabled when empty or ≤ 0, 'Please enter a valid points amo
   await expect(dialog.getByText('Please enter a valid points amount')).toBeVisible();
   await amount.fill('-5');
   await expect(submit).toBeDisabled();
+  // Above 0, so the button is enabled; the form then says what is wrong, in the console's words.
+  await amount.fill('0.001');
+  await submit.click();
+  await expect(dialog.getByText('Points may have at most 2 decimal places')).toBeVisible();
 
   await amount.fill('1234.5');
   await dialog.getByLabel('Reason (optional)').fill('  Goodwill credit  ');
@@ -272,6 +281,9 @@ test("Add Points: disabled when empty or ≤ 0, 'Please enter a valid points amo
   await expect(dialog).toBeHidden();
   await expect(rowFor(page, account.clientId).getByRole('cell').nth(2)).toHaveText('1,234.5 pts');
   expect((await getAccount(api, account.id)).balance).toBe(1234.5);
+  await rowAction(page, account.clientId, 'View Lots');
+  await expect(lots.locator('tbody tr')).toHaveCount(1);
+  await expect(lots.locator('tbody tr')).toContainText('1,234.5 pts');
 });
 
 test('Add Points sent again after an answer that never came is booked once: one Idempotency-Key per request', async ({
@@ -427,6 +439,9 @@ test('load failures use the Load accounts / Load account cards / Load account op
   await page.route('**/api/v1/accounts?*', failWith(500, 'boom'));
   await page.getByLabel('Search accounts').fill(`${account.clientId}-x`);
   await expect(toast(page, 'Load accounts: Server error. Please try again later.')).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Accounts' }).getByRole('alert')).toContainText(
+    'Failed to load accounts page',
+  );
 });
 
 test('a VIEWER sees no mutation actions', async ({ page, api, signIn, createUser }) => {

@@ -65,11 +65,11 @@ export const manualAccrualRequest = z.object({
     .number(INVALID_POINTS)
     .finite(INVALID_POINTS)
     // A check, not a refinement, so the API document states it (issue 15.6).
-    .multipleOf(0.01, 'must have at most 2 decimal places')
+    .multipleOf(0.01, 'Points may have at most 2 decimal places')
     // At least a cent, not just above 0: zod's float-safe multipleOf takes a value as small as 1e-18 for a
     // multiple of 0.01, which the ledger's cents would round to a 0.00 adjustment.
     .min(0.01, INVALID_POINTS)
-    .max(1_000_000_000, 'must be at most 1000000000'),
+    .max(1_000_000_000, 'Points must be at most 1,000,000,000'),
   reason: z
     .string()
     .trim()

@@ -89,9 +89,9 @@ describe('manual accrual', () => {
     // Taken for a multiple of 0.01 by a float-safe check, and 0.00 once in cents.
     [{ points: 1e-18 }, 'Please enter a valid points amount'],
     [{ points: 5e-324 }, 'Please enter a valid points amount'],
-    [{ points: 1.005 }, 'must have at most 2 decimal places'],
+    [{ points: 1.005 }, 'Points may have at most 2 decimal places'],
     [{ points: '5' }, 'points'],
-    [{ points: 2_000_000_000 }, 'must be at most'],
+    [{ points: 2_000_000_000 }, 'Points must be at most 1,000,000,000'],
     [{ points: 5, accountId: 'nope' }, 'accountId'],
     [{ accountId: undefined, points: 5 }, 'accountId'],
   ])('rejects %j with a 400', async (patch, message) => {

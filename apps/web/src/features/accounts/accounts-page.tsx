@@ -56,6 +56,7 @@ export function AccountsPage() {
       />
       <DataTable
         label="Accounts"
+        errorText="Failed to load accounts page"
         exportList={{ name: 'accounts', url: buildUrl('/api/v1/accounts', table.params) }}
         columns={columns}
         controls={table}

@@ -13,6 +13,7 @@ import { formatNumber } from '@/lib/format';
 import { newIdempotencyKey } from '@/lib/idempotency-key';
 import { formatPoints } from '@/lib/points';
 import { accountErrorContext, accountsKeys, addPoints, operationsKeys } from './accounts-api';
+import { accountLotsKey } from './lots-api';
 
 /** The contract's amount and reason; the account comes from the row the dialog was opened on. */
 const addPointsForm = z.object({
@@ -43,6 +44,8 @@ export function AddPointsDialog({ account, onClose }: { account: Account | null;
       toast.success(`Successfully added ${formatNumber(request.points)} points to account`);
       void queryClient.invalidateQueries({ queryKey: accountsKeys.all });
       void queryClient.invalidateQueries({ queryKey: operationsKeys.all });
+      // The credit is a new lot, and moves the forecast: View Lots must not show the account as it was.
+      void queryClient.invalidateQueries({ queryKey: accountLotsKey(request.accountId) });
     },
   });
 

@@ -9,12 +9,15 @@ export interface LotsParams {
   status?: LotStatus;
 }
 
+/** The lots queries of one account (its pages and its forecast): what a credit or a debit of it makes stale. */
+export const accountLotsKey = (accountId: string) => ['lots', accountId] as const;
+
 const lotsPath = (accountId: string) => `/api/v1/accounts/${encodeURIComponent(accountId)}`;
 
 /** One account's lots, newest first (PROGRAMME-API §1 "Reads"). */
 export function accountLotsQuery({ accountId, ...query }: LotsParams) {
   return queryOptions({
-    queryKey: ['lots', accountId, query] as const,
+    queryKey: [...accountLotsKey(accountId), query] as const,
     queryFn: ({ signal }) => apiClient.get<Paged<Lot>>(`${lotsPath(accountId)}/lots`, { query, signal }),
     // The old page stays while the next loads; another account's never does (the key starts with it).
     placeholderData: (previous, previousQuery) =>
@@ -26,7 +29,7 @@ export function accountLotsQuery({ accountId, ...query }: LotsParams) {
 /** Points of the account that expire within 30, 60 and 90 days (cumulative). */
 export function expiryForecastQuery(accountId: string) {
   return queryOptions({
-    queryKey: ['lots', accountId, 'forecast'] as const,
+    queryKey: [...accountLotsKey(accountId), 'forecast'] as const,
     queryFn: ({ signal }) =>
       apiClient.get<ExpiryForecast>(`${lotsPath(accountId)}/expiry-forecast`, { signal }),
     meta: { errorContext: 'Load expiry forecast' },
