@@ -188,7 +188,7 @@ test("Block Card: only when active; the card number, a required Block Reason, 'C
   await expect(cells.nth(5)).toContainText('Lost at the station');
 });
 
-test("Block Card: Escape closes without a call; a failure shows 'Failed to block card'", async ({
+test("Block Card: Escape closes without a call; a card blocked meanwhile shows 'Failed to block card' and its new state", async ({
   page,
   api,
 }) => {
@@ -203,17 +203,35 @@ test("Block Card: Escape closes without a call; a failure shows 'Failed to block
   await expect(dialog).toBeHidden();
   expect(calls).toEqual([]);
 
-  await page.route(
-    `**/api/v1/cards/${card.id}/block`,
-    failWith(409, 'Card is already blocked', 'CARD_NOT_ACTIVE'),
-  );
   await rowAction(page, card.number, 'Block Card');
   await expect(dialog.getByLabel('Block Reason')).toHaveValue('');
   await dialog.getByLabel('Block Reason').fill('Fraud');
+  // Someone else blocks it while this dialog is open.
+  await blockCard(api, card.id, 'Blocked elsewhere');
   await dialog.getByRole('button', { name: 'Block Card' }).click();
   const failed = toast(page, 'Failed to block card');
   await expect(seenWith(failed, 'Card is already blocked')).toBeVisible();
+  // The action can no longer succeed: the dialog closes and the row shows the card as it now is.
+  await expect(dialog).toBeHidden();
+  await expect(rowFor(page, card.number)).toContainText('Blocked');
+  await rowAction(page, card.number, 'Reissue Card');
+  await expect(page.getByRole('alertdialog', { name: 'Reissue Card' })).toBeVisible();
+});
+
+test('Block Card: a failure that is not a conflict keeps the dialog and what was typed', async ({
+  page,
+  api,
+}) => {
+  const { card } = await createCardholder(api);
+  await page.route(`**/api/v1/cards/${card.id}/block`, failWith(503, 'down'));
+  await openCards(page, card.number);
+  await rowAction(page, card.number, 'Block Card');
+  const dialog = page.getByRole('dialog', { name: 'Block Card' });
+  await dialog.getByLabel('Block Reason').fill('Fraud');
+  await dialog.getByRole('button', { name: 'Block Card' }).click();
+  await expect(toast(page, 'Failed to block card')).toBeVisible();
   await expect(dialog).toBeVisible();
+  await expect(dialog.getByLabel('Block Reason')).toHaveValue('Fraud');
 });
 
 test("Reissue Card: only when blocked; the spec's question; 'Card reissued successfully'", async ({
@@ -264,6 +282,9 @@ test('Reissue Card raced by another user: exactly one new card; the loser is tol
   await expect(seenWith(failed, `Card ${card.number} was already reissued`)).toBeVisible();
   const cards = await cardsOf(api, account.id);
   expect(cards.filter((c) => c.status === 'active')).toHaveLength(1);
+  // The list reloads: the other user's new card is in it.
+  const fresh = cards.find((c) => c.status === 'active')!;
+  await expect(rowFor(page, fresh.number)).toContainText('Active');
 });
 
 test("Reissue Card: a failure shows 'Failed to reissue card'; a load failure 'Failed to load cards'", async ({
@@ -284,6 +305,9 @@ test("Reissue Card: a failure shows 'Failed to reissue card'; a load failure 'Fa
   await page.route('**/api/v1/cards?*', failWith(500, 'boom'));
   await search(page, `${card.number.slice(0, 6)}`);
   await expect(toast(page, 'Failed to load cards')).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Cards' }).getByRole('alert')).toContainText(
+    'Failed to load cards page',
+  );
 });
 
 test('a VIEWER sees no card actions', async ({ page, api, signIn, createUser }) => {

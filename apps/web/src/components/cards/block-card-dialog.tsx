@@ -4,12 +4,16 @@ import { toast } from 'sonner';
 import { CardNumber } from '@/components/cards/card-number';
 import { FormDialog } from '@/components/forms/form-dialog';
 import { useFormDialog } from '@/components/forms/use-form-dialog';
-import { blockCard, cardsKeys } from '@/lib/cards-api';
+import { blockCard, cardsKeys, isConflict } from '@/lib/cards-api';
 import { BlockReasonField, useBlockReasonForm } from './block-reason-field';
 
 /** Spec section 2 "Loyalty Cards": block an active card with a required reason. */
 export function BlockCardDialog({ card, onClose }: { card: Card | null; onClose: () => void }) {
   const queryClient = useQueryClient();
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: cardsKeys.all });
+    void queryClient.invalidateQueries({ queryKey: ['accounts'] });
+  };
   const { form, onSubmit } = useBlockReasonForm((reason) => {
     if (card) dialog.submit({ id: card.id, reason });
   });
@@ -18,8 +22,14 @@ export function BlockCardDialog({ card, onClose }: { card: Card | null; onClose:
     meta: { errorTitle: 'Failed to block card' },
     onSuccess: () => {
       toast.success('Card blocked successfully');
-      void queryClient.invalidateQueries({ queryKey: cardsKeys.all });
-      void queryClient.invalidateQueries({ queryKey: ['accounts'] });
+      refresh();
+    },
+    // A 409 (blocked or replaced meanwhile): the list showed the card as it was, so it reloads, and the dialog
+    // closes, its action being one that can no longer succeed.
+    onError: (error, _vars, close) => {
+      if (!isConflict(error)) return;
+      refresh();
+      close();
     },
   });
 

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { CardNumber } from '@/components/cards/card-number';
 import { ConfirmDialog } from '@/components/feedback/confirm-dialog';
-import { cardsKeys, reissueCard } from '@/lib/cards-api';
+import { cardsKeys, isConflict, reissueCard } from '@/lib/cards-api';
 
 /** Spec section 2 "Loyalty Cards": a blocked card gets a new number for the same account. */
 export function ReissueCardDialog({ card, onClose }: { card: Card | null; onClose: () => void }) {
@@ -14,10 +14,15 @@ export function ReissueCardDialog({ card, onClose }: { card: Card | null; onClos
     onSuccess: (issued) => {
       // The spec's title, and the new number so staff can hand it over without searching.
       toast.success('Card reissued successfully', { description: `The new card is ${issued.number}` });
-      void queryClient.invalidateQueries({ queryKey: cardsKeys.all });
-      void queryClient.invalidateQueries({ queryKey: ['accounts'] });
     },
-    onSettled: onClose,
+    // A 409 (reissued meanwhile): the list showed the card as it was, so it reloads too.
+    onSettled: (_issued, error) => {
+      if (!error || isConflict(error)) {
+        void queryClient.invalidateQueries({ queryKey: cardsKeys.all });
+        void queryClient.invalidateQueries({ queryKey: ['accounts'] });
+      }
+      onClose();
+    },
   });
 
   return (

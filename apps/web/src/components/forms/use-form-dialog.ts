@@ -14,6 +14,11 @@ export interface FormDialogOptions<Vars, Result> {
   meta?: AppRequestMeta;
   /** The toast and cache updates of a success; the dialog then closes by itself. */
   onSuccess: (result: Result, vars: Vars) => void;
+  /**
+   * A failure's cache updates; the dialog stays open with what was typed, unless this calls `close` (a failure
+   * that says the action can no longer succeed, such as a card blocked meanwhile).
+   */
+  onError?: (error: Error, vars: Vars, close: () => void) => void;
 }
 
 /**
@@ -26,7 +31,7 @@ export function useFormDialog<T extends FieldValues, Vars, Result>(
   form: DialogForm<T>,
   firstField: Path<T>,
   onClose: () => void,
-  { mutationFn, meta, onSuccess }: FormDialogOptions<Vars, Result>,
+  { mutationFn, meta, onSuccess, onError }: FormDialogOptions<Vars, Result>,
 ) {
   const close = () => {
     onClose();
@@ -39,7 +44,10 @@ export function useFormDialog<T extends FieldValues, Vars, Result>(
       onSuccess(result, vars);
       close();
     },
-    onError: (error) => setServerFieldErrors(form, error),
+    onError: (error, vars) => {
+      setServerFieldErrors(form, error);
+      onError?.(error, vars, close);
+    },
   });
   const content = useReturnFocus((event) => {
     event.preventDefault();

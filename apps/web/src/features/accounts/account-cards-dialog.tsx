@@ -8,7 +8,7 @@ import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
 import { ConfirmDialog } from '@/components/feedback/confirm-dialog';
 import { Button } from '@/components/ui/button';
 import { buildUrl } from '@/lib/api-client';
-import { blockCard, cardsKeys, fetchCards, reissueCard } from '@/lib/cards-api';
+import { blockCard, cardsKeys, fetchCards, isConflict, reissueCard } from '@/lib/cards-api';
 import { accountCardColumns, type CardAction } from './account-cards-columns';
 import { AccountTableDialog } from './account-table-dialog';
 import { accountErrorContext, accountsKeys } from './accounts-api';
@@ -32,6 +32,10 @@ function useCardMutations(onDone: () => void) {
       toast.success('Card blocked successfully');
       refresh();
     },
+    // A 409: the card changed meanwhile (blocked or reissued elsewhere); show it as it is now.
+    onError: (error) => {
+      if (isConflict(error)) refresh();
+    },
     onSettled: onDone,
   });
   const reissue = useMutation({
@@ -40,6 +44,9 @@ function useCardMutations(onDone: () => void) {
     onSuccess: (issued) => {
       toast.success('Card reissued successfully', { description: `The new card is ${issued.number}` });
       refresh();
+    },
+    onError: (error) => {
+      if (isConflict(error)) refresh();
     },
     onSettled: onDone,
   });

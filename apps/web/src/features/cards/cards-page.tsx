@@ -29,6 +29,7 @@ export function CardsPage() {
       <PageHeader title="Loyalty Cards" description="Every issued card, its status and its block history." />
       <DataTable
         label="Cards"
+        errorText="Failed to load cards page"
         exportList={{ name: 'cards', url: buildUrl('/api/v1/cards', table.params) }}
         columns={columns}
         controls={table}
