@@ -286,13 +286,24 @@ test('lookup statuses: completed or active → Active, blocked or failed → Blo
   await expect(credit.nth(1).locator('span')).toHaveClass(/text-emerald/);
 });
 
-test("a failed lookup shows 'Failed to load client data' with the server's message", async ({ page }) => {
+test("a failed lookup shows 'Failed to load client data' with the server's message, and not the client before", async ({
+  page,
+  api,
+}) => {
+  const account = await createAccount(api);
+  await lookUp(page, account.clientId);
+  await expect(rows(page, 'Accounts').nth(1)).toContainText(account.clientId);
   await page.route('**/lookup?*', failWith(422, 'The lookup service is busy'));
   await input(page).fill('anything');
   await page.getByRole('button', { name: 'Search' }).click();
   const failed = toast(page, 'Failed to load client data');
   await expect(seenWith(failed, 'The lookup service is busy')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Search' })).toBeEnabled();
+  // The earlier client's sections would read as the answer to 'anything'.
+  await expect(section(page, 'Accounts')).toHaveCount(0);
+  await expect(
+    page.getByText('Search for a client to see their accounts, cards and recent operations.'),
+  ).toBeVisible();
 });
 
 test('a VIEWER can look clients up', async ({ page, api, signIn, createUser }) => {

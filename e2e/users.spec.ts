@@ -10,6 +10,7 @@ import {
   USERS_PATH,
   uniqueName,
 } from './support/fixtures';
+import { failWith } from './support/loyalty-api';
 
 // Spec section 2 "User Management" and "Generic data table", 5 "Create user", 8 screen toasts.
 test.describe.configure({ mode: 'parallel' });
@@ -192,6 +193,13 @@ test('a server validation error shows under the field and in the failure toast, 
   await expect(dialog.getByLabel('Password')).toHaveAttribute('aria-invalid', 'true');
   await expect(dialog.getByLabel('Password')).toBeFocused();
   await expect(dialog).toBeVisible();
+});
+
+test("a load failure: 'Failed to load users' in the toast and in the table", async ({ page }) => {
+  await page.route(`**${USERS_PATH}?*`, failWith(500, 'boom'));
+  await page.goto('/users');
+  await expect(toast(page, 'Failed to load users')).toBeVisible();
+  await expect(table(page).getByRole('alert')).toContainText('Failed to load users');
 });
 
 test('a duplicate username fails with the server message', async ({ page, createUser }) => {

@@ -51,6 +51,10 @@ export function useClientLookup() {
       setResult({ term: variables.term, data, pages: firstPages });
       toast.success('Client data loaded successfully');
     },
+    // The last search failed: the results of the one before are not this client's, so they go (the toast says why).
+    onError: (_error, variables) => {
+      if (variables.generation === generation.current) setResult(null);
+    },
   });
 
   const apply = (request: PageRequest, data: ClientLookupResponse) =>

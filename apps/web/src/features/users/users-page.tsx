@@ -46,6 +46,7 @@ export function UsersPage() {
       ) : (
         <DataTable
           label="Users"
+          errorText="Failed to load users"
           exportList={{ name: 'users', url: buildUrl('/auth/api/v1/users', table.params) }}
           columns={columns}
           controls={table}
