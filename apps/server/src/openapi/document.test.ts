@@ -29,14 +29,14 @@ describe('openapi.json (checked in at the repository root)', () => {
     expect(line.quantity).toMatchObject({ exclusiveMinimum: true, minimum: 0, maximum: 1_000_000 });
     expect(line.price).toMatchObject({ minimum: 0, maximum: 1_000_000_000, multipleOf: 0.01 });
     expect(receipt.items!.description).toContain('Σ quantity × price');
+    // At least a cent (a float-safe multipleOf alone takes 1e-18, which rounds to 0.00).
     expect(bodyOf(document, '/pos/api/v1/holds', 'post').properties!.points).toMatchObject({
-      exclusiveMinimum: true,
-      minimum: 0,
+      minimum: 0.01,
       multipleOf: 0.01,
     });
     expect(
       bodyOf(document, '/api/v1/admin/operations/manual-accrual', 'post').properties!.points,
-    ).toMatchObject({ exclusiveMinimum: true, multipleOf: 0.01, maximum: 1_000_000_000 });
+    ).toMatchObject({ minimum: 0.01, multipleOf: 0.01, maximum: 1_000_000_000 });
     expect(bodyOf(document, '/api/v1/pos-keys', 'post').properties!.apiKey).toMatchObject({ minLength: 32 });
     expect(bodyOf(document, '/auth/api/v1/login', 'post').properties!.password).toMatchObject({
       minLength: 1,
