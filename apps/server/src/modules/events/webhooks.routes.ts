@@ -158,7 +158,7 @@ export const webhooksRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Se
         response: { 200: delivery },
       },
     },
-    async (request) => retryDelivery(app.db, request.params.id, request.params.deliveryId),
+    async (request) => retryDelivery(app.db, request.user!, request.params.id, request.params.deliveryId),
   );
 
   app.post(
@@ -172,6 +172,7 @@ export const webhooksRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Se
         response: { 201: delivery },
       },
     },
-    async (request, reply) => reply.code(201).send(await sendTestEvent(app.db, request.params.id)),
+    async (request, reply) =>
+      reply.code(201).send(await sendTestEvent(app.db, request.user!, request.params.id)),
   );
 };

@@ -183,22 +183,52 @@ export async function exportDeliveries(
   return streamList(deliveriesExportSource(db, filter), { snapshot: db });
 }
 
-/** Sends a delivery again now (`requeueDelivery`: a finished one with a fresh retry schedule). */
-export async function retryDelivery(db: Db, webhookId: string, deliveryId: string): Promise<Delivery> {
-  await existing(db, webhookId);
-  await requeueDelivery(db, webhookId, deliveryId);
-  const found = await findDelivery(db, webhookId, deliveryId);
-  if (!found) throw new AppError('DELIVERY_NOT_FOUND');
-  return found;
+/**
+ * Sends a delivery again now (`requeueDelivery`: a finished one with a fresh retry schedule), audited: it makes
+ * the server send a signed request. The endpoint's row is locked, so a delete racing it is one or the other.
+ */
+export async function retryDelivery(
+  db: Db,
+  actor: AuthUser,
+  webhookId: string,
+  deliveryId: string,
+): Promise<Delivery> {
+  return inTransaction(db, async (trx) => {
+    const webhook = await findWebhook(trx, webhookId, true);
+    if (!webhook) throw new AppError('WEBHOOK_NOT_FOUND');
+    await requeueDelivery(trx, webhookId, deliveryId);
+    const found = await findDelivery(trx, webhookId, deliveryId);
+    if (!found) throw new AppError('DELIVERY_NOT_FOUND');
+    await insertAudit(trx, {
+      username: actor.username,
+      message: `Retried delivery ${deliveryId} of webhook endpoint ${forAudit(webhook).url}`,
+      targetType: 'webhook',
+      targetId: webhookId,
+      source: null,
+      dest: null,
+    });
+    return found;
+  });
 }
 
-/** A `webhook.test` event for this endpoint only, delivered like any other. */
-export async function sendTestEvent(db: Db, webhookId: string): Promise<Delivery> {
+/**
+ * A `webhook.test` event for this endpoint only, delivered like any other; audited. The endpoint's row is
+ * locked: read unlocked, a delete committing before the delivery's insert failed its foreign key (a 500).
+ */
+export async function sendTestEvent(db: Db, actor: AuthUser, webhookId: string): Promise<Delivery> {
   return inTransaction(db, async (trx) => {
-    const webhook = await findWebhook(trx, webhookId);
+    const webhook = await findWebhook(trx, webhookId, true);
     if (!webhook) throw new AppError('WEBHOOK_NOT_FOUND');
     const data = { webhookId, url: webhook.url, message: 'Test event sent from the console' };
     const [eventId] = await insertEvents(trx, [{ type: TEST_EVENT_TYPE, data }], webhookId);
+    await insertAudit(trx, {
+      username: actor.username,
+      message: `Sent a test event to webhook endpoint ${forAudit(webhook).url}`,
+      targetType: 'webhook',
+      targetId: webhookId,
+      source: null,
+      dest: null,
+    });
     return (await findDelivery(trx, webhookId, await deliveryIdOf(trx, webhookId, eventId!)))!;
   });
 }

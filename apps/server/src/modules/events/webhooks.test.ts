@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp } from '../../../test/helper';
 import { inTransaction } from '../../db/transaction';
+import { deletedWhileWaiting } from '../pos/pos.fixtures';
 import { deliverUntilCaughtUp } from './deliver-until-caught-up.test-support';
 import { claimDeliveries } from './deliveries.repository';
 import { deliverDue } from './delivery-worker';
@@ -276,6 +277,34 @@ describe('deliveries', () => {
     await deliverAll();
     expect((await deliveries(hook.id))[0]).toMatchObject({ status: 'succeeded', attempts: 1 });
   });
+
+  it('a test event and a Retry are audited (each makes the server send a signed request)', async () => {
+    const hook = await endpoint();
+    const test = await api('POST', `/api/v1/webhooks/${hook.id}/test`);
+    expect(test.statusCode, test.body).toBe(201);
+    const retry = await api('POST', `/api/v1/webhooks/${hook.id}/deliveries/${test.json().id}/retry`);
+    expect(retry.statusCode, retry.body).toBe(200);
+    const audit = await api('GET', `/api/v1/audit?targetType=webhook&size=2`);
+    expect(
+      audit.json().content.map((e: { message: string; targetId: string }) => [e.message, e.targetId]),
+    ).toEqual([
+      [`Retried delivery ${test.json().id} of webhook endpoint ${receiver.url}`, hook.id],
+      [`Sent a test event to webhook endpoint ${receiver.url}`, hook.id],
+    ]);
+  });
+
+  // PostgreSQL only: PGlite runs one transaction at a time.
+  it.runIf(ctx.database.kind === 'postgres')(
+    "a test event racing the endpoint's delete is 404, not a 500",
+    async () => {
+      const hook = await endpoint();
+      const test = await deletedWhileWaiting(db, { table: 'webhook_endpoints', id: hook.id }, () =>
+        api('POST', `/api/v1/webhooks/${hook.id}/test`),
+      );
+      expect(test.statusCode, test.body).toBe(404);
+      expect(test.json().code).toBe('WEBHOOK_NOT_FOUND');
+    },
+  );
 
   it('Retry of a delivery waiting for its next retry sends it now, keeping its attempts; a running one is left', async () => {
     const hook = await endpoint();

@@ -265,7 +265,7 @@ export function recordedBatches(use: (options: SetBatchOptions) => BatchQueue<un
  */
 export async function whileLocked<T>(
   db: Db,
-  row: { table: 'accounts' | 'operations' | 'users'; id: string },
+  row: { table: 'accounts' | 'operations' | 'users' | 'webhook_endpoints'; id: string },
   work: (unlock: () => Promise<void>, locker: Kysely<Database>) => Promise<T>,
 ): Promise<T> {
   return db.connection().execute(async (conn) => {
@@ -297,7 +297,7 @@ export async function whileLocked<T>(
  */
 export function deletedWhileWaiting<T>(
   db: Db,
-  row: { table: 'users'; id: string },
+  row: { table: 'users' | 'webhook_endpoints'; id: string },
   send: () => Promise<T>,
 ): Promise<T> {
   return whileLocked(db, row, async (unlock, locker) => {
