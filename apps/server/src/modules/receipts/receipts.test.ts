@@ -76,6 +76,25 @@ describe('GET /api/v1/receipts/operation/{id}', () => {
     }
   });
 
+  it('the receipt of an accrual with the longest operationId the POS API takes, percent-encoded', async () => {
+    const card = await createCard(db);
+    const longTill = till(ctx, (await createPosKey(ctx, { name: 'Long ids', address: null })).apiKey);
+    // 128 characters, each two bytes of UTF-8: 768 characters in the URL.
+    const operationId = 'é'.repeat(128);
+    const accrued = await longTill.accrue({
+      operationId,
+      cardNumber: card.number,
+      receipt: { receiptId: 'R-LONG', items: [{ sku: 'A', quantity: 1, price: 10 }] },
+    });
+    expect(accrued.statusCode, accrued.body).toBe(201);
+    const res = await app.inject({
+      url: `/api/v1/receipts/operation/${encodeURIComponent(operationId)}`,
+      headers: bearer(ctx.tokens.VIEWER),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().receipt.receiptId).toBe('R-LONG');
+  });
+
   it('GET /api/v1/receipts/operation/{id} is 404 RECEIPT_NOT_FOUND for anything but a POS accrual', async () => {
     const card = await createCard(db, { balance: 20 });
     const hold = await pos.hold({ operationId: opId(), cardNumber: card.number, points: 1 });
