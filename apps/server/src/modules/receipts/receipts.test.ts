@@ -7,12 +7,13 @@ const { app } = ctx;
 const db = ctx.database.db;
 
 let pos: Till;
+// The file's ruleset, in force for every test whichever runs.
+await createRuleset(db, { version: 1, percent: 10 });
 
 describe('GET /api/v1/receipts/operation/{id}', () => {
   it('any role reads the receipt of a POS accrual, by operation id or POS operationId', async () => {
     const key = await createPosKey(ctx, { name: 'Corner shop', address: null });
     pos = till(ctx, key.apiKey);
-    await createRuleset(db, { version: 1, percent: 10 });
     const card = await createCard(db);
     const operationId = opId();
     const items = [
