@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { isoTimestamp, listFormat, pageQuery, sortParam } from './common';
+import {
+  hasControlCharacter,
+  hasVisibleCharacter,
+  isoTimestamp,
+  listFormat,
+  pageQuery,
+  sortParam,
+} from './common';
 
 export const posKeyStatuses = ['active', 'inactive'] as const;
 export const posKeyStatus = z.enum(posKeyStatuses);
@@ -29,13 +36,23 @@ export const posKeyListQuery = pageQuery.extend({
 export type PosKeyListQuery = z.input<typeof posKeyListQuery>;
 
 const REQUIRED = 'Name and API Key are required';
+const noControl = (label: string) =>
+  `${label} must not contain tabs, line breaks or other control characters`;
 
 export const createPosKeyRequest = z.object({
-  name: z.string().trim().min(1, REQUIRED).max(200),
+  // Shown in the POS Keys list, Operations History and the audit log: something visible, no control character.
+  name: z
+    .string()
+    .trim()
+    .min(1, REQUIRED)
+    .max(200)
+    .refine(hasVisibleCharacter, REQUIRED)
+    .refine((v) => !hasControlCharacter(v), noControl('Name')),
   address: z
     .string()
     .trim()
     .max(500)
+    .refine((v) => !hasControlCharacter(v), noControl('Address'))
     .nullish()
     .transform((v) => (v ? v : null)),
   apiKey: z

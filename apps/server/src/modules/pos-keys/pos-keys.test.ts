@@ -84,6 +84,10 @@ describe('POS keys admin API', () => {
   it.each([
     [{ name: '', apiKey: KEY }, 'Name and API Key are required'],
     [{ name: 'x', apiKey: '   ' }, 'Name and API Key are required'],
+    // Shows nothing, though not white space to trim().
+    [{ name: '\u200b\u2060', apiKey: KEY }, 'Name and API Key are required'],
+    [{ name: 'Till\u0007\u001b[31m red', apiKey: KEY }, 'Name must not contain tabs, line breaks'],
+    [{ name: 'Till', address: 'Main St\n1', apiKey: KEY }, 'Address must not contain tabs, line breaks'],
     [{ name: 'x' }, 'apiKey'],
     [{ name: 'x', apiKey: 'short-key' }, 'API key must be at least 32 characters'],
     [{ name: 'x', apiKey: `${'a'.repeat(20)} ${'b'.repeat(20)}` }, 'printable ASCII'],
