@@ -233,6 +233,26 @@ test('works at 390 px wide', async ({ page }) => {
   expect(overflow).toBeLessThanOrEqual(0);
 });
 
+test('a ruleset retired by someone else meanwhile: the failure toast, and the row shows it Retired', async ({
+  page,
+  api,
+}) => {
+  const version = lowVersion();
+  const ruleset = await createRuleset(api, { version, percent: 4, activeFrom: isoInDays(-1) });
+  await page.goto('/rulesets');
+  await search(page, version);
+  await page.getByRole('button', { name: `Actions for ruleset ${version}` }).click();
+  await page.getByRole('menuitem', { name: 'Retire' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Retire Ruleset', exact: true });
+  await expect(confirm).toBeVisible();
+  expect((await api.post(`/api/v1/rulesets/${ruleset.id}/retire`)).status()).toBe(200);
+  await confirm.getByRole('button', { name: 'Retire' }).click();
+  await expect(toast(page, 'Failed to retire ruleset')).toBeVisible();
+  await expect(confirm).toBeHidden();
+  await expect(rowFor(page, version).getByRole('cell').nth(1)).toHaveText('Retired');
+  await expect(page.getByRole('button', { name: `Actions for ruleset ${version}` })).toHaveCount(0);
+});
+
 test('an administrator retires a ruleset after confirming; it shows Retired, is never in force, and stays listed', async ({
   page,
   api,

@@ -180,6 +180,15 @@ test("Remove asks first, then takes the SKU out and shows 'SKU removed from excl
   await expect(rowFor(page, 'GONE-1')).toHaveCount(0);
   await expect(rowFor(page, 'KEEP-1')).toBeVisible();
   expect((await listExcludedSkus(api, ruleset.id)).map((s) => s.sku)).toEqual(['KEEP-1']);
+
+  // Removed by someone else while the question is open: it says so, closes, and the row goes.
+  await rowFor(page, 'KEEP-1').getByRole('button', { name: 'Remove KEEP-1' }).click();
+  await expect(confirm).toBeVisible();
+  expect((await api.delete(`/api/v1/rulesets/${ruleset.id}/excluded-skus/KEEP-1`)).status()).toBe(204);
+  await confirm.getByRole('button', { name: 'Remove', exact: true }).click();
+  await expect(toast(page, 'Failed to remove SKU')).toBeVisible();
+  await expect(confirm).toBeHidden();
+  await expect(rowFor(page, 'KEEP-1')).toHaveCount(0);
 });
 
 test('search covers sku, description and category; the category filter has All, (No category) and each one', async ({

@@ -37,6 +37,13 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A refusal that says the screen showed something out of date: it was changed (409) or removed (404) by
+ * someone else meanwhile. The screen reloads it, and a dialog whose action can no longer succeed closes.
+ */
+export const isStaleDataError = (error: unknown) =>
+  error instanceof ApiError && (error.status === 409 || error.status === 404);
+
 export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }

@@ -1,5 +1,5 @@
 import type { BulkBlockCardsResponse, Card, CardListItem, CardStatus, Paged } from '@loyalty/contracts';
-import { ApiError, apiClient } from './api-client';
+import { apiClient } from './api-client';
 
 /**
  * The card calls shared by the Loyalty Cards screen and the Accounts screen's Cards dialog. Each screen
@@ -26,9 +26,6 @@ export function fetchCards(params: CardListParams, signal?: AbortSignal): Promis
 export function issueCard(accountId: string): Promise<Card> {
   return apiClient.post<Card>(`/api/v1/cards/issue/${encodeURIComponent(accountId)}`);
 }
-
-/** A refusal because the card is no longer as the screen showed it (blocked or reissued meanwhile): reload it. */
-export const isConflict = (error: unknown) => error instanceof ApiError && error.status === 409;
 
 /** No reason: the server records 'Blocked by admin'. */
 export function blockCard({ id, reason }: { id: string; reason?: string }): Promise<Card> {

@@ -4,7 +4,8 @@ import { toast } from 'sonner';
 import { CardNumber } from '@/components/cards/card-number';
 import { FormDialog } from '@/components/forms/form-dialog';
 import { useFormDialog } from '@/components/forms/use-form-dialog';
-import { blockCard, cardsKeys, isConflict } from '@/lib/cards-api';
+import { isStaleDataError } from '@/lib/api-client';
+import { blockCard, cardsKeys } from '@/lib/cards-api';
 import { BlockReasonField, useBlockReasonForm } from './block-reason-field';
 
 /** Spec section 2 "Loyalty Cards": block an active card with a required reason. */
@@ -24,10 +25,10 @@ export function BlockCardDialog({ card, onClose }: { card: Card | null; onClose:
       toast.success('Card blocked successfully');
       refresh();
     },
-    // A 409 (blocked or replaced meanwhile): the list showed the card as it was, so it reloads, and the dialog
+    // A 409 or 404 (blocked or replaced meanwhile): the list showed the card as it was, so it reloads, and the dialog
     // closes, its action being one that can no longer succeed.
     onError: (error, _vars, close) => {
-      if (!isConflict(error)) return;
+      if (!isStaleDataError(error)) return;
       refresh();
       close();
     },

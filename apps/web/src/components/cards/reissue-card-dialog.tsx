@@ -3,7 +3,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { CardNumber } from '@/components/cards/card-number';
 import { ConfirmDialog } from '@/components/feedback/confirm-dialog';
-import { cardsKeys, isConflict, reissueCard } from '@/lib/cards-api';
+import { isStaleDataError } from '@/lib/api-client';
+import { cardsKeys, reissueCard } from '@/lib/cards-api';
 
 /** Spec section 2 "Loyalty Cards": a blocked card gets a new number for the same account. */
 export function ReissueCardDialog({ card, onClose }: { card: Card | null; onClose: () => void }) {
@@ -15,9 +16,9 @@ export function ReissueCardDialog({ card, onClose }: { card: Card | null; onClos
       // The spec's title, and the new number so staff can hand it over without searching.
       toast.success('Card reissued successfully', { description: `The new card is ${issued.number}` });
     },
-    // A 409 (reissued meanwhile): the list showed the card as it was, so it reloads too.
+    // A 409 or 404 (reissued meanwhile): the list showed the card as it was, so it reloads too.
     onSettled: (_issued, error) => {
-      if (!error || isConflict(error)) {
+      if (!error || isStaleDataError(error)) {
         void queryClient.invalidateQueries({ queryKey: cardsKeys.all });
         void queryClient.invalidateQueries({ queryKey: ['accounts'] });
       }

@@ -7,8 +7,8 @@ import { CardNumber } from '@/components/cards/card-number';
 import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
 import { ConfirmDialog } from '@/components/feedback/confirm-dialog';
 import { Button } from '@/components/ui/button';
-import { buildUrl } from '@/lib/api-client';
-import { blockCard, cardsKeys, fetchCards, isConflict, reissueCard } from '@/lib/cards-api';
+import { buildUrl, isStaleDataError } from '@/lib/api-client';
+import { blockCard, cardsKeys, fetchCards, reissueCard } from '@/lib/cards-api';
 import { accountCardColumns, type CardAction } from './account-cards-columns';
 import { AccountTableDialog } from './account-table-dialog';
 import { accountErrorContext, accountsKeys } from './accounts-api';
@@ -32,9 +32,9 @@ function useCardMutations(onDone: () => void) {
       toast.success('Card blocked successfully');
       refresh();
     },
-    // A 409: the card changed meanwhile (blocked or reissued elsewhere); show it as it is now.
+    // A 409 or 404: the card changed meanwhile (blocked or reissued elsewhere); show it as it is now.
     onError: (error) => {
-      if (isConflict(error)) refresh();
+      if (isStaleDataError(error)) refresh();
     },
     onSettled: onDone,
   });
@@ -46,7 +46,7 @@ function useCardMutations(onDone: () => void) {
       refresh();
     },
     onError: (error) => {
-      if (isConflict(error)) refresh();
+      if (isStaleDataError(error)) refresh();
     },
     onSettled: onDone,
   });

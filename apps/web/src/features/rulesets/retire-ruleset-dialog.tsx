@@ -2,6 +2,7 @@ import type { Ruleset } from '@loyalty/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { ConfirmDialog } from '@/components/feedback/confirm-dialog';
+import { isStaleDataError } from '@/lib/api-client';
 import { retireRuleset, rulesetsKeys } from './rulesets-api';
 
 /** Retiring is final: the ruleset is never in force again, and stays listed for history and receipts. */
@@ -10,11 +11,13 @@ export function RetireRulesetDialog({ ruleset, onClose }: { ruleset: Ruleset | n
   const mutation = useMutation({
     mutationFn: retireRuleset,
     meta: { errorTitle: 'Failed to retire ruleset' },
-    onSuccess: (retired) => {
-      toast.success(`Ruleset version ${retired.version} retired`);
-      void queryClient.invalidateQueries({ queryKey: rulesetsKeys.all });
+    onSuccess: (retired) => toast.success(`Ruleset version ${retired.version} retired`),
+    // Also after a 409 or 404 (retired meanwhile): the row showed it in force, and offered Retire again.
+    onSettled: (_retired, error) => {
+      if (!error || isStaleDataError(error))
+        void queryClient.invalidateQueries({ queryKey: rulesetsKeys.all });
+      onClose();
     },
-    onSettled: onClose,
   });
 
   return (

@@ -2,6 +2,7 @@ import type { ExcludedSku } from '@loyalty/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { toast } from 'sonner';
+import { isStaleDataError } from '@/lib/api-client';
 import { removeExcludedSku, skuKeys } from './sku-exclusions-api';
 
 /**
@@ -12,12 +13,22 @@ import { removeExcludedSku, skuKeys } from './sku-exclusions-api';
 export function useRemoveSku(rulesetId: string | undefined) {
   const queryClient = useQueryClient();
   const [asking, setAsking] = useState<ExcludedSku | null>(null);
+  const refresh = () => {
+    if (rulesetId) void queryClient.invalidateQueries({ queryKey: skuKeys.ruleset(rulesetId) });
+  };
   const mutation = useMutation({
     mutationFn: (sku: ExcludedSku) => removeExcludedSku(rulesetId as string, sku.sku),
+    meta: { errorTitle: 'Failed to remove SKU' },
     onSuccess: () => {
       toast.success('SKU removed from exclusions');
       setAsking(null);
-      if (rulesetId) void queryClient.invalidateQueries({ queryKey: skuKeys.ruleset(rulesetId) });
+      refresh();
+    },
+    // Removed meanwhile (404) or its ruleset changed (409): the question can no longer succeed; the list reloads.
+    onError: (error) => {
+      if (!isStaleDataError(error)) return;
+      setAsking(null);
+      refresh();
     },
   });
   return {
