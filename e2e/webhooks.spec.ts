@@ -221,7 +221,23 @@ test('the Backlog column counts what a receiver that has not answered yet still 
   }
 });
 
-test('a viewer has no Webhooks entry, and the screen refuses them', async ({ page, signIn, createUser }) => {
+test('a viewer and a manager have no Webhooks entry, and the screen refuses them without a failure toast', async ({
+  page,
+  signIn,
+  createUser,
+}) => {
+  await signIn(page, await createUser('MANAGER'));
+  const refused = page.waitForResponse((r) => r.url().endsWith('/api/v1/webhooks') && r.status() === 403);
+  await page.goto('/webhooks');
+  await refused;
+  await expect(page.getByText('You do not have permission to manage webhooks.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Add Endpoint' })).toHaveCount(0);
+  // The 403 is the page's permission state, not a failure to report on top of it. Two frames after the state
+  // is shown, a toast raised with it (by the same failed query) would be on the page.
+  // Counted once, not polled: a polling assertion would wait for such a toast to time out.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  expect(await page.locator('[data-sonner-toast]').count()).toBe(0);
+
   await signIn(page, await createUser('VIEWER'));
   await page.goto('/webhooks');
   await expect(page.getByText('You do not have permission to manage webhooks.')).toBeVisible();

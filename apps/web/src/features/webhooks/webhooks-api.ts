@@ -37,7 +37,8 @@ export const webhooksListQuery = queryOptions({
   queryFn: ({ signal }) => apiClient.get<WebhookListItem[]>(WEBHOOKS, { signal }),
   refetchInterval: (query) =>
     query.state.data?.some((endpoint) => (endpoint.backlog ?? 0) > 0) ? BACKLOG_REFRESH_MS : false,
-  meta: { errorTitle: 'Failed to load webhook endpoints' },
+  // A 403 is the page's own permission state, not a failure to report on top of it (as on Users).
+  meta: { errorTitle: 'Failed to load webhook endpoints', ignoreStatuses: [403] },
 });
 
 export function deliveriesQuery(id: string) {
