@@ -3,7 +3,14 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import type { FlowParams } from './finance-api';
-import { GROUP_BY_OPTIONS, RANGE_PRESET_IDS, RANGE_PRESETS, type RangePreset } from './finance-range';
+import {
+  FIRST_DAY,
+  GROUP_BY_OPTIONS,
+  LAST_DAY,
+  RANGE_PRESET_IDS,
+  RANGE_PRESETS,
+  type RangePreset,
+} from './finance-range';
 
 const presetOptions = RANGE_PRESET_IDS.map((id) => ({ value: id, label: RANGE_PRESETS[id].label }));
 
@@ -64,7 +71,8 @@ export function FinanceControls({
             id={`${id}-from`}
             type="date"
             value={params.from}
-            max={params.to || undefined}
+            min={FIRST_DAY}
+            max={params.to || LAST_DAY}
             onChange={(e) => onChange({ ...params, from: e.target.value })}
             {...invalid}
           />
@@ -75,7 +83,8 @@ export function FinanceControls({
             id={`${id}-to`}
             type="date"
             value={params.to}
-            min={params.from || undefined}
+            min={params.from || FIRST_DAY}
+            max={LAST_DAY}
             onChange={(e) => onChange({ ...params, to: e.target.value })}
             {...invalid}
           />

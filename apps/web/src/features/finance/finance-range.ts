@@ -1,4 +1,9 @@
-import { POINTS_FLOW_MAX_DAYS, type PointsFlowGroupBy } from '@loyalty/contracts';
+import {
+  BUSINESS_TIME_MAX,
+  BUSINESS_TIME_MIN,
+  POINTS_FLOW_MAX_DAYS,
+  type PointsFlowGroupBy,
+} from '@loyalty/contracts';
 import type { FlowParams } from './finance-api';
 
 const DAY_MS = 86_400_000;
@@ -27,9 +32,14 @@ export function presetRange(preset: Exclude<RangePreset, 'custom'>, now = Date.n
   return { from: utcDay(now - (days - 1) * DAY_MS), to, groupBy: 'day' };
 }
 
+/** The first and the last day the report takes (the contracts' business time range, 2000 to 2099). */
+export const FIRST_DAY = BUSINESS_TIME_MIN.slice(0, 10);
+export const LAST_DAY = utcDay(Date.parse(BUSINESS_TIME_MAX) - DAY_MS);
+
 /** What is wrong with a custom range, in the words shown under it; null when the server will take it. */
 export function rangeProblem(params: FlowParams): string | null {
   if (!params.from || !params.to) return 'Choose both dates.';
+  if (params.from < FIRST_DAY || params.to > LAST_DAY) return 'Choose dates from 2000 to 2099.';
   if (params.to < params.from) return 'The end date is before the start date.';
   const days = (Date.parse(params.to) - Date.parse(params.from)) / DAY_MS + 1;
   const max = POINTS_FLOW_MAX_DAYS[params.groupBy];
