@@ -49,10 +49,10 @@ export interface DatabaseHandle {
 const CONNECT_TIMEOUT_MS = 30_000;
 
 /**
- * No transaction of this server that takes a lock waits on anything outside the process (imports spool
- * outside their transaction; a CSV export's read-only snapshot, which waits for its client between batches,
- * holds no row lock and is cut off by this too when its client stops reading), so one that sits idle this long
- * belongs to a server that hung or was cut off from the database. Without a limit PostgreSQL keeps its row locks until TCP gives up on the connection
+ * No transaction of this server that takes a row lock waits on anything outside the process (imports spool
+ * outside their transaction; a CSV export's read-only snapshot waits for its client between batches, takes no
+ * row lock, and is given back by the export itself when its client stops taking rows: `SNAPSHOT_STALL_MS`),
+ * so one that sits idle this long belongs to a server that hung or was cut off from the database. Without a limit PostgreSQL keeps its row locks until TCP gives up on the connection
  * (hours), and every till on those accounts waits on every other server; with it, the session ends and its
  * transaction rolls back, which loses nothing that was answered (the answer comes after COMMIT).
  */

@@ -1,6 +1,14 @@
-import { type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import {
+  type ControlledTransaction,
+  type Expression,
+  type RawBuilder,
+  type SelectQueryBuilder,
+  type SqlBool,
+  sql,
+} from 'kysely';
 import type { Db } from '../db/connection';
 import { isEmbedded } from '../db/pglite-dialect';
+import type { Database } from '../db/schema';
 import { type ListOrder, orderList } from './list-page';
 import { Slots } from './slots';
 
@@ -37,9 +45,18 @@ interface SortKey {
   _export_tie: string;
 }
 
+/**
+ * A snapshot download whose client takes no row for this long gives its transaction, pooled connection and slot
+ * back; the file is then cut. PostgreSQL's idle limit would end the transaction, but not free the slot or the
+ * pooled client, which a client that stays connected without reading kept for good.
+ */
+export const SNAPSHOT_STALL_MS = 60_000;
+
 export interface StreamOptions {
   /** Rows per round trip (tests use small ones to cross batch boundaries). */
   batchSize?: number;
+  /** How long a snapshot download may go without its client taking a row (`SNAPSHOT_STALL_MS`). */
+  stallMs?: number;
   /**
    * The database to read every batch from one snapshot of (PostgreSQL server only; see `streamList`). Absent
    * when the source's query already runs inside a transaction.
@@ -56,38 +73,63 @@ export interface StreamOptions {
  * transaction for the download): batch by batch, a row whose sort key changed while the file was read (an
  * account's balance at every till write, a key's last use) crossed the walk's position and was missed or
  * listed twice. That transaction holds a pooled connection while its client reads, so few run at once
- * (`SNAPSHOT_EXPORTS`); a client that stops reading for a minute has it ended by the server's idle limit and
- * its download cut. On PGlite (one connection for every request) batches read what is committed at each
+ * (`SNAPSHOT_EXPORTS`); a client that takes no row for a minute (`SNAPSHOT_STALL_MS`) gets them back and its
+ * download cut. On PGlite (one connection for every request) batches read what is committed at each
  * batch, as before: holding its one connection for a download would stop every other request.
  */
 export async function* streamList<DB, TB extends keyof DB, O, W>(
   source: ListSource<DB, TB, O, W>,
   options: StreamOptions = {},
 ): AsyncGenerator<W> {
-  const { snapshot } = options;
+  const { snapshot, stallMs = SNAPSHOT_STALL_MS } = options;
   if (!snapshot || isEmbedded(snapshot)) {
     yield* walk(source, options.batchSize, (query) => query.execute());
     return;
   }
   const release = await snapshotSlots.acquire();
+  let trx: ControlledTransaction<Database> | undefined;
+  let watch: NodeJS.Timeout | undefined;
+  let ended = false;
+  // Once: when the file is done, when its client went away (the reply's pipeline ends this generator), or when
+  // its client stopped taking rows (the watch below; the generator then waits at a row nobody pulls).
+  const end = async () => {
+    if (ended) return;
+    ended = true;
+    clearInterval(watch);
+    // Read only: a rollback ends it as a commit would.
+    await trx
+      ?.rollback()
+      .execute()
+      .catch(() => undefined);
+    release();
+  };
   try {
-    const trx = await snapshot
+    const open = await snapshot
       .startTransaction()
       .setIsolationLevel('repeatable read')
       .setAccessMode('read only')
       .execute();
-    try {
-      // The source's query was built on the pool: compiled, it runs on the transaction's connection.
-      yield* walk(source, options.batchSize, async (query) => (await trx.executeQuery(query.compile())).rows);
-    } finally {
-      // Read only: a rollback ends it as a commit would, also when the client went away mid-file.
-      await trx
-        .rollback()
-        .execute()
-        .catch(() => undefined);
+    trx = open;
+    let pulled = Date.now();
+    watch = setInterval(
+      () => {
+        if (Date.now() - pulled > stallMs) void end();
+      },
+      Math.min(stallMs, 5000),
+    );
+    watch.unref();
+    // The source's query was built on the pool: compiled, it runs on the transaction's connection.
+    const batches = walk(source, options.batchSize, async (query) => {
+      if (ended)
+        throw new Error(`export stalled: no row taken for ${stallMs} ms, its snapshot was given back`);
+      return (await open.executeQuery(query.compile())).rows;
+    });
+    for await (const item of batches) {
+      yield item;
+      pulled = Date.now();
     }
   } finally {
-    release();
+    await end();
   }
 }
 
