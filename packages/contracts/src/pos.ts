@@ -26,7 +26,7 @@ export const MAX_BALANCE = 999_999_999_999.99;
 // Bounds as zod checks, not refinements, so the API document states them (issue 15.6).
 const moneyRange = `must be between 0 and ${MAX_MONEY}`;
 const money = decimal2.min(0, moneyRange).max(MAX_MONEY, moneyRange);
-const pointsRange = `must be greater than 0 and at most ${MAX_MONEY}`;
+const pointsRange = `must be between 0.01 and ${MAX_MONEY}`;
 // The least is a cent, not "above 0": a float-safe multipleOf takes 1e-18, which would be held as 0.00.
 const positivePoints = decimal2.min(0.01, pointsRange).max(MAX_MONEY, pointsRange);
 const quantityRange = `must be greater than 0 and at most ${MAX_QUANTITY}`;

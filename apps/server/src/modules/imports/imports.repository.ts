@@ -19,18 +19,19 @@ export const REPORTED_ERRORS = 1000;
 /**
  * Files from this many rows on are merged as bulk work (`planForBulk`, `refreshTableStatistics`). Below it the
  * planner's own choices are fast, and the bulk settings cost more than the merge: at 833,000 accounts a 10-row
- * member file took 0.7–1.1 s with them and 44 ms without (a hash join reads the whole accounts and cards tables
- * where an index finds ten rows, and ANALYZE samples 30,000 rows), a 500-row bulk-credit file 1.4 s against
- * 0.3 s; from about 2,000 rows on, nested loops over the staged rows take over (5,000 rows: 15.8 s against 2.2 s).
- * BENCHMARKS.md "Small files".
+ * member file took 0.7–0.8 s with them and 45–69 ms without (a hash join reads the whole accounts and cards
+ * tables where an index finds ten, and ANALYZE samples 30,000 rows), a 500-row one 1.1–1.2 s against 0.36–0.38
+ * s. At 2,000 rows nested loops over the staged rows already cost bulk credits twice as much, at 5,000 members
+ * three times (BENCHMARKS.md "Small files"); the threshold sits between the sizes measured, not at a measured
+ * crossing.
  */
 export const BULK_ROWS = 1000;
 
 /**
- * Plans the merge's joins of a file of `BULK_ROWS` or more as hash joins for the rest of the transaction. Its statements join thousands of
- * staged rows with CTE results (which the planner estimates at one row) and, on a fresh database, with
- * tables that have no statistics yet; a nested loop planned for one row then runs once per row over the
- * other side: quadratic (of 5,000 rows, one such join alone took 10 s). Hash joins are linear whatever
+ * Plans the merge's joins of a file of `BULK_ROWS` or more as hash joins for the rest of the transaction.
+ * Its statements join thousands of staged rows with CTE results (which the planner estimates at one row)
+ * and, on a fresh database, with tables that have no statistics yet; a nested loop planned for one row then
+ * runs once per row over the other side: quadratic (of 5,000 rows, one such join alone took 10 s). Hash joins are linear whatever
  * the estimates.
  *
  * JIT off for the same transaction: a disabled nested loop still costs 10^10 in the planner's sums, so every
@@ -45,10 +46,11 @@ export async function planForBulk(trx: Tx, rows: number): Promise<void> {
 }
 
 /**
- * Statistics for the tables a member file of `BULK_ROWS` or more just grew, inside its transaction (ANALYZE counts the
- * transaction's own new rows). On a young database the planner otherwise still sees the tables as nearly
- * empty and reads the new accounts' cards with a bitmap of every active card per account: quadratic in
- * the file (100,000 rows did not finish in 10 minutes; bench/imports.ts).
+ * Statistics for the tables a member file of `BULK_ROWS` or more just grew, inside its transaction (ANALYZE
+ * counts the transaction's own new rows); smaller files leave them to autovacuum (PGlite has none: there the
+ * next file of `BULK_ROWS` or more refreshes them). On a young database the planner otherwise still sees the
+ * tables as nearly empty and reads the new accounts' cards with a bitmap of every active card per account:
+ * quadratic in the file (100,000 rows did not finish in 10 minutes; bench/imports.ts).
  */
 export async function refreshTableStatistics(trx: Tx, rows: number): Promise<void> {
   if (rows < BULK_ROWS) return;

@@ -20,8 +20,8 @@ export interface ExpiryRun {
  * Expires what is due (PROGRAMME-API §1), in batches of accounts, each its own transaction: lock the
  * accounts (SKIP LOCKED: any number of servers may run this at once, each takes its own accounts) → one
  * statement expires their due lots and writes an `expiry` per account → `points.expired` events. Accounts
- * held elsewhere are passed over for the rest of the run (their holder, or the next run, has them), as are
- * those a batch locked but could expire nothing of (what a hold keeps waits for the next run). Stops when a
+ * held elsewhere are passed over for the rest of the run (their holder, or the next run, has them), and so are
+ * a batch's accounts when it expired nothing at all (what a hold keeps waits for the next run). Stops when a
  * batch finds no account left to try.
  *
  * What an account can give is read from `held_balance`, which still counts a lapsed hold until it is

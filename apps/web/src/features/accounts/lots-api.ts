@@ -9,7 +9,7 @@ export interface LotsParams {
   status?: LotStatus;
 }
 
-/** The lots queries of one account (its pages and its forecast): what a credit or a debit of it makes stale. */
+/** The lots queries of one account (its pages and its forecast), reloaded after the console's own credit of it. */
 export const accountLotsKey = (accountId: string) => ['lots', accountId] as const;
 
 const lotsPath = (accountId: string) => `/api/v1/accounts/${encodeURIComponent(accountId)}`;

@@ -24,7 +24,7 @@ export function useRemoveSku(rulesetId: string | undefined) {
       setAsking(null);
       refresh();
     },
-    // Removed meanwhile (404) or its ruleset changed (409): the question can no longer succeed; the list reloads.
+    // Removed meanwhile, or its ruleset gone (404): the question can no longer succeed; the list reloads.
     onError: (error) => {
       if (!isStaleDataError(error)) return;
       setAsking(null);
