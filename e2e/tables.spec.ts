@@ -234,13 +234,16 @@ test('Export selected downloads the selected rows as a CSV named after the scree
   const plain = await issueCard(api, account.id);
   const risky = await issueCard(api, account.id);
   await blockCard(api, risky.id, '=HYPERLINK("http://evil.example","click")');
+  const numeric = await issueCard(api, account.id);
+  await blockCard(api, numeric.id, '-0042');
   const unselected = await issueCard(api, account.id);
   await page.goto('/cards');
   await page.getByLabel('Search cards').fill(account.id);
-  await expect(cardsTable(page).locator('tbody tr')).toHaveCount(3);
+  await expect(cardsTable(page).locator('tbody tr')).toHaveCount(4);
   await cardRow(page, plain.number).getByRole('checkbox', { name: 'Select row' }).check();
   await cardRow(page, risky.number).getByRole('checkbox', { name: 'Select row' }).check();
-  await expect(page.getByText('2 of 3 rows selected.')).toBeVisible();
+  await cardRow(page, numeric.number).getByRole('checkbox', { name: 'Select row' }).check();
+  await expect(page.getByText('3 of 4 rows selected.')).toBeVisible();
 
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export selected' }).click();
@@ -249,7 +252,7 @@ test('Export selected downloads the selected rows as a CSV named after the scree
   const csv = readFileSync(await file.path(), 'utf8').replace(/^\uFEFF/, '');
   const lines = csv.trimEnd().split('\r\n');
   expect(lines[0]).toBe('Card Number,Account ID,Status,Issued At,Blocked At,Block Reason,Replaced By');
-  expect(lines).toHaveLength(3);
+  expect(lines).toHaveLength(4);
   expect(csv).not.toContain(unselected.number);
   expect(lines.find((l) => l.startsWith(plain.number))).toMatch(
     new RegExp(`^${plain.number},${account.id},active,\\d{4}-[^,]+,,,$`),
@@ -258,6 +261,8 @@ test('Export selected downloads the selected rows as a CSV named after the scree
   expect(lines.find((l) => l.startsWith(risky.number))).toContain(
     `,"'=HYPERLINK(""http://evil.example"",""click"")",`,
   );
+  // Text that looks like a negative number is text too: a spreadsheet would make '-0042' the number -42.
+  expect(lines.find((l) => l.startsWith(numeric.number))).toContain(",'-0042,");
 });
 
 test.describe('at 390 px', () => {

@@ -14,14 +14,14 @@ export interface CsvExport<TData> {
 
 // A spreadsheet runs a cell starting with one of these as a formula (OWASP "CSV injection").
 const FORMULA_START = /^[=+\-@\t\r]/;
-const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
 
 /** A cell as text a spreadsheet shows as is: formulas defused with a leading quote, then RFC 4180 quoting. */
 export function csvCell(value: string | number | boolean | null | undefined): string {
   if (value === null || value === undefined) return '';
   let text = String(value);
-  // '-50' is a number, not a formula; anything else starting like a formula is shown as text.
-  if (FORMULA_START.test(text) && !PLAIN_NUMBER.test(text)) text = `'${text}`;
+  // A number (-50) is a number; text starting like a formula is shown as text, also when it looks like a
+  // number ('-0042', a block reason or an ID, would otherwise become -42), as the server's exports do.
+  if (typeof value === 'string' && FORMULA_START.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
