@@ -235,7 +235,11 @@ test('a viewer and a manager have no Webhooks entry, and the screen refuses them
   // The 403 is the page's permission state, not a failure to report on top of it. Two frames after the state
   // is shown, a toast raised with it (by the same failed query) would be on the page.
   // Counted once, not polled: a polling assertion would wait for such a toast to time out.
-  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  // (sonner shows a toast from a timer: a timer of ours runs after it, then two frames.)
+  await page.evaluate(
+    () =>
+      new Promise((done) => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(done)), 0)),
+  );
   expect(await page.locator('[data-sonner-toast]').count()).toBe(0);
 
   await signIn(page, await createUser('VIEWER'));

@@ -9,6 +9,7 @@ import { withSpooledFile } from './import-spool';
 import {
   ACCOUNTS_STAGE,
   accountsOutcome,
+  BULK_ROWS,
   classifyExisting,
   insertNewAccounts,
   issueCards,
@@ -59,7 +60,9 @@ export async function importAccounts(
       file,
       options,
       async merge(trx) {
-        await planForBulk(trx, file.rows);
+        // A small file is merged with the planner's own plans (BULK_ROWS).
+        const bulk = file.rows >= BULK_ROWS;
+        if (bulk) await planForBulk(trx);
         await stageAccounts(trx, file.importId);
         await refuseRepeatsInFile(trx);
         await refuseTakenCards(trx);
@@ -67,7 +70,7 @@ export async function importAccounts(
         await insertNewAccounts(trx);
         await issueCards(trx);
         await classifyExisting(trx);
-        await refreshTableStatistics(trx, file.rows);
+        if (bulk) await refreshTableStatistics(trx);
         await appendMemberEvents(trx);
         await postStagedCredits(trx, {
           stage: ACCOUNTS_STAGE,

@@ -13,6 +13,7 @@ import { withSpooledFile } from './import-spool';
 import {
   ACCRUALS_STAGE,
   accrualsOutcome,
+  BULK_ROWS,
   planForBulk,
   resolveAccrualAccounts,
   stageAccruals,
@@ -75,7 +76,9 @@ export async function importAccruals(
       options,
       replay,
       async merge(trx) {
-        await planForBulk(trx, file.rows);
+        // A small file is merged with the planner's own plans (BULK_ROWS).
+        const bulk = file.rows >= BULK_ROWS;
+        if (bulk) await planForBulk(trx);
         await stageAccruals(trx, file.importId);
         await resolveAccrualAccounts(trx);
         await postStagedCredits(trx, {

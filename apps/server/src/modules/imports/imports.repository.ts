@@ -39,8 +39,7 @@ export const BULK_ROWS = 1000;
  * with inlining and optimisation: 300–370 ms of JIT for a statement that ran in 10–60 ms, about a third of a
  * 100,000-row import (auto_explain, bench/imports.ts with BENCH_EXPLAIN=1).
  */
-export async function planForBulk(trx: Tx, rows: number): Promise<void> {
-  if (rows < BULK_ROWS) return;
+export async function planForBulk(trx: Tx): Promise<void> {
   await sql`set local enable_nestloop = off`.execute(trx);
   await sql`set local jit = off`.execute(trx);
 }
@@ -52,8 +51,7 @@ export async function planForBulk(trx: Tx, rows: number): Promise<void> {
  * tables as nearly empty and reads the new accounts' cards with a bitmap of every active card per account:
  * quadratic in the file (100,000 rows did not finish in 10 minutes; bench/imports.ts).
  */
-export async function refreshTableStatistics(trx: Tx, rows: number): Promise<void> {
-  if (rows < BULK_ROWS) return;
+export async function refreshTableStatistics(trx: Tx): Promise<void> {
   await sql`analyze accounts, cards`.execute(trx);
 }
 

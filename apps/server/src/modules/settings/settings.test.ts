@@ -211,7 +211,7 @@ describe('settings API', () => {
     'a first save of one key waits for a first save of another, and audits and answers it',
     async () => {
       const { db } = ctx.database;
-      // No rows: nothing a row lock could hold.
+      // No rows: nothing a row lock could hold. (Last in the file: it empties the settings the tests above set.)
       await sql`delete from settings`.execute(db);
       const { waiting } = await db.transaction().execute(async (trx) => {
         // Another admin's save, between its lock and its commit.
