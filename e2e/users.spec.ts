@@ -244,6 +244,25 @@ test('the role filter and the search narrow the list on the server', async ({ pa
   await expect(rowFor(page, clerk.username)).toBeVisible();
 });
 
+test('deleting a user someone else deleted meanwhile: the failure toast, and the row goes', async ({
+  page,
+  api,
+  createUser,
+}) => {
+  const user = await createUser('VIEWER');
+  await page.goto('/users');
+  await search(page, user.username);
+  await page.getByRole('button', { name: `Actions for ${user.username}` }).click();
+  await page.getByRole('menuitem', { name: 'Delete' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Delete User', exact: true });
+  await expect(confirm).toBeVisible();
+  expect((await api.delete(`${USERS_PATH}/${user.id}`)).status()).toBe(204);
+  await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
+  await expect(toast(page, 'Failed to delete user')).toBeVisible();
+  await expect(confirm).toBeHidden();
+  await expect(rowFor(page, user.username)).toHaveCount(0);
+});
+
 test('deleting a user asks first, then removes the row', async ({ page, api, createUser }) => {
   const user = await createUser('MANAGER');
   await page.goto('/users');

@@ -2,6 +2,7 @@ import type { User } from '@loyalty/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { ConfirmDialog } from '@/components/feedback/confirm-dialog';
+import { isStaleDataError } from '@/lib/api-client';
 import { deleteUser, usersKeys } from './users-api';
 
 export function DeleteUserDialog({ user, onClose }: { user: User | null; onClose: () => void }) {
@@ -9,11 +10,12 @@ export function DeleteUserDialog({ user, onClose }: { user: User | null; onClose
   const mutation = useMutation({
     mutationFn: deleteUser,
     meta: { errorTitle: 'Failed to delete user' },
-    onSuccess: () => {
-      toast.success('User deleted successfully');
-      void queryClient.invalidateQueries({ queryKey: usersKeys.all });
+    onSuccess: () => toast.success('User deleted successfully'),
+    // Also after a 404 (deleted by someone else meanwhile): the row must not stay listed.
+    onSettled: (_result, error) => {
+      if (!error || isStaleDataError(error)) void queryClient.invalidateQueries({ queryKey: usersKeys.all });
+      onClose();
     },
-    onSettled: onClose,
   });
 
   return (
