@@ -70,7 +70,7 @@ export async function buildApp({ config, database, secrets, logStream }: AppDeps
     // A path parameter as long as the contracts allow, percent-encoded: a 128-character POS operationId or a
     // 100-character client ID of 4-byte characters is up to 1,200 characters (Fastify's default, 100, answered
     // 414 for the receipt of an accrual it had booked).
-    maxParamLength: 2048,
+    routerOptions: { maxParamLength: 2048 },
     // request.ip (the sign-in throttle's address) from X-Forwarded-For only when it comes through these.
     // A hop count as the function Fastify's types take (its runtime would take the number too).
     trustProxy:
