@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { chooseOption, expect, seenWith, test, toast } from './support/fixtures';
 import { createRuleset, isoInDays, listRulesets, lowVersion } from './support/programme-api';
 
@@ -233,10 +233,8 @@ test('works at 390 px wide', async ({ page }) => {
   expect(overflow).toBeLessThanOrEqual(0);
 });
 
-test('a ruleset retired by someone else meanwhile: the failure toast, and the row shows it Retired', async ({
-  page,
-  api,
-}) => {
+/** A ruleset in force since yesterday, found in the list, its Retire question open. */
+async function openRetire(page: Page, api: APIRequestContext) {
   const version = lowVersion();
   const ruleset = await createRuleset(api, { version, percent: 4, activeFrom: isoInDays(-1) });
   await page.goto('/rulesets');
@@ -244,6 +242,14 @@ test('a ruleset retired by someone else meanwhile: the failure toast, and the ro
   await page.getByRole('button', { name: `Actions for ruleset ${version}` }).click();
   await page.getByRole('menuitem', { name: 'Retire' }).click();
   const confirm = page.getByRole('alertdialog', { name: 'Retire Ruleset', exact: true });
+  return { version, ruleset, confirm };
+}
+
+test('a ruleset retired by someone else meanwhile: the failure toast, and the row shows it Retired', async ({
+  page,
+  api,
+}) => {
+  const { version, ruleset, confirm } = await openRetire(page, api);
   await expect(confirm).toBeVisible();
   expect((await api.post(`/api/v1/rulesets/${ruleset.id}/retire`)).status()).toBe(200);
   await confirm.getByRole('button', { name: 'Retire' }).click();
@@ -257,13 +263,7 @@ test('an administrator retires a ruleset after confirming; it shows Retired, is 
   page,
   api,
 }) => {
-  const version = lowVersion();
-  const ruleset = await createRuleset(api, { version, percent: 4, activeFrom: isoInDays(-1) });
-  await page.goto('/rulesets');
-  await search(page, version);
-  await page.getByRole('button', { name: `Actions for ruleset ${version}` }).click();
-  await page.getByRole('menuitem', { name: 'Retire' }).click();
-  const confirm = page.getByRole('alertdialog', { name: 'Retire Ruleset', exact: true });
+  const { version, ruleset, confirm } = await openRetire(page, api);
   await expect(confirm).toContainText('A retired ruleset is never in force again. This cannot be undone.');
   await confirm.getByRole('button', { name: 'Retire' }).click();
   await expect(toast(page, `Ruleset version ${version} retired`)).toBeVisible();
