@@ -85,17 +85,20 @@ const settingValue = (label: string) =>
 /**
  * Only the values sent change; an absent group or field keeps its value. `null` clears a number (no TTL
  * configured, so the 15-minute default / no card limit / points that never expire / no pending period); the
- * currency cannot be cleared.
+ * currency cannot be cleared. Unknown keys are refused, not ignored: `{holds: {ttlMinutes: 30}}` answered 200
+ * and changed nothing.
  */
-export const updateSettingsRequest = z.object({
-  holds: z.object({ ttl_minutes: settingValue('Holds TTL') }).optional(),
-  cards: z.object({ limit_per_account: settingValue('Cards per Account') }).optional(),
+export const updateSettingsRequest = z.strictObject({
+  holds: z.strictObject({ ttl_minutes: settingValue('Holds TTL') }).optional(),
+  cards: z.strictObject({ limit_per_account: settingValue('Cards per Account') }).optional(),
   points: z
-    .object({
+    .strictObject({
       expiry_days: settingValue('Expiry (days)'),
       pending_days: settingValue('Pending period (days)'),
     })
     .optional(),
-  programme: z.object({ currency: currencyCode.optional(), timezone: timeZoneName.optional() }).optional(),
+  programme: z
+    .strictObject({ currency: currencyCode.optional(), timezone: timeZoneName.optional() })
+    .optional(),
 });
 export type UpdateSettingsRequest = z.input<typeof updateSettingsRequest>;

@@ -195,6 +195,19 @@ describe('settings API', () => {
     expect((await save({ programme: { timezone: 'UTC' } })).json().programme.timezone).toBe('UTC');
   });
 
+  it.each([
+    [{ holds: { ttlMinutes: 30 } }, 'holds'],
+    [{ hold: { ttl_minutes: 30 } }, 'hold'],
+    [{ points: { expiry_days: 30, expiryDays: 30 } }, 'points'],
+  ])('refuses unknown keys in %j with a 400 naming where, and changes nothing', async (payload, field) => {
+    const before = (await read()).json();
+    const res = await save(payload);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe('VALIDATION_ERROR');
+    expect(JSON.stringify(res.json().details)).toContain(field);
+    expect((await read()).json()).toEqual(before);
+  });
+
   it.each([['Mars/Olympus'], ['Europe/Berlin; drop table'], [''], [null], [1]])(
     'refuses time zone %j with a 400 naming the field, and changes nothing',
     async (timezone) => {
