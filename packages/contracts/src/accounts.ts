@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  hasControlCharacter,
+  hasNoControlCharacter,
   hasVisibleCharacter,
   isoTimestamp,
   listFormat,
@@ -33,7 +33,7 @@ export const createAccountRequest = z.object({
     .max(100, 'Client ID must be at most 100 characters')
     .refine(hasVisibleCharacter, 'Client ID is required')
     .refine(
-      (v) => !hasControlCharacter(v),
+      hasNoControlCharacter,
       'Client ID must not contain tabs, line breaks or other control characters',
     ),
 });

@@ -121,7 +121,7 @@ export const decimal2 = z.number().finite().multipleOf(0.01, 'must have at most 
  * a line break), which no one types into a search box. `.trim()` keeps both: they are not white space.
  */
 export const hasVisibleCharacter = (value: string) => /[^\p{Cf}\p{Z}\s]/u.test(value);
-export const hasControlCharacter = (value: string) => /\p{Cc}/u.test(value);
+export const hasNoControlCharacter = (value: string) => !/\p{Cc}/u.test(value);
 
 /**
  * An amount sent as text for exactness ("12.50", "-3.00"). One instance, so a CSV export knows a column holding

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { businessTimestamp, hasControlCharacter, hasVisibleCharacter } from './common';
+import { businessTimestamp, hasNoControlCharacter, hasVisibleCharacter } from './common';
 import { manualAccrualHeaders } from './operations';
 
 /**
@@ -96,10 +96,7 @@ export const accountImportRow = z
         .min(1, 'clientId is required')
         .max(100, tooLong(100))
         .refine(hasVisibleCharacter, 'clientId is required')
-        .refine(
-          (v) => !hasControlCharacter(v),
-          'must not contain tabs, line breaks or other control characters',
-        ),
+        .refine(hasNoControlCharacter, 'must not contain tabs, line breaks or other control characters'),
     ),
     cardNumber: z.preprocess(blankToUndefined, importCardNumber.optional()),
     points: z.preprocess(blankToUndefined, pointsText.optional()),

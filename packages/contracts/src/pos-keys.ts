@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  hasControlCharacter,
+  hasNoControlCharacter,
   hasVisibleCharacter,
   isoTimestamp,
   listFormat,
@@ -47,12 +47,12 @@ export const createPosKeyRequest = z.object({
     .min(1, REQUIRED)
     .max(200)
     .refine(hasVisibleCharacter, REQUIRED)
-    .refine((v) => !hasControlCharacter(v), noControl('Name')),
+    .refine(hasNoControlCharacter, noControl('Name')),
   address: z
     .string()
     .trim()
     .max(500)
-    .refine((v) => !hasControlCharacter(v), noControl('Address'))
+    .refine(hasNoControlCharacter, noControl('Address'))
     .nullish()
     .transform((v) => (v ? v : null)),
   apiKey: z

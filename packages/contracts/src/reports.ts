@@ -13,8 +13,11 @@ export type PointsFlowGroupBy = z.infer<typeof pointsFlowGroupBy>;
 export const POINTS_FLOW_MAX_DAYS = { day: 400, month: 3660 } as const;
 
 const DAY_MS = 86_400_000;
-const minDay = BUSINESS_TIME_MIN.slice(0, 10);
-const maxDay = BUSINESS_TIME_MAX.slice(0, 10);
+/** The first day a report takes, and the day after its last (the business time range). */
+export const POINTS_FLOW_FIRST_DAY = BUSINESS_TIME_MIN.slice(0, 10);
+export const POINTS_FLOW_END_DAY = BUSINESS_TIME_MAX.slice(0, 10);
+const minDay = POINTS_FLOW_FIRST_DAY;
+const maxDay = POINTS_FLOW_END_DAY;
 
 const reportDay = z.iso
   .date('must be a date (YYYY-MM-DD)')

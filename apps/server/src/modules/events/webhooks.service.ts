@@ -9,7 +9,7 @@ import {
   type WebhookStatus,
 } from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
-import { inTransaction } from '../../db/transaction';
+import { inTransaction, type Tx } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import { streamList } from '../../lib/list-stream';
 import { toPage } from '../../lib/paging';
@@ -80,6 +80,13 @@ async function existing(db: Db, id: string) {
   return found;
 }
 
+/** The endpoint, locked for the rest of the transaction: a change, a delete, a test or a retry go one at a time. */
+async function lockedWebhook(trx: Tx, id: string) {
+  const found = await findWebhook(trx, id, true);
+  if (!found) throw new AppError('WEBHOOK_NOT_FOUND');
+  return found;
+}
+
 export async function createWebhook(
   db: Db,
   crypto: KeyCrypto,
@@ -114,8 +121,7 @@ export async function changeWebhook(
 ): Promise<Webhook> {
   checkUrl(input.url, allowPrivate);
   return inTransaction(db, async (trx) => {
-    const before = await findWebhook(trx, id, true);
-    if (!before) throw new AppError('WEBHOOK_NOT_FOUND');
+    const before = await lockedWebhook(trx, id);
     const after = await updateWebhook(trx, id, input);
     await insertAudit(trx, {
       username: actor.username,
@@ -131,8 +137,7 @@ export async function changeWebhook(
 
 export async function removeWebhook(db: Db, actor: AuthUser, id: string): Promise<void> {
   await inTransaction(db, async (trx) => {
-    const before = await findWebhook(trx, id, true);
-    if (!before) throw new AppError('WEBHOOK_NOT_FOUND');
+    const before = await lockedWebhook(trx, id);
     await deleteWebhook(trx, id);
     await insertAudit(trx, {
       username: actor.username,
@@ -194,8 +199,7 @@ export async function retryDelivery(
   deliveryId: string,
 ): Promise<Delivery> {
   return inTransaction(db, async (trx) => {
-    const webhook = await findWebhook(trx, webhookId, true);
-    if (!webhook) throw new AppError('WEBHOOK_NOT_FOUND');
+    const webhook = await lockedWebhook(trx, webhookId);
     await requeueDelivery(trx, webhookId, deliveryId);
     const found = await findDelivery(trx, webhookId, deliveryId);
     if (!found) throw new AppError('DELIVERY_NOT_FOUND');
@@ -217,8 +221,7 @@ export async function retryDelivery(
  */
 export async function sendTestEvent(db: Db, actor: AuthUser, webhookId: string): Promise<Delivery> {
   return inTransaction(db, async (trx) => {
-    const webhook = await findWebhook(trx, webhookId, true);
-    if (!webhook) throw new AppError('WEBHOOK_NOT_FOUND');
+    const webhook = await lockedWebhook(trx, webhookId);
     const data = { webhookId, url: webhook.url, message: 'Test event sent from the console' };
     const [eventId] = await insertEvents(trx, [{ type: TEST_EVENT_TYPE, data }], webhookId);
     await insertAudit(trx, {

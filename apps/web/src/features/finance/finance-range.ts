@@ -1,6 +1,6 @@
 import {
-  BUSINESS_TIME_MAX,
-  BUSINESS_TIME_MIN,
+  POINTS_FLOW_END_DAY,
+  POINTS_FLOW_FIRST_DAY,
   POINTS_FLOW_MAX_DAYS,
   type PointsFlowGroupBy,
 } from '@loyalty/contracts';
@@ -32,9 +32,9 @@ export function presetRange(preset: Exclude<RangePreset, 'custom'>, now = Date.n
   return { from: utcDay(now - (days - 1) * DAY_MS), to, groupBy: 'day' };
 }
 
-/** The first and the last day the report takes (the contracts' business time range, 2000 to 2099). */
-export const FIRST_DAY = BUSINESS_TIME_MIN.slice(0, 10);
-export const LAST_DAY = utcDay(Date.parse(BUSINESS_TIME_MAX) - DAY_MS);
+/** The first and the last day the report takes (2000 to 2099). */
+export const FIRST_DAY = POINTS_FLOW_FIRST_DAY;
+export const LAST_DAY = utcDay(Date.parse(POINTS_FLOW_END_DAY) - DAY_MS);
 
 /** What is wrong with a custom range, in the words shown under it; null when the server will take it. */
 export function rangeProblem(params: FlowParams): string | null {
