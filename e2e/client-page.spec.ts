@@ -197,15 +197,32 @@ test('card actions as on /cards: block the active card from the client page', as
   await expect(page.getByRole('region', { name: 'Account' })).toContainText('No active card');
 });
 
-test('from the lookup, the accounts section links to the client page', async ({ page, api, request }) => {
+test('from the lookup, the accounts section links to the client page; Back shows the lookup again', async ({
+  page,
+  api,
+  request,
+}) => {
   const { account } = await seedClient(api, request);
   await page.goto('/clients');
-  await page.getByLabel('Card number, client ID or account ID').fill(account.clientId);
+  const input = page.getByLabel('Card number, client ID or account ID');
+  await input.fill(account.clientId);
   await page.getByRole('button', { name: 'Search' }).click();
   const accounts = page.getByRole('region', { name: 'Accounts', exact: true });
   await accounts.getByRole('link', { name: account.clientId }).click();
   await expectClientPage(page, account);
   await expect(section(page, 'Operations').getByTestId('section-total')).toHaveText('2 total');
+  // The searched text is in the address: Back (or a reload) shows the same client, not an empty search.
+  await page.goBack();
+  await expect(input).toHaveValue(account.clientId);
+  await expect(accounts.getByRole('link', { name: account.clientId })).toBeVisible();
+  await page.reload();
+  await expect(accounts.getByRole('link', { name: account.clientId })).toBeVisible();
+  // Back once more is the lookup before any search: empty again.
+  await page.goBack();
+  await expect(input).toHaveValue('');
+  await expect(
+    page.getByText('Search for a client to see their accounts, cards and recent operations.'),
+  ).toBeVisible();
 });
 
 test('a card number, a client ID or a card id in the address lands on the account; unknown is said so', async ({

@@ -1,5 +1,7 @@
 import { type ClientLookupResponse, clientLookupParams } from '@loyalty/contracts';
 import { SearchIcon } from 'lucide-react';
+import { useEffect, useRef } from 'react';
+import { useSearchParams } from 'react-router';
 import { FieldError } from '@/components/feedback/field-error';
 import { PageHeader } from '@/components/layout/page-header';
 import { Button } from '@/components/ui/button';
@@ -26,14 +28,40 @@ function sectionState<K extends LookupSectionName>(
   };
 }
 
-/** Spec section 2 "Client Lookup"; the search text is checked by the contract's own rule (blank is refused). */
+/**
+ * Spec section 2 "Client Lookup"; the search text is checked by the contract's own rule (blank is refused).
+ * The searched text lives in the URL (`/clients?id=…`): Back from a client's page, a reload or a shared link
+ * shows the same client again, and Back and Forward step through earlier searches.
+ */
 export function ClientsPage() {
   const lookup = useClientLookup();
-  const form = useZodForm(clientLookupParams, { defaultValues: { id: '' } });
+  const [searchParams, setSearchParams] = useSearchParams();
+  const urlTerm = searchParams.get('id')?.trim() ?? '';
+  const form = useZodForm(clientLookupParams, { defaultValues: { id: urlTerm } });
   const error = form.formState.errors.id?.message;
+  // The term the user just submitted: its search, run when the URL has taken it, announces its result.
+  const submitted = useRef<string | null>(null);
+  const { search, clear } = lookup;
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the URL's term changes, not when the form does
+  useEffect(() => {
+    form.reset({ id: urlTerm });
+    if (!urlTerm) {
+      clear();
+      return;
+    }
+    search(urlTerm, { announce: submitted.current === urlTerm });
+    submitted.current = null;
+  }, [urlTerm]);
 
   const onSubmit = form.handleSubmit(({ id }) => {
-    if (!lookup.isSearching) lookup.search(id);
+    if (lookup.isSearching) return;
+    if (id === urlTerm) {
+      search(id);
+      return;
+    }
+    submitted.current = id;
+    setSearchParams({ id });
   });
 
   const { result } = lookup;

@@ -44,12 +44,13 @@ export function useClientLookup() {
   const generation = useRef(0);
 
   const search = useMutation({
-    mutationFn: ({ term }: { term: string; generation: number }) => lookupClient(term, firstPages),
+    mutationFn: ({ term }: { term: string; generation: number; announce: boolean }) =>
+      lookupClient(term, firstPages),
     meta: { errorTitle: 'Failed to load client data' },
     onSuccess: (data, variables) => {
       if (variables.generation !== generation.current) return;
       setResult({ term: variables.term, data, pages: firstPages });
-      toast.success('Client data loaded successfully');
+      if (variables.announce) toast.success('Client data loaded successfully');
     },
     // The last search failed: the results of the one before are not this client's, so they go (the toast says why).
     onError: (_error, variables) => {
@@ -77,9 +78,15 @@ export function useClientLookup() {
   return {
     result,
     isSearching: search.isPending,
-    search: (term: string) => {
+    /** `announce: false` for a search the user did not just ask for (the page restored from its URL). */
+    search: (term: string, { announce = true }: { announce?: boolean } = {}) => {
       generation.current += 1;
-      search.mutate({ term, generation: generation.current });
+      search.mutate({ term, generation: generation.current, announce });
+    },
+    /** The URL names no client any more (Back to the empty page): nothing shown, and a late answer dropped. */
+    clear: () => {
+      generation.current += 1;
+      setResult(null);
     },
     goToPage: (section: LookupSection, page: number) => {
       if (!result) return;
