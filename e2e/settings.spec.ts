@@ -153,14 +153,30 @@ test("a refused save shows 'Save failed' with the server's message", async ({ pa
   await expect(seenWith(failed, 'Settings are read-only right now')).toBeVisible();
 });
 
-test("a load failure shows 'Failed to load settings' with the server's message", async ({ page }) => {
+test("a load failure shows 'Failed to load settings' with the server's message; nothing saves until they load", async ({
+  page,
+}) => {
   await page.route(`**${SETTINGS}`, (route) =>
     json(route, 400, { status: 400, message: 'Settings store unavailable', code: 'SETTINGS_DOWN' }),
   );
   await page.goto('/settings');
   const failed = toast(page, 'Failed to load settings');
   await expect(seenWith(failed, 'Settings store unavailable')).toBeVisible();
-  await expect(summary(page).getByRole('alert')).toContainText('Failed to load settings');
+  const alert = summary(page).getByRole('alert');
+  await expect(alert).toContainText('Failed to load settings');
+  // The forms would show defaults, not what is stored: a save would overwrite the stored values with them.
+  for (const name of ['Save Settings', 'Save Currency', 'Save Time Zone']) {
+    for (const button of await page.getByRole('button', { name }).all()) await expect(button).toBeDisabled();
+  }
+  await expect(ttl(page)).toBeDisabled();
+  await expect(timeZone(page)).toBeDisabled();
+  // Try again, with the server answering: the stored values in the summary, and the forms usable.
+  await page.unroute(`**${SETTINGS}`);
+  await alert.getByRole('button', { name: 'Try again' }).click();
+  await expect(summary(page)).toContainText('Hold Duration');
+  await expect(ttl(page)).toBeEnabled();
+  await expect(save(page)).toBeEnabled();
+  await expect(timeZone(page)).toBeEnabled();
 });
 
 for (const role of ['VIEWER', 'MANAGER'] as const) {

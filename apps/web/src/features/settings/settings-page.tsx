@@ -12,6 +12,9 @@ import { TimeZoneForm } from './time-zone-form';
 export function SettingsPage() {
   const query = useQuery(settingsQuery());
   const canEdit = getCurrentUser().isAdmin;
+  // Without the stored values the forms would show defaults (UTC, EUR, empty fields), and a save would
+  // overwrite what is stored with them: they stay disabled until the settings load (Try again on the summary).
+  const unavailable = query.isPending || (query.isError && !query.data);
 
   return (
     <>
@@ -21,10 +24,10 @@ export function SettingsPage() {
       />
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div className="grid gap-6">
-          <PointHoldsForm settings={query.data} loading={query.isPending} canEdit={canEdit} />
-          <PointsExpiryForm settings={query.data} loading={query.isPending} canEdit={canEdit} />
-          <ProgrammeForm settings={query.data} loading={query.isPending} canEdit={canEdit} />
-          <TimeZoneForm settings={query.data} loading={query.isPending} canEdit={canEdit} />
+          <PointHoldsForm settings={query.data} loading={unavailable} canEdit={canEdit} />
+          <PointsExpiryForm settings={query.data} loading={unavailable} canEdit={canEdit} />
+          <ProgrammeForm settings={query.data} loading={unavailable} canEdit={canEdit} />
+          <TimeZoneForm settings={query.data} loading={unavailable} canEdit={canEdit} />
         </div>
         <CardManagementSummary
           settings={query.data}
