@@ -135,3 +135,133 @@ test('creates a ruleset with rules, shows them, backtests it and names the rule 
     await expectJson(await api.post(`/api/v1/rulesets/${ruleset.id}/retire`));
   }
 });
+
+test('removing a rule moves focus to the next rule, else the previous one, else Add rule', async ({
+  page,
+}) => {
+  await page.goto('/rulesets');
+  const f = form(page);
+  await f.getByRole('button', { name: 'Advanced rules' }).click();
+  for (const name of ['First', 'Second', 'Third']) {
+    await f.getByRole('button', { name: 'Add rule' }).click();
+    await page.keyboard.type(name); // 'Add rule' focuses the new rule's Name
+  }
+
+  // Rule 1 goes: the rule after it (now Rule 1) takes the focus.
+  await rule(page, 1).getByRole('button', { name: 'Remove Rule 1' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(rule(page, 3)).toHaveCount(0);
+  await expect(rule(page, 1).getByLabel('Name')).toBeFocused();
+  await expect(rule(page, 1).getByLabel('Name')).toHaveValue('Second');
+
+  // The last rule goes: the one before it.
+  await rule(page, 2).getByRole('button', { name: 'Remove Rule 2' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(rule(page, 2)).toHaveCount(0);
+  await expect(rule(page, 1).getByLabel('Name')).toBeFocused();
+  await expect(rule(page, 1).getByLabel('Name')).toHaveValue('Second');
+
+  // No rule left: 'Add rule'.
+  await rule(page, 1).getByRole('button', { name: 'Remove Rule 1' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(rule(page, 1)).toHaveCount(0);
+  await expect(f.getByRole('button', { name: 'Add rule' })).toBeFocused();
+});
+
+test('Advanced rules opens on a submit with errors in it, and still collapses and expands', async ({
+  page,
+}) => {
+  await page.goto('/rulesets');
+  const f = form(page);
+  const toggle = f.getByRole('button', { name: 'Advanced rules' });
+  const minSpend = f.getByLabel('Minimum Spend');
+  await toggle.click();
+  await minSpend.fill('-5');
+  await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+
+  // The browser's check finds the error in the closed section: it opens, the message seen.
+  await f.getByRole('button', { name: 'Create Ruleset' }).click();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  await expect(minSpend).toHaveAttribute('aria-invalid', 'true');
+  await expect(minSpend).toBeVisible();
+
+  // With the error still there, the toggle works both ways.
+  await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  await expect(minSpend).toBeHidden();
+  await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  await expect(minSpend).toBeVisible();
+
+  // Submitting again while closed opens it again.
+  await toggle.click();
+  await f.getByRole('button', { name: 'Create Ruleset' }).click();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+
+  // The server's message for a field of the section opens it too.
+  await minSpend.fill('5');
+  await toggle.click();
+  await page.route('**/api/v1/rulesets', (route) =>
+    route.request().method() === 'POST'
+      ? route.fulfill({
+          status: 400,
+          json: {
+            message: 'Validation failed',
+            code: 'VALIDATION_ERROR',
+            details: [{ field: 'body.config.minSpend', message: 'Minimum Spend is too high' }],
+          },
+        })
+      : route.fallback(),
+  );
+  await f.getByRole('button', { name: 'Create Ruleset' }).click();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  await expect(f.getByText('Minimum Spend is too high')).toBeVisible();
+  await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+});
+
+test('a rule can target every POS key, beyond the list API’s 200 a page', async ({ page, api }) => {
+  test.slow();
+  // POS keys are global: these are this test's own, named to sort together; the last one by name has at
+  // least 200 keys before it, so a single page of 200 never holds it.
+  const tag = uniqueName('Store');
+  const names = Array.from({ length: 201 }, (_, i) => `${tag} ${String(i).padStart(3, '0')}`);
+  const queue = [...names];
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
+        await createPosKey(api, { name });
+      }
+    }),
+  );
+  const last = names.at(-1)!;
+
+  await page.goto('/rulesets');
+  const f = form(page);
+  await f.getByRole('button', { name: 'Advanced rules' }).click();
+  await f.getByRole('button', { name: 'Add rule' }).click();
+  const stores = rule(page, 1).getByRole('group', { name: 'Stores' });
+  await expect(stores.getByRole('checkbox', { name: last, exact: true })).toBeVisible();
+  await expect(stores.getByRole('checkbox', { name: tag })).toHaveCount(201);
+
+  await rule(page, 1).getByLabel('Name').fill(uniqueName('Far store'));
+  await rule(page, 1).getByLabel('Percent').fill('7');
+  await stores.getByRole('checkbox', { name: last, exact: true }).check();
+  const created = page.waitForResponse(
+    (r) => r.request().method() === 'POST' && r.url().endsWith('/api/v1/rulesets'),
+  );
+  await f.getByRole('button', { name: 'Create Ruleset' }).click();
+  const ruleset = (await (await created).json()) as Ruleset;
+  try {
+    // A draft (no Active From): it never earns; its details name the store, not its shortened id.
+    expect(ruleset.status).toBe('Draft');
+    await page.getByLabel('Search rulesets').fill(String(ruleset.version));
+    await page.getByRole('button', { name: String(ruleset.version), exact: true }).click();
+    const details = page.getByRole('dialog', { name: `Ruleset Version ${ruleset.version}`, exact: true });
+    const cells = details.getByRole('table', { name: 'Rules' }).getByRole('row').nth(1).getByRole('cell');
+    await expect(cells.nth(4)).toHaveText(last);
+  } finally {
+    await expectJson(await api.post(`/api/v1/rulesets/${ruleset.id}/retire`));
+  }
+});

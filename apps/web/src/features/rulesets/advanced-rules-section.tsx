@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { ChevronDownIcon, PlusIcon } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { type UseFormReturn, useFieldArray } from 'react-hook-form';
 import { FormField } from '@/components/forms/form-field';
 import { Button } from '@/components/ui/button';
@@ -26,14 +26,33 @@ const amountFields = [
 export function AdvancedRulesSection({ form }: { form: Form }) {
   const [open, setOpen] = useState(false);
   const { fields, append, remove } = useFieldArray({ control: form.control, name: 'rules' });
-  const { errors } = form.formState;
+  const { errors, submitCount } = form.formState;
   // Stores are only needed once there is a rule to target them.
   const stores = useQuery({ ...storesQuery(), enabled: open && fields.length > 0 });
-  // A server or validation message inside the section opens it, so the message is seen.
+  const addRule = useRef<HTMLButtonElement>(null);
+  const removedAt = useRef<number | null>(null);
   const hasErrors = Boolean(
     errors.rules || errors.minSpend || errors.maxPointsPerReceipt || errors.maxPointsPerCardPerDay,
   );
-  const shown = open || hasErrors;
+  // A submit (or the server's answer to one) with a message inside the section opens it, so the message is
+  // seen; opened rather than forced open, so the toggle still closes it afterwards. Set while rendering, not
+  // in an effect, so the section is never painted closed with the error focused inside it.
+  const errorsAt = hasErrors ? submitCount : -1;
+  const [openedFor, setOpenedFor] = useState(errorsAt);
+  if (errorsAt !== openedFor) {
+    setOpenedFor(errorsAt);
+    if (hasErrors) setOpen(true);
+  }
+
+  // The removed rule's button leaves the page with it: focus moves to the rule that took its place, else the
+  // one before, else 'Add rule', so keyboard users are not sent back to the top of the page.
+  useEffect(() => {
+    const index = removedAt.current;
+    if (index === null) return;
+    removedAt.current = null;
+    if (fields.length === 0) addRule.current?.focus();
+    else form.setFocus(`rules.${Math.min(index, fields.length - 1)}.name`);
+  }, [fields, form]);
 
   return (
     <div className="grid gap-4 md:col-span-full">
@@ -42,16 +61,16 @@ export function AdvancedRulesSection({ form }: { form: Form }) {
           type="button"
           variant="ghost"
           className="-ml-3"
-          aria-expanded={shown}
+          aria-expanded={open}
           aria-controls="ruleset-advanced"
-          onClick={() => setOpen(!shown)}
+          onClick={() => setOpen(!open)}
         >
-          <ChevronDownIcon className={cn('transition-transform', !shown && '-rotate-90')} />
+          <ChevronDownIcon className={cn('transition-transform', !open && '-rotate-90')} />
           Advanced rules
           {fields.length > 0 && <span className="text-muted-foreground">({fields.length})</span>}
         </Button>
       </div>
-      <div id="ruleset-advanced" hidden={!shown} className="grid gap-4">
+      <div id="ruleset-advanced" hidden={!open} className="grid gap-4">
         <div className="grid items-start gap-4 md:grid-cols-3">
           {amountFields.map(([name, label, hint]) => (
             <FormField
@@ -82,12 +101,16 @@ export function AdvancedRulesSection({ form }: { form: Form }) {
             register={form.register}
             errors={errors.rules}
             stores={stores.data}
-            onRemove={() => remove(index)}
+            onRemove={() => {
+              removedAt.current = index;
+              remove(index);
+            }}
           />
         ))}
         {errors.rules?.message && <p className="text-sm text-destructive">{errors.rules.message}</p>}
         <div>
           <Button
+            ref={addRule}
             type="button"
             variant="outline"
             disabled={fields.length >= RULES_MAX}

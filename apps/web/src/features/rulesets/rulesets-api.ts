@@ -1,11 +1,12 @@
-import type {
-  BacktestRequest,
-  BacktestResponse,
-  CreateRulesetRequest,
-  Paged,
-  PosKey,
-  Ruleset,
-  RulesetStatus,
+import {
+  type BacktestRequest,
+  type BacktestResponse,
+  type CreateRulesetRequest,
+  MAX_PAGE_SIZE,
+  type Paged,
+  type PosKey,
+  type Ruleset,
+  type RulesetStatus,
 } from '@loyalty/contracts';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { ServerTableParams } from '@/components/data-table';
@@ -43,12 +44,28 @@ export function retireRuleset(id: string): Promise<Ruleset> {
 export function storesQuery() {
   return queryOptions({
     queryKey: ['rulesets', 'stores'] as const,
-    queryFn: ({ signal }) =>
-      apiClient.get<Paged<PosKey>>('/api/v1/pos-keys', { query: { size: 200, sort: 'name,asc' }, signal }),
-    select: (page) => page.content.map((key) => ({ id: key.id, name: key.name })),
+    queryFn: ({ signal }) => allPosKeys(signal),
+    select: (keys) => keys.map((key) => ({ id: key.id, name: key.name })),
     staleTime: 60_000,
     meta: { errorTitle: 'Failed to load POS keys' },
   });
+}
+
+/**
+ * Every POS key, page by page: a rule may target any store, and one missing here would be unselectable in the
+ * form and shown by id in the details. Pages of the largest size keep it one request up to 200 keys.
+ */
+async function allPosKeys(signal: AbortSignal): Promise<PosKey[]> {
+  // By id: a key created between two pages' reads shifts the order, and one could come twice.
+  const keys = new Map<string, PosKey>();
+  for (let page = 0; ; page += 1) {
+    const answer = await apiClient.get<Paged<PosKey>>('/api/v1/pos-keys', {
+      query: { page, size: MAX_PAGE_SIZE, sort: 'name,asc' },
+      signal,
+    });
+    for (const key of answer.content) keys.set(key.id, key);
+    if (page + 1 >= answer.totalPages || answer.content.length === 0) return [...keys.values()];
+  }
 }
 
 export function backtestRuleset(id: string, body: BacktestRequest): Promise<BacktestResponse> {
