@@ -20,7 +20,9 @@ export const listFormat = z
   .describe('csv: every matching row (no page) as text/csv, header row of the JSON field names');
 
 /**
- * `sort=field,asc|desc` restricted to the given fields; an unknown field is a 400, never ignored.
+ * `sort=field,asc|desc` restricted to the given fields; an unknown field is a 400, never ignored. A field without
+ * a direction sorts ascending, as `sort=username` reads (and as Spring's `sort` parameter, which this list API
+ * mirrors, does); it sorted descending before.
  */
 export function sortParam<const F extends readonly [string, ...string[]]>(fields: F) {
   const pattern = new RegExp(`^(${fields.join('|')})(,(asc|desc))?$`, 'i');
@@ -31,7 +33,7 @@ export function sortParam<const F extends readonly [string, ...string[]]>(fields
       const [field, direction] = value.split(',');
       return {
         field: fields.find((f) => f.toLowerCase() === field?.toLowerCase()) as F[number],
-        direction: (direction?.toLowerCase() === 'asc' ? 'asc' : 'desc') as 'asc' | 'desc',
+        direction: (direction?.toLowerCase() === 'desc' ? 'desc' : 'asc') as 'asc' | 'desc',
       };
     })
     .optional();

@@ -97,6 +97,21 @@ describe('users API', () => {
     );
   });
 
+  it('sort=field without a direction sorts ascending, as sort=field,asc does', async () => {
+    const usernames = async (sort: string) => {
+      const res = await app.inject({
+        url: `/auth/api/v1/users?size=200&sort=${sort}`,
+        headers: bearer(ctx.tokens.ADMIN),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().content.map((u: { username: string }) => u.username) as string[];
+    };
+    const ascending = await usernames('username,asc');
+    expect(ascending.length).toBeGreaterThanOrEqual(2);
+    expect(await usernames('username')).toEqual(ascending);
+    expect(await usernames('username,desc')).toEqual([...ascending].reverse());
+  });
+
   it('rejects an unknown sort field or a page size over 200', async () => {
     for (const query of ['sort=password,asc', 'size=500', 'page=-1']) {
       const res = await app.inject({ url: `/auth/api/v1/users?${query}`, headers: bearer(ctx.tokens.ADMIN) });
