@@ -73,8 +73,10 @@ export async function insertUser(
   return toUser(row);
 }
 
-export async function deleteUser(trx: Tx, id: string): Promise<void> {
-  await trx.deleteFrom('users').where('id', '=', id).execute();
+/** False when no row was deleted: a concurrent delete of the same user committed first. */
+export async function deleteUser(trx: Tx, id: string): Promise<boolean> {
+  const result = await trx.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+  return result.numDeletedRows > 0n;
 }
 
 /** Stamps the sign-in; false when the user is gone (deleted while the password was checked). */

@@ -75,7 +75,9 @@ export async function removeUser(db: Db, actor: AuthUser, id: string): Promise<v
       const admins = await lockAdminIds(trx);
       if (admins.length <= 1) throw new AppError('LAST_ADMIN');
     }
-    await deleteUser(trx, id);
+    // The read above does not lock: two deletes of one user both pass it, and the DELETE decides. The one that
+    // waited finds the row gone and answers 404 with no audit entry (each 204 wrote "Deleted user" before).
+    if (!(await deleteUser(trx, id))) throw new AppError('USER_NOT_FOUND');
     await insertAudit(trx, {
       username: actor.username,
       message: `Deleted user '${user.username}'`,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bearer, createTestContext, PASSWORD } from '../../../test/helper';
+import { lockWaits, whileLocked } from '../pos/pos.fixtures';
 
 const ctx = await createTestContext();
 const { app } = ctx;
@@ -201,6 +202,30 @@ describe('users API', () => {
     expect(admins).toHaveLength(1);
     ctx.tokens.ADMIN = (await ctx.login(admins[0]!.username)).json().token;
   });
+
+  it.runIf(ctx.database.kind === 'postgres')(
+    'two deletes of one user at once: one 204 and one 404, one audit entry',
+    async () => {
+      const made = await create(ctx.tokens.ADMIN, { username: 'deleted-twice', password: PASSWORD });
+      const id = made.json().id as string;
+      const del = () =>
+        app.inject({ method: 'DELETE', url: `/auth/api/v1/users/${id}`, headers: bearer(ctx.tokens.ADMIN) });
+      // Both deletes read the user, then queue on its row: the first deletes it, the second finds it gone.
+      const statuses = await whileLocked(ctx.database.db, { table: 'users', id }, async (unlock) => {
+        const pending = [del(), del()];
+        while ((await lockWaits(ctx.database.db)) < 2) await new Promise((r) => setImmediate(r));
+        await unlock();
+        return (await Promise.all(pending)).map((r) => r.statusCode);
+      });
+      expect(statuses.sort()).toEqual([204, 404]);
+      const audit = await app.inject({
+        url: `/api/v1/audit?targetType=user&targetId=${id}`,
+        headers: bearer(ctx.tokens.ADMIN),
+      });
+      const messages = audit.json().content.map((e: { message: string }) => e.message);
+      expect(messages.filter((m: string) => m.startsWith('Deleted user'))).toHaveLength(1);
+    },
+  );
 
   it('writes audit entries for create and delete, without secrets', async () => {
     const token = ctx.tokens.ADMIN;
