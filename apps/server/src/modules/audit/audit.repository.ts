@@ -6,6 +6,7 @@ import { inTransaction, type Tx } from '../../db/transaction';
 import { fetchListPage, type ListOrder } from '../../lib/list-page';
 import { listSource } from '../../lib/list-stream';
 import { likeContains, toIso } from '../../lib/paging';
+import { timeOrderedUuid } from '../../lib/time-ordered-uuid';
 import { redactSecrets } from './redact';
 
 export interface AuditRecord {
@@ -23,6 +24,9 @@ export async function insertAudit(trx: Tx, record: AuditRecord): Promise<void> {
   await trx
     .insertInto('audit_log')
     .values({
+      // Entries of one transaction share its executedAt; the list breaks that tie by id, so a time-ordered id
+      // keeps them in the order they were written (random ids listed a reissue's two entries either way).
+      id: timeOrderedUuid(),
       username: record.username,
       message: record.message,
       target_type: record.targetType,

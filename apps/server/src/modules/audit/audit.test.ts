@@ -100,6 +100,21 @@ describe('GET /api/v1/audit', () => {
     expect((await get('?search=%25')).json().totalElements).toBe(0);
   });
 
+  it('lists the entries of one transaction (one executedAt) in the order they were written', async () => {
+    const targetId = crypto.randomUUID();
+    const messages = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth'];
+    await inTransaction(db, async (trx) => {
+      for (const message of messages)
+        await insertAudit(trx, { username: 'admin', message, targetType: 'card', targetId });
+    });
+    const listed = async (direction: string) =>
+      (await get(`?targetId=${targetId}&sort=executedAt,${direction}`))
+        .json()
+        .content.map((e: { message: string }) => e.message);
+    expect(await listed('asc')).toEqual(messages);
+    expect(await listed('desc')).toEqual([...messages].reverse());
+  });
+
   it('rejects an unknown target type', async () => {
     const res = await get('?targetType=galaxy');
     expect(res.statusCode).toBe(400);
