@@ -81,6 +81,18 @@ export function render(kind: PosWriteKind, status: number, response: unknown): s
   return JSON.stringify(schema.parse(response));
 }
 
+/**
+ * A replay: as `render`, unless the answer was stored under an older contract that today's schema refuses
+ * (accruals answered before migration 018 have no `rule` per item). The till gets that original answer as
+ * stored: POS-API promises "the original response again", and a 500 on every retry of a write made before an
+ * upgrade would leave the till unable to learn that its write happened.
+ */
+function renderReplay(kind: PosWriteKind, status: number, response: unknown): string {
+  const schema = status >= 400 ? errorBody : successSchemas[kind];
+  const parsed = schema.safeParse(response);
+  return JSON.stringify(parsed.success ? parsed.data : response);
+}
+
 export function firstAnswer(kind: PosWriteKind, stored: { status_code: number; response: unknown }) {
   return {
     status: stored.status_code,
@@ -96,7 +108,7 @@ export function resolveExisting(existing: StoredRequest | undefined, ctx: WriteC
   if (existing.request_hash !== ctx.hash) throw new AppError('OPERATION_ID_ALREADY_USED');
   return {
     status: existing.status_code,
-    body: render(ctx.kind, existing.status_code, existing.response),
+    body: renderReplay(ctx.kind, existing.status_code, existing.response),
     replayed: true,
   };
 }

@@ -1,4 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { verifyLedger } from '../ledger/verify-ledger';
 import { accountOf, createCard, failedOperations, opId, posTestFile } from './pos.fixtures';
@@ -51,6 +52,20 @@ describe('idempotency by operationId', () => {
     // 100 + 3 (accrual) − 15 (capture) − 1 (return of one A) = 87; the hold of 40 was closed by its capture.
     expect(await accountOf(db, card.accountId)).toEqual({ balance: 87, held: 0 });
     expect((await verifyLedger(db)).differences).toEqual([]);
+  });
+
+  it('replays an answer stored under an older contract as it was stored (an accrual from before rules v2)', async () => {
+    const card = await createCard(db, { balance: 0 });
+    const accrual = { operationId: opId('old'), cardNumber: card.number, receipt };
+    expect((await pos.accrue(accrual)).statusCode).toBe(201);
+    // Accruals answered before migration 018 were stored without each item's `rule`.
+    await sql`update pos_requests set response = jsonb_set(response, '{receipt,items,0}',
+      (response #> '{receipt,items,0}') - 'rule') where operation_id = ${accrual.operationId}`.execute(db);
+    const again = await pos.accrue(accrual);
+    expect(again.statusCode, again.body).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toMatchObject({ operationId: accrual.operationId, points: 3 });
+    expect(again.json().receipt.items[0]).not.toHaveProperty('rule');
   });
 
   it('the same body with keys in another order is the same request', async () => {
