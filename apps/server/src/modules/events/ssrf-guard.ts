@@ -39,6 +39,19 @@ export function checkTarget(url: string, allowPrivate: boolean): URL {
   return target;
 }
 
+/**
+ * `checkTarget` for an endpoint being saved. RFC 6761: `localhost` and every name under it are loopback,
+ * whatever a resolver says, so this is known without DNS and refused when the endpoint is saved (it was
+ * accepted, and every delivery then failed at the lookup, which still refuses it).
+ */
+export function checkSavedTarget(url: string, allowPrivate: boolean): URL {
+  const target = checkTarget(url, allowPrivate);
+  if (!allowPrivate && /(^|\.)localhost\.?$/i.test(target.hostname)) {
+    throw new TargetRefused(`${target.hostname} is a loopback name`);
+  }
+  return target;
+}
+
 type LookupCallback = (
   error: NodeJS.ErrnoException | null,
   address: string | LookupAddress[],

@@ -26,7 +26,7 @@ import {
   requeueDelivery,
 } from './deliveries.repository';
 import { insertEvents } from './events.repository';
-import { checkTarget, TargetRefused } from './ssrf-guard';
+import { checkSavedTarget, TargetRefused } from './ssrf-guard';
 import { newSigningSecret } from './webhook-sender';
 import {
   deleteWebhook,
@@ -51,7 +51,7 @@ interface WebhookInput {
 function checkUrl(url: string | undefined, allowPrivate: boolean) {
   if (url === undefined) return;
   try {
-    checkTarget(url, allowPrivate);
+    checkSavedTarget(url, allowPrivate);
   } catch (error) {
     if (!(error instanceof TargetRefused)) throw error;
     const message = allowPrivate

@@ -194,6 +194,10 @@ describe('webhook endpoints (ADMIN, audited)', () => {
         'https://[::1]/x',
         'https://169.254.169.254/x',
         'https://10.1.2.3/x',
+        // RFC 6761 loopback names: every delivery would fail at the lookup.
+        'https://localhost/x',
+        'https://LOCALHOST./x',
+        'https://api.localhost/x',
       ]) {
         const res = await strict.inject({
           method: 'POST',
@@ -204,6 +208,14 @@ describe('webhook endpoints (ADMIN, audited)', () => {
         expect(res.statusCode, url).toBe(400);
         expect(res.json().details[0].field).toBe('url');
       }
+      // A name that only ends in the word is a public name like any other.
+      const fine = await strict.inject({
+        method: 'POST',
+        url: '/api/v1/webhooks',
+        headers: admin,
+        payload: { url: 'https://mylocalhost.example/x', eventTypes: ['card.issued'] },
+      });
+      expect(fine.statusCode, fine.body).toBe(201);
     } finally {
       await strict.close();
     }
