@@ -42,17 +42,20 @@ export async function exportMemberData(db: Db, accountId: string): Promise<Membe
     .setIsolationLevel('repeatable read')
     .execute(async (trx) => {
       const account = await getAccount(trx, accountId);
+      const cards = await findCardsOfAccount(trx, accountId);
       const operations: Operation[] = [];
-      // The operations list's own query and mapping, so the document says what the console shows.
+      // The operations list's own query and mapping, so the document says what the console shows; with the
+      // refused till writes that named the member's cards without being bound to the account.
+      const unboundOfCards = cards.map((card) => card.number);
       for await (const operation of streamList(
-        operationsExportSource(trx, { accountId, page: 0, size: 0 }),
+        operationsExportSource(trx, { accountId, unboundOfCards, page: 0, size: 0 }),
       )) {
         operations.push(operation);
       }
       return {
         exportedAt: new Date().toISOString(),
         account,
-        cards: await findCardsOfAccount(trx, accountId),
+        cards,
         operations,
         receipts: await receiptsOfAccount(trx, accountId),
         lots: await lotsOfAccount(trx, accountId),

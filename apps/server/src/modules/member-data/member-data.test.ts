@@ -89,6 +89,49 @@ describe("GET /api/v1/accounts/{id}/export: a member's data", () => {
     expect(doc.lots.map((l: { points: number }) => l.points)).toEqual([7.5, 25]);
   });
 
+  it("includes the till's refused writes that named a card of the member without reaching the account", async () => {
+    const apiKey = `member-till-${crypto.randomUUID()}`;
+    const key = await app.inject({
+      method: 'POST',
+      url: '/api/v1/pos-keys',
+      ...admin,
+      payload: { name: 'Member data till', apiKey },
+    });
+    expect(key.statusCode, key.body).toBe(201);
+    const account = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/v1/accounts',
+        ...admin,
+        payload: { clientId: 'till-refused' },
+      })
+    ).json();
+    const card = (
+      await app.inject({ method: 'POST', url: `/api/v1/cards/issue/${account.id}`, ...admin })
+    ).json();
+    // A receipt without lines is refused at the edge: recorded as failed with the card number only.
+    const refused = await app.inject({
+      method: 'POST',
+      url: '/pos/api/v1/accruals',
+      headers: { 'x-api-key': apiKey },
+      payload: {
+        operationId: `refused-${card.id}`,
+        cardNumber: card.number,
+        receipt: { receiptId: 'R', items: [] },
+      },
+    });
+    expect(refused.statusCode).toBe(400);
+    const doc = (await app.inject({ url: `/api/v1/accounts/${account.id}/export`, ...admin })).json();
+    expect(doc.operations).toEqual([
+      expect.objectContaining({
+        status: 'failed',
+        accountId: null,
+        cardNumber: card.number,
+        meta: expect.objectContaining({ error: 'VALIDATION_ERROR' }),
+      }),
+    ]);
+  });
+
   it('administrators only; an unknown account is a 404', async () => {
     for (const role of ['MANAGER', 'VIEWER'] as const) {
       const res = await app.inject({ url: `/api/v1/accounts/${memberId}/export`, ...as(ctx.tokens[role]) });

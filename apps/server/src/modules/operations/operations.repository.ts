@@ -136,13 +136,22 @@ export interface OperationFilter {
   sort?: { field: 'createdAt'; direction: 'asc' | 'desc' };
   /** Client lookup: operations of these accounts only. */
   accountIds?: string[];
+  /**
+   * With `accountId`: also the failed POS writes that named one of these card numbers but were not bound to
+   * the account (refused before it was read: a bad receipt), which carry only the card number.
+   */
+  unboundOfCards?: string[];
 }
 
 function conditions(filter: OperationFilter): Expression<SqlBool>[] {
   const where: Expression<SqlBool>[] = [];
   if (filter.type) where.push(sql<SqlBool>`type = ${filter.type}`);
   if (filter.status) where.push(sql<SqlBool>`status = ${filter.status}`);
-  if (filter.accountId) where.push(sql<SqlBool>`account_id = ${filter.accountId}`);
+  if (filter.accountId && filter.unboundOfCards?.length) {
+    where.push(
+      sql<SqlBool>`(account_id = ${filter.accountId} or (account_id is null and card_number in (${sql.join(filter.unboundOfCards)})))`,
+    );
+  } else if (filter.accountId) where.push(sql<SqlBool>`account_id = ${filter.accountId}`);
   if (filter.accountIds) where.push(sql<SqlBool>`account_id in (${sql.join(filter.accountIds)})`);
   if (filter.cardNumber) where.push(sql<SqlBool>`card_number = ${filter.cardNumber}`);
   if (filter.search) {
