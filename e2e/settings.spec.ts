@@ -40,7 +40,7 @@ test('shows the form with the stored values, the hints, and the Card Management 
   await expect(page.getByRole('heading', { name: 'Point Holds Configuration' })).toBeVisible();
   await expect(ttl(page)).toHaveValue('45');
   await expect(ttl(page)).toHaveAttribute('placeholder', '60');
-  await expect(ttl(page)).toHaveAttribute('min', '0');
+  await expect(ttl(page)).toHaveAttribute('min', '1');
   await expect(cards(page)).toHaveAttribute('placeholder', '3');
   await expect(cards(page)).toHaveAttribute('min', '0');
   await expect(cards(page)).toHaveValue(String(stored.cards.limit_per_account ?? ''));
@@ -131,7 +131,7 @@ test('a negative value is refused in the browser', async ({ page }) => {
   await expect(ttl(page)).not.toBeDisabled();
   await ttl(page).fill('-5');
   await save(page).click();
-  await expect(page.getByText('Holds TTL must be 0 or more')).toBeVisible();
+  await expect(page.getByText('Holds TTL must be at least 1')).toBeVisible();
   await expect(ttl(page)).toHaveAttribute('aria-invalid', 'true');
   await cards(page).fill('2.5');
   await save(page).click();

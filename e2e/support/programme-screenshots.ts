@@ -28,7 +28,7 @@ export const programmeScreenshotStates: ScreenshotState[] = [
     prepare: async (page) => {
       await page.getByLabel('Holds TTL (minutes)').fill('-5');
       await page.getByRole('button', { name: 'Save Settings' }).first().click();
-      await page.getByText('Holds TTL must be 0 or more').waitFor();
+      await page.getByText('Holds TTL must be at least 1').waitFor();
     },
   },
   {
@@ -62,7 +62,7 @@ export const programmeScreenshotStates: ScreenshotState[] = [
       await page.getByLabel('Hours from').fill('18:00');
       await page.getByLabel('Hours to').fill('09:00');
       await page.getByRole('button', { name: 'Create Ruleset' }).click();
-      await page.getByText('To must be later than From').waitFor();
+      await page.getByText('Percent must be between 0 and 1000').waitFor();
     },
   },
   {

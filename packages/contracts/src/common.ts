@@ -131,6 +131,9 @@ export const hasNoControlCharacter = (value: string) => !/\p{Cc}/u.test(value);
  */
 export const decimalText = z.string().describe('signed decimal with 2 places, as text: "12.50", "-3.00"');
 
+/** The longest SKU a till sends (POS receipt lines and returns); a rule or an exclusion can name any of them. */
+export const SKU_MAX_LENGTH = 128;
+
 export const uuid = z.uuid();
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { businessTimestamp, decimal2, isoTimestamp } from './common';
+import { businessTimestamp, decimal2, isoTimestamp, SKU_MAX_LENGTH } from './common';
 import { receiptLineRule } from './receipts';
 
 /**
@@ -62,7 +62,7 @@ export const posCardParams = z.object({ cardNumber: z.string().min(1).max(64) })
 
 export const receiptLineRequest = z
   .object({
-    sku: text(128),
+    sku: text(SKU_MAX_LENGTH),
     category: z
       .string()
       .trim()
@@ -208,7 +208,7 @@ export const returnRequest = z.object({
   operationId: posOperationId,
   originalOperationId: posOperationId.describe('operationId of the accrual being returned'),
   items: z
-    .array(z.object({ sku: text(128), quantity: posQuantity }))
+    .array(z.object({ sku: text(SKU_MAX_LENGTH), quantity: posQuantity }))
     .min(1)
     .max(500)
     .optional()

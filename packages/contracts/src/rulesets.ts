@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { businessTimestamp, idInput, isoTimestamp, listFormat, pageQuery, sortParam } from './common';
+import {
+  businessTimestamp,
+  idInput,
+  isoTimestamp,
+  listFormat,
+  pageQuery,
+  SKU_MAX_LENGTH,
+  sortParam,
+} from './common';
 
 /**
  * Versions are positive 32-bit integers (issue 15.3: an unbounded version could outrank every later one
@@ -59,7 +67,7 @@ const earningRuleFields = {
     .max(100, 'At most 100 categories')
     .optional(),
   skus: z
-    .array(z.string().trim().min(1, 'SKUs must not be blank').max(128))
+    .array(z.string().trim().min(1, 'SKUs must not be blank').max(SKU_MAX_LENGTH))
     .max(1000, 'At most 1000 SKUs')
     .optional(),
   posIds: z.array(z.uuid('Stores must be POS key ids')).max(100, 'At most 100 stores').optional(),
@@ -74,10 +82,9 @@ const earningRuleFields = {
     .max(7, 'At most 7 days')
     .refine((days) => new Set(days).size === days.length, 'Each day at most once')
     .optional(),
-  hours: z
-    .object({ from: hhmm('From'), to: hhmm('To') })
-    .refine((h) => h.from < h.to, { message: 'To must be later than From', path: ['to'] })
-    .optional(),
+  // Both ends included; a From after To runs past midnight (22:00–02:00, an evening offer), and From equal to
+  // To is that one minute. Refused before, which made an overnight offer two rules with two names.
+  hours: z.object({ from: hhmm('From'), to: hhmm('To') }).optional(),
 };
 // A store in capitals is the same POS key id (RFC 9562); the rule compares stores with the till's id as text, so
 // a request's stores are lower-cased, as the database stores ids (a rule for 'ABC…' never matched the till 'abc…').
@@ -249,7 +256,10 @@ export const createExcludedSkuRequest = z.object({
     .string('SKU is required')
     .trim()
     .min(1, 'SKU is required')
-    .max(100, 'SKU must be at most 100 characters'),
+    .max(SKU_MAX_LENGTH, `SKU must be at most ${SKU_MAX_LENGTH} characters`)
+    // A browser resolves `.` and `..` in a path as dot segments (also spelled %2E), so no console could
+    // ever send the DELETE of such an exclusion; a till's SKU is never only that.
+    .refine((sku) => sku !== '.' && sku !== '..', "SKU cannot be '.' or '..'"),
   description: optionalText(500),
   category: optionalText(100),
 });
@@ -265,6 +275,6 @@ export const excludedSkuListQuery = pageQuery.extend({
 });
 export type ExcludedSkuListQuery = z.input<typeof excludedSkuListQuery>;
 
-export const rulesetSkuParams = z.object({ id: idInput, sku: z.string().min(1).max(100) });
+export const rulesetSkuParams = z.object({ id: idInput, sku: z.string().min(1).max(SKU_MAX_LENGTH) });
 
 export const skuCategories = z.array(z.string());

@@ -73,11 +73,11 @@ export const settings = z.object({
 export type Settings = z.infer<typeof settings>;
 
 /** The console shows these messages under its fields as they are, so each names its field. */
-const settingValue = (label: string) =>
+const settingValue = (label: string, min = 0) =>
   z
     .number(`${label} must be a whole number`)
     .int(`${label} must be a whole number`)
-    .min(0, `${label} must be 0 or more`)
+    .min(min, min === 0 ? `${label} must be 0 or more` : `${label} must be at least ${min}`)
     .max(1_000_000, `${label} must be at most 1000000`)
     .nullable()
     .optional();
@@ -89,7 +89,8 @@ const settingValue = (label: string) =>
  * and changed nothing.
  */
 export const updateSettingsRequest = z.strictObject({
-  holds: z.strictObject({ ttl_minutes: settingValue('Holds TTL') }).optional(),
+  // A TTL of 0 made every hold lapse as it was made: answered "active" to the till, never capturable.
+  holds: z.strictObject({ ttl_minutes: settingValue('Holds TTL', 1) }).optional(),
   cards: z.strictObject({ limit_per_account: settingValue('Cards per Account') }).optional(),
   points: z
     .strictObject({

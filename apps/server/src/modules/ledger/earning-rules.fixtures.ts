@@ -47,7 +47,11 @@ export function referencePoints(
       if (r.hours) {
         const from = Number(r.hours.from.slice(0, 2)) * 60 + Number(r.hours.from.slice(3));
         const to = Number(r.hours.to.slice(0, 2)) * 60 + Number(r.hours.to.slice(3));
-        if (where.minute < from || where.minute > to) continue;
+        const inside =
+          from <= to
+            ? where.minute >= from && where.minute <= to
+            : where.minute >= from || where.minute <= to;
+        if (!inside) continue;
       }
       if (best === null || r.percent > best.percent) best = r;
     }
@@ -98,10 +102,10 @@ export const arbitraryRule = (posIds: string[]) =>
         skus: fc.uniqueArray(fc.constantFrom(...SKUS), { maxLength: 3 }),
         posIds: fc.uniqueArray(fc.constantFrom(...posIds), { maxLength: 1 }),
         daysOfWeek: fc.uniqueArray(fc.integer({ min: 1, max: 7 }), { maxLength: 4 }),
+        // Any two minutes: a from after to runs past midnight, equal ones are that minute.
         hours: fc
           .tuple(fc.integer({ min: 0, max: 1439 }), fc.integer({ min: 0, max: 1439 }))
-          .filter(([a, b]) => a !== b)
-          .map(([a, b]) => ({ from: hhmm(Math.min(a, b)), to: hhmm(Math.max(a, b)) })),
+          .map(([a, b]) => ({ from: hhmm(a), to: hhmm(b) })),
       },
       { requiredKeys: ['percent'] },
     )

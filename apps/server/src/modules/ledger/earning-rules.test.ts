@@ -88,6 +88,23 @@ describe('earning rules: each condition alone', () => {
     expect(at('13:59:59')).toBe('Lunch');
     expect(at('14:00:00')).toBe('base');
   });
+
+  it('hours: a From after To runs past midnight, and From equal to To is that one minute', () => {
+    const night = rules({ name: 'Night', percent: 4, hours: { from: '22:00', to: '01:59' } });
+    const at = (time: string) => outcome(compute(items, { ...night, at: `2026-11-23T${time}Z` }))[0]![0];
+    expect(at('21:59:59')).toBe('base');
+    expect(at('22:00:00')).toBe('Night');
+    expect(at('23:59:59')).toBe('Night');
+    expect(at('00:00:00')).toBe('Night');
+    expect(at('01:59:59')).toBe('Night');
+    expect(at('02:00:00')).toBe('base');
+    expect(at('12:00:00')).toBe('base');
+    const noon = rules({ name: 'Noon', percent: 4, hours: { from: '12:00', to: '12:00' } });
+    const atNoon = (time: string) => outcome(compute(items, { ...noon, at: `2026-11-23T${time}Z` }))[0]![0];
+    expect(atNoon('11:59:59')).toBe('base');
+    expect(atNoon('12:00:30')).toBe('Noon');
+    expect(atNoon('12:01:00')).toBe('base');
+  });
 });
 
 describe('earning rules: combined', () => {

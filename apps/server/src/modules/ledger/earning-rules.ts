@@ -27,7 +27,10 @@ export interface CompiledRule {
   posIds: ReadonlySet<string> | null;
   /** Bit d set for ISO day d (1 = Monday … 7 = Sunday); null when the rule runs every day. */
   dayBits: number | null;
-  /** Minutes of the day, both included (22:00–23:59 runs to midnight). */
+  /**
+   * Minutes of the day, both included (22:00–23:59 runs to midnight); a from after to runs past midnight
+   * (22:00–01:59: from 22:00 to 01:59 the next morning, each minute read on its own day).
+   */
   fromMinute: number | null;
   toMinute: number | null;
 }
@@ -102,8 +105,12 @@ function holdsFor(rule: CompiledRule, purchase: Purchase): boolean {
   return (
     (rule.posIds === null || rule.posIds.has(purchase.posId)) &&
     (rule.dayBits === null || (rule.dayBits & (1 << purchase.dayOfWeek)) !== 0) &&
-    (rule.fromMinute === null || (purchase.minute >= rule.fromMinute && purchase.minute <= rule.toMinute!))
+    (rule.fromMinute === null || withinHours(purchase.minute, rule.fromMinute, rule.toMinute!))
   );
+}
+
+function withinHours(minute: number, from: number, to: number): boolean {
+  return from <= to ? minute >= from && minute <= to : minute >= from || minute <= to;
 }
 
 /** Whether the rule's line conditions (SKU, category) hold for this line. */

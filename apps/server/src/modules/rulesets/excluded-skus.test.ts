@@ -49,7 +49,7 @@ describe('SKU exclusions API', () => {
       code: 'SKU_ALREADY_EXCLUDED',
       message: "SKU 'TOB-001' is already excluded in ruleset version 1",
     });
-    for (const payload of [{ sku: '   ' }, {}, { sku: 'x'.repeat(101) }]) {
+    for (const payload of [{ sku: '   ' }, {}, { sku: 'x'.repeat(129) }, { sku: '.' }, { sku: ' .. ' }]) {
       const res = await add(payload);
       expect(res.statusCode).toBe(400);
       expect(res.json().code).toBe('VALIDATION_ERROR');
@@ -57,11 +57,11 @@ describe('SKU exclusions API', () => {
     expect(JSON.stringify((await add({ sku: ' ' })).json())).toContain('SKU is required');
   });
 
-  it('a SKU over 100 characters is answered as too long, not as missing', async () => {
-    const res = await add({ sku: 'x'.repeat(101) });
+  it('a SKU over 128 characters is answered as too long, not as missing', async () => {
+    const res = await add({ sku: 'x'.repeat(129) });
     expect(res.statusCode).toBe(400);
     const body = JSON.stringify(res.json());
-    expect(body).toContain('SKU must be at most 100 characters');
+    expect(body).toContain('SKU must be at most 128 characters');
     expect(body).not.toContain('required');
   });
 
@@ -148,5 +148,23 @@ describe('SKU exclusions API', () => {
       source: { sku: 'AUD-1', category: 'Audit' },
       dest: null,
     });
+  });
+
+  it('any SKU a till may send (up to 128 characters) can be excluded and removed again', async () => {
+    const sku = `GTIN-${'9'.repeat(123)}`;
+    const res = await add({ sku });
+    expect(res.statusCode, res.body).toBe(201);
+    const removed = await remove(sku);
+    expect(removed.statusCode, removed.body).toBe(204);
+  });
+
+  it("refuses '.' and '..', which no browser can name in a path to remove them", async () => {
+    for (const sku of ['.', '..']) {
+      const res = await add({ sku });
+      expect(res.statusCode).toBe(400);
+      expect(JSON.stringify(res.json())).toContain("SKU cannot be '.' or '..'");
+    }
+    expect((await add({ sku: '...' })).statusCode).toBe(201);
+    expect((await remove('...')).statusCode).toBe(204);
   });
 });

@@ -67,16 +67,6 @@ describe('ruleset config v2', () => {
       'config.rules.0.hours.from',
     ],
     ['hour 24', { rules: [rule({ hours: { from: '10:00', to: '24:00' } })] }, 'config.rules.0.hours.to'],
-    [
-      'from after to',
-      { rules: [rule({ hours: { from: '12:00', to: '11:59' } })] },
-      'config.rules.0.hours.to',
-    ],
-    [
-      'from equal to',
-      { rules: [rule({ hours: { from: '12:00', to: '12:00' } })] },
-      'config.rules.0.hours.to',
-    ],
     ['a store that is no uuid', { rules: [rule({ posIds: ['till-1'] })] }, 'config.rules.0.posIds.0'],
     ['51 rules', { rules: Array.from({ length: 51 }, (_, i) => rule({ name: `R${i}` })) }, 'config.rules'],
     ['a negative minSpend', { minSpend: -1 }, 'config.minSpend'],
@@ -86,6 +76,19 @@ describe('ruleset config v2', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('VALIDATION_ERROR');
     expect(res.json().details.map((d: { field: string }) => d.field)).toContain(field);
+  });
+
+  it('stores hours that run past midnight (From after To) and one minute (From equal to To)', async () => {
+    const hours = [
+      { from: '22:00', to: '02:00' },
+      { from: '12:00', to: '12:00' },
+    ];
+    const res = await create({
+      percent: 1,
+      rules: hours.map((h, i) => rule({ name: `Hours ${i}`, hours: h })),
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().config.rules.map((r: { hours: unknown }) => r.hours)).toEqual(hours);
   });
 
   it('accepts exactly 50 rules', async () => {

@@ -40,15 +40,16 @@ describe('settings API', () => {
   });
 
   it('changes only the values sent; 0 is a value and null clears one', async () => {
-    expect((await save({ holds: { ttl_minutes: 0 } })).json()).toEqual({
-      holds: { ttl_minutes: 0 },
+    expect((await save({ holds: { ttl_minutes: 1 } })).json()).toEqual({
+      holds: { ttl_minutes: 1 },
       cards: { limit_per_account: 3 },
       points: { expiry_days: null, pending_days: null },
       programme: { currency: 'EUR', timezone: 'UTC' },
     });
-    expect((await save({ cards: {} })).json().cards.limit_per_account).toBe(3);
+    expect((await save({ cards: { limit_per_account: 0 } })).json().cards.limit_per_account).toBe(0);
+    expect((await save({ cards: {} })).json().cards.limit_per_account).toBe(0);
     expect((await save({ cards: { limit_per_account: null } })).json()).toEqual({
-      holds: { ttl_minutes: 0 },
+      holds: { ttl_minutes: 1 },
       cards: { limit_per_account: null },
       points: { expiry_days: null, pending_days: null },
       programme: { currency: 'EUR', timezone: 'UTC' },
@@ -57,7 +58,10 @@ describe('settings API', () => {
   });
 
   it.each([
-    [{ holds: { ttl_minutes: -1 } }, 'must be 0 or more'],
+    [{ holds: { ttl_minutes: -1 } }, 'Holds TTL must be at least 1'],
+    // A hold would lapse as it was made: "active" to the till, and never capturable.
+    [{ holds: { ttl_minutes: 0 } }, 'Holds TTL must be at least 1'],
+    [{ cards: { limit_per_account: -1 } }, 'Cards per Account must be 0 or more'],
     [{ holds: { ttl_minutes: 1.5 } }, 'must be a whole number'],
     [{ cards: { limit_per_account: '3' } }, 'cards.limit_per_account'],
     [{ cards: { limit_per_account: 2_000_000 } }, 'must be at most 1000000'],

@@ -9,6 +9,8 @@ const fields = [
     label: 'Holds TTL (minutes)',
     placeholder: '60',
     hint: 'How long a POS hold keeps points reserved before it expires.',
+    // A hold of 0 minutes would lapse as it was made (the contract refuses it).
+    min: 1,
   },
   {
     name: 'cardsLimit',

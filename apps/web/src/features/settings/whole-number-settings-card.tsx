@@ -19,6 +19,8 @@ export interface WholeNumberField<Values extends TextValues> {
   label: string;
   placeholder: string;
   hint: string;
+  /** The smallest value the contract takes (0 unless said). */
+  min?: number;
 }
 
 export interface WholeNumberSettingsCardProps<Values extends TextValues> extends SettingsFormProps {
@@ -32,7 +34,7 @@ export interface WholeNumberSettingsCardProps<Values extends TextValues> extends
   aliases: FieldAliases<Values>;
 }
 
-/** A settings card of whole numbers ≥ 0 (holds, expiry): one input per field, the card's save behaviour. */
+/** A settings card of whole numbers (≥ 0 unless a field says): one input per field, the card's save behaviour. */
 export function WholeNumberSettingsCard<Values extends TextValues>({
   title,
   editDescription,
@@ -59,7 +61,7 @@ export function WholeNumberSettingsCard<Values extends TextValues>({
   );
 }
 
-/** One whole-number settings input (≥ 0) with its label, hint and message; read-only for non-administrators. */
+/** One whole-number settings input (≥ its min) with its label, hint and message; read-only for non-administrators. */
 export function WholeNumberInput<Values extends FieldValues>({
   form,
   field,
@@ -67,7 +69,7 @@ export function WholeNumberInput<Values extends FieldValues>({
   onTyped,
 }: {
   form: UseFormReturn<Values, unknown, UpdateSettingsRequest>;
-  field: { name: Path<Values>; label: string; placeholder: string; hint: string };
+  field: { name: Path<Values>; label: string; placeholder: string; hint: string; min?: number };
   state: SettingsFormProps;
   /** Called with each value typed (the expiry card clears 'Points never expire' by it). */
   onTyped?: (value: string) => void;
@@ -83,7 +85,7 @@ export function WholeNumberInput<Values extends FieldValues>({
         <Input
           type="number"
           inputMode="numeric"
-          min={0}
+          min={field.min ?? 0}
           step={1}
           placeholder={field.placeholder}
           {...form.register(field.name, { onChange: (event) => onTyped?.(event.target.value) })}

@@ -1,4 +1,9 @@
-import { type CreateExcludedSkuRequest, createExcludedSkuRequest, type Ruleset } from '@loyalty/contracts';
+import {
+  type CreateExcludedSkuRequest,
+  createExcludedSkuRequest,
+  type Ruleset,
+  SKU_MAX_LENGTH,
+} from '@loyalty/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { FormDialog } from '@/components/forms/form-dialog';
@@ -51,7 +56,7 @@ export function AddSkuDialog({
             autoComplete="off"
             autoCapitalize="none"
             spellCheck={false}
-            maxLength={100}
+            maxLength={SKU_MAX_LENGTH}
             {...form.register('sku')}
             {...control}
           />
