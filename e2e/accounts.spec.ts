@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { axeScan } from './support/axe';
 import { expect, test, toast, uniqueName } from './support/fixtures';
 import {
   addPoints,
@@ -220,6 +221,37 @@ test('Cards dialog: page sizes 5/10/20/50 (10 by default), Issue New Card, Block
 
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
+});
+
+test('View Cards, Operations and Lots open with focus on the dialog: an Enter changes nothing, Escape goes back to the row menu', async ({
+  page,
+  api,
+}) => {
+  const { account } = await createCardholder(api);
+  await showAccount(page, account.clientId);
+  const actions = page.getByRole('button', { name: `Actions for ${account.clientId}`, exact: true });
+  for (const [item, title] of [
+    ['View Cards', 'Cards'],
+    ['View Operations', 'Operations'],
+    ['View Lots', 'Lots'],
+  ] as const) {
+    await actions.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('menuitem', { name: item, exact: true }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: title });
+    await expect(dialog.getByRole('table', { name: `${title} of ${account.clientId}` })).toBeVisible();
+    if (title === 'Cards') await expect(dialog.getByRole('button', { name: 'Issue New Card' })).toBeVisible();
+    // Not on 'Issue New Card', the first control: one Enter issued a card without a confirmation.
+    await expect(dialog).toBeFocused();
+    expect((await axeScan(page)).violations).toEqual([]);
+    await page.keyboard.press('Enter');
+    await expect(dialog).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(actions).toBeFocused();
+  }
+  expect(await cardsOf(api, account.id)).toHaveLength(1);
 });
 
 test('Cards dialog: a failed block goes through the common handler with the Block card label', async ({

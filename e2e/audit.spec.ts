@@ -113,6 +113,31 @@ test('View Details shows the before and after JSON, never a password', async ({ 
   await expect(dialog).not.toContainText(/password|argon2/i);
 });
 
+test('closing View Details, by Escape or by its Close button, gives focus back to the button', async ({
+  page,
+  createUser,
+}) => {
+  const user = await createUser('VIEWER');
+  await page.goto('/audit');
+  await page.getByLabel('Search audit logs').fill(user.username);
+  await expect(dataRows(page)).toHaveCount(1);
+  const details = dataRows(page).getByRole('button', { name: 'View Details' });
+  const dialog = page.getByRole('dialog', { name: 'Audit Entry Details' });
+
+  await details.focus();
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  // Opened without a Radix Trigger, it used to leave focus on <body>.
+  await expect(details).toBeFocused();
+
+  await page.keyboard.press('Enter');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(details).toBeFocused();
+});
+
 test('the View Details button shows whole in its column, not cut at its right edge', async ({
   page,
   createUser,

@@ -346,6 +346,56 @@ test('Bonus Utilization reads 0.0% when no points are in circulation', async ({ 
   await expect(overview(page)).toContainText('Bonus Utilization0.0%');
 });
 
+/**
+ * How `figure` lays out inside the metric `title`: the line boxes of its text node (1 when it is whole)
+ * and whether it stays within the card's padding.
+ */
+async function figureLayout(page: Page, title: string, figure: string) {
+  return metric(page, title).evaluate((card, text) => {
+    const walker = document.createTreeWalker(card, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (node.textContent !== text) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      const header = card.querySelector<HTMLElement>('[data-slot=card-header]');
+      const box = header?.getBoundingClientRect();
+      const right = (box?.right ?? 0) - Number.parseFloat(getComputedStyle(header ?? card).paddingRight);
+      return {
+        lines: range.getClientRects().length,
+        inside: range.getBoundingClientRect().right <= right + 0.5,
+      };
+    }
+    return null;
+  }, figure);
+}
+
+test('a ten- or twelve-figure Total Bonuses stays on one line, at 1280 px and at 390 px', async ({
+  page,
+}) => {
+  let totalPoints = 0;
+  await page.route(`**${ANALYTICS}/bonuses-circulation`, (route) =>
+    route.fulfill({
+      json: { totalPoints, activePoints: totalPoints, heldPoints: 0, calculatedAt: new Date().toISOString() },
+    }),
+  );
+  for (const [points, figure] of [
+    [8_999_999_999.91, '8,999,999,999.91'],
+    [999_999_999_999.99, '999,999,999,999.99'],
+  ] as const) {
+    totalPoints = points;
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 844 });
+      await page.goto('/');
+      await expect(metric(page, 'Total Bonuses')).toContainText(`${figure}pts`);
+      // It was cut at the decimal point: '8,999,999,999.' over '91 pts'.
+      expect(await figureLayout(page, 'Total Bonuses', figure), `${figure} at ${width} px`).toEqual({
+        lines: 1,
+        inside: true,
+      });
+    }
+  }
+});
+
 test('Quick Actions go to accounts, cards, operations and POS keys', async ({ page }) => {
   await page.goto('/');
   const actions = page.getByRole('navigation', { name: 'Quick Actions' });

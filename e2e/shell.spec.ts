@@ -302,6 +302,39 @@ test.describe('sidebar', () => {
     await expect(mainNav(page)).toBeVisible();
     await expect(sheet).toBeHidden();
   });
+
+  test('under 768 px, closing the sheet gives focus back to Toggle sidebar; a link in it leaves it on the new heading', async ({
+    page,
+    signIn,
+  }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn(page);
+    await page.goto('/accounts');
+    const toggle = page.getByRole('button', { name: 'Toggle sidebar' });
+    const sheet = page.getByRole('dialog', { name: 'Navigation' });
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    await expect(sheet).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(sheet).toBeHidden();
+    // The toggle is no Radix Trigger: focus used to drop to <body>.
+    await expect(toggle).toBeFocused();
+
+    await page.keyboard.press('Enter');
+    await sheet.getByRole('link', { name: 'Users' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL('/users');
+    // The sheet hands focus back from a zero-delay timer that React's cleanup of it sets once it has left the
+    // document: after two frames (the cleanups have run) a zero-delay timer of ours runs after that one.
+    await expect(sheet).toHaveCount(0);
+    await page.evaluate(
+      () =>
+        new Promise((resolve) =>
+          requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0))),
+        ),
+    );
+    await expect(page.getByRole('heading', { level: 1, name: 'User Management' })).toBeFocused();
+  });
 });
 
 // Issue 16: the navigation hides what the signed-in role cannot open; the server still refuses it.

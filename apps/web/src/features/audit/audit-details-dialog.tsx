@@ -2,6 +2,7 @@ import { type AuditEntry, auditTargetLabels } from '@loyalty/contracts';
 import { useId } from 'react';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { formatTimestamp } from '@/lib/format';
+import { useReturnFocus } from '@/lib/use-return-focus';
 
 function JsonBlock({ title, value }: { title: string; value: unknown }) {
   const id = useId();
@@ -22,9 +23,11 @@ function JsonBlock({ title, value }: { title: string; value: unknown }) {
 }
 
 export function AuditDetailsDialog({ entry, onClose }: { entry: AuditEntry | null; onClose: () => void }) {
+  // Opened from a row's 'View Details', not a Radix Trigger: without this, closing leaves focus on <body>.
+  const returnFocus = useReturnFocus();
   return (
     <Dialog open={entry !== null} onOpenChange={(open) => !open && onClose()}>
-      <DialogContent className="sm:max-w-3xl">
+      <DialogContent className="sm:max-w-3xl" {...returnFocus}>
         <DialogHeader>
           <DialogTitle>Audit Entry Details</DialogTitle>
           <DialogDescription>{entry?.message}</DialogDescription>
