@@ -12,6 +12,10 @@ describe('isConnectionError', () => {
     expect(isConnectionError(withCode('25P04'))).toBe(true);
     expect(isConnectionError(withCode('57P01'))).toBe(true);
     expect(isConnectionError(withCode('08006'))).toBe(true);
+    // Refused at connect or out of resources: the database dropped, the role gone, too many connections.
+    expect(isConnectionError(withCode('3D000', 'database "x" does not exist'))).toBe(true);
+    expect(isConnectionError(withCode('28P01', 'password authentication failed'))).toBe(true);
+    expect(isConnectionError(withCode('53300', 'sorry, too many clients already'))).toBe(true);
     // Or the closed socket, when the client was idle.
     expect(isConnectionError(new Error('Connection terminated unexpectedly'))).toBe(true);
     expect(isConnectionError(new Error('x', { cause: withCode('ECONNRESET') }))).toBe(true);

@@ -10,7 +10,11 @@
 // the session ended by a timeout (25P03 idle_in_transaction_session_timeout, which connection.ts sets; 25P04
 // transaction_timeout, PostgreSQL 17). A statement sent just as the server ends the session gets that FATAL
 // as its own error rather than a closed connection, and must be answered the same way.
-const SQLSTATES = new Set(['57P01', '57P02', '57P03', '25P03', '25P04']);
+// Also refused at connect, or out of resources: 3D000 (the database dropped or renamed), class 28 (the role
+// or its password gone), class 53 (53300 too_many_connections when servers' pools together pass
+// max_connections, 53100 disk full). Those answered 500 INTERNAL_ERROR while /readyz said 503.
+const SQLSTATES = new Set(['57P01', '57P02', '57P03', '25P03', '25P04', '3D000']);
+const SQLSTATE_CLASSES = ['08', '28', '53'];
 const SOCKET_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -32,7 +36,8 @@ export function isConnectionError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string') {
-    if (code.startsWith('08') || SQLSTATES.has(code) || SOCKET_CODES.has(code)) return true;
+    if (SQLSTATE_CLASSES.some((c) => code.startsWith(c)) || SQLSTATES.has(code) || SOCKET_CODES.has(code))
+      return true;
   }
   if (MESSAGES.some((m) => error.message.includes(m))) return true;
   // AggregateError (several addresses refused) and errors wrapped with a cause.

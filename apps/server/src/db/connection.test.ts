@@ -62,6 +62,32 @@ describe('database unreachable', async () => {
   });
 });
 
+// The server is up but the database is not there (dropped while servers ran): 503, as /readyz says.
+describe.skipIf(!serverUrl)('database missing on a running PostgreSQL server', async () => {
+  const url = new URL(serverUrl ?? 'postgres://x@127.0.0.1/none');
+  url.pathname = `/loyalty_missing_${process.pid}`;
+  const database = await openDatabase({ databaseUrl: url.toString() });
+  const app = await buildApp({
+    config: loadConfig({ LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', HOLD_SWEEP_INTERVAL_MS: '0' }),
+    database,
+    secrets: { jwtSecret: 'test-secret-that-is-long-enough-0123456789', posKeySecret: '0'.repeat(64) },
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.close();
+  });
+
+  it('answers 503 SERVICE_UNAVAILABLE, not 500', async () => {
+    const login = await app.inject({
+      method: 'POST',
+      url: '/auth/api/v1/login',
+      payload: { username: 'admin', password: 'whatever-password' },
+    });
+    expect(login.json()).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+    expect((await app.inject({ url: '/readyz' })).statusCode).toBe(503);
+  });
+});
+
 // A dropped connection needs a real server to drop it.
 describe.skipIf(!serverUrl)('connection dropped by PostgreSQL', () => {
   let database: DatabaseHandle;
