@@ -3,6 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock';
 import { discardingLostConnections } from './pg-pool';
 import { PGliteDialect } from './pglite-dialect';
 import { statementNamer } from './prepared-statements';
@@ -105,9 +106,26 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     };
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const pglite = await createPGlite(options);
+  const release = options.dataDir ? lockDataDir(options.dataDir) : () => undefined;
+  let pglite: PGlite;
+  try {
+    pglite = await createPGlite(options);
+  } catch (error) {
+    release();
+    throw error;
+  }
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
-  return { db, kind: 'pglite', close: () => db.destroy() };
+  return {
+    db,
+    kind: 'pglite',
+    close: async () => {
+      try {
+        await db.destroy();
+      } finally {
+        release();
+      }
+    },
+  };
 }
 
 /** The embedded engine with the extensions and type parsers the app relies on (shared with the test template). */
