@@ -7,6 +7,9 @@ describe('loggedUrl', () => {
       '/api/v1/clients/[redacted]/lookup?opsPage=1',
     );
     expect(loggedUrl('/pos/api/v1/cards/4000123412341234')).toBe('/pos/api/v1/cards/[redacted]');
+    // Spelled with percent-escapes, as the router still reads them.
+    expect(loggedUrl('/pos/api/v1/%63ards/4000123412341234')).toBe('/pos/api/v1/%63ards/[redacted]');
+    expect(loggedUrl('/api/%761/clients/jane/lookup')).toBe('/api/%761/clients/[redacted]/lookup');
   });
 
   it('takes the values of member-naming query parameters out, and keeps the rest', () => {

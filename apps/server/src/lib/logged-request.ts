@@ -1,7 +1,34 @@
 import type { FastifyRequest } from 'fastify';
 
-/** Path segments that name a member: a client lookup's client ID or card number, a till's card balance. */
-const MEMBER_IN_PATH = [/^(\/api\/v1\/clients\/)[^/?]+/, /^(\/pos\/api\/v1\/cards\/)[^/?]+/];
+/**
+ * The paths whose next segment names a member: a client lookup's client ID or card number, a till's card
+ * balance. Compared segment by segment as the router reads them, percent-decoded: `/pos/api/v1/%63ards/…`
+ * reaches the cards route, and a pattern over the raw URL logged its card number.
+ */
+const MEMBER_AFTER = [
+  ['', 'api', 'v1', 'clients'],
+  ['', 'pos', 'api', 'v1', 'cards'],
+];
+
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+function withoutMember(path: string): string {
+  const segments = path.split('/');
+  for (const prefix of MEMBER_AFTER) {
+    const at = prefix.length;
+    if (segments.length > at && prefix.every((name, i) => decodedSegment(segments[i]!) === name)) {
+      segments[at] = REDACTED;
+      return segments.join('/');
+    }
+  }
+  return path;
+}
 
 /** Query parameters whose values may name a member (a list's search text, a filter by client or card). */
 const MEMBER_IN_QUERY = new Set(['search', 'clientId', 'cardNumber', 'card', 'number']);
@@ -15,8 +42,7 @@ const REDACTED = '[redacted]';
  */
 export function loggedUrl(url: string): string {
   const at = url.indexOf('?');
-  let path = at === -1 ? url : url.slice(0, at);
-  for (const pattern of MEMBER_IN_PATH) path = path.replace(pattern, `$1${REDACTED}`);
+  const path = withoutMember(at === -1 ? url : url.slice(0, at));
   if (at === -1) return path;
   const query = url
     .slice(at + 1)
