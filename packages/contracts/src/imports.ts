@@ -104,12 +104,13 @@ export const accountImportRow = z
     reason: text(500),
   })
   .refine((row) => row.expiresAt === undefined || (row.points !== undefined && Number(row.points) > 0), {
-    message: 'expiresAt needs points',
+    // The report prefixes the field's name ("expiresAt: needs points").
+    message: 'needs points',
     path: ['expiresAt'],
   })
   // An opening lot that has already expired would be points nobody can spend.
   .refine((row) => row.expiresAt === undefined || Date.parse(row.expiresAt) > Date.now(), {
-    message: 'expiresAt must be in the future',
+    message: 'must be in the future',
     path: ['expiresAt'],
   });
 export type AccountImportRow = z.output<typeof accountImportRow>;

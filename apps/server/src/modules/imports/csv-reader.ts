@@ -82,6 +82,9 @@ class BodyGuard extends Transform {
   }
 }
 
+/** The longest row (record) a file may have, in characters. */
+export const MAX_RECORD_CHARS = 65_536;
+
 /** The columns a kind of import knows, and those its header must have (one of `oneOf` when given). */
 export interface CsvColumns {
   known: readonly string[];
@@ -89,10 +92,17 @@ export interface CsvColumns {
   oneOf?: readonly string[];
 }
 
+/** A header cell as a message names it: bounded (a one-line file's only cell is the whole file), a blank one by place. */
+function columnName(names: readonly string[], name: string): string {
+  if (name === '') return `(unnamed, column ${names.indexOf(name) + 1})`;
+  return name.length > 50 ? `${name.slice(0, 50)}…` : name;
+}
+
 /** Why a header row is not one of `columns`, or null. Columns may come in any order; unknown or repeated ones are refused. */
 export function headerProblem(names: readonly string[], columns: CsvColumns): string | null {
   const unknown = names.filter((n) => !columns.known.includes(n));
-  if (unknown.length > 0) return `unknown column ${unknown[0]!}; the columns are ${columns.known.join(',')}`;
+  if (unknown.length > 0)
+    return `unknown column ${columnName(names, unknown[0]!)}; the columns are ${columns.known.join(',')}`;
   const repeated = names.find((n, i) => names.indexOf(n) !== i);
   if (repeated) return `column ${repeated} appears twice`;
   const missing = columns.required.find((n) => !names.includes(n));
@@ -119,6 +129,12 @@ export async function readCsv(
   let lastRecordLine = 0;
   const parser = parse({
     bom: true,
+    // Every line ending, whichever comes first: left to detect, the parser took the first one for the whole
+    // file (a CRLF header over LF rows read as one record), and until it had met one it searched again at
+    // every character, so a 48 MB line without a break held the event loop for minutes.
+    record_delimiter: ['\r\n', '\n', '\r'],
+    // No row of an import comes near this (a reason is at most 500 characters); a longer one is no row.
+    max_record_size: MAX_RECORD_CHARS,
     skip_empty_lines: true,
     // A spreadsheet saves the blank rows under its data as lines of commas: blank lines too, not rows that
     // fail for a missing clientId (which, without skipInvalid, would refuse the whole file).
@@ -161,7 +177,11 @@ export async function readCsv(
           : typeof error.lines === 'number'
             ? error.lines
             : 1;
-      throw invalidCsv(line, error.message.replace(/ (at|on) line \d+/, ''));
+      const message =
+        error.code === 'CSV_MAX_RECORD_SIZE'
+          ? `a row is longer than ${MAX_RECORD_CHARS.toLocaleString('en-US')} characters`
+          : error.message.replace(/ (at|on) line \d+/, '');
+      throw invalidCsv(line, message);
     }
     throw error;
   }

@@ -23,6 +23,28 @@ describe('import input', () => {
     expect(res.json().message.toLowerCase()).toContain(why.toLowerCase());
   });
 
+  it('rows end at CRLF, LF or CR, mixed in one file, and errors name the file line', async () => {
+    // A CRLF header over LF rows (rows a script appended to a spreadsheet's file) was one record, refused.
+    const mixed = await post('accounts', 'clientId,points\r\nMIX-1,1\nMIX-2,2\rMIX-3,3\n', {
+      query: 'dryRun=true',
+    });
+    expect(mixed.statusCode, mixed.body).toBe(200);
+    expect(mixed.json()).toMatchObject({ rows: 3, created: 3, failed: 0 });
+    // An LF header over CRLF rows counted every CR as a line of its own: errors named lines 3 and 5.
+    const lines = await post('accounts', 'clientId,points\nMIX-4,x\r\nMIX-5,y\r\n', { query: 'dryRun=true' });
+    expect(lines.json().errors.map((e: { line: number }) => e.line)).toEqual([2, 3]);
+  });
+
+  it('a header cell is named in at most 50 characters, and a blank one by its place', async () => {
+    const long = await post('accounts', csv(`clientId,${'x'.repeat(300)}`, 'A,1'));
+    expect(long.statusCode).toBe(400);
+    expect(long.json().message).toBe(
+      `Line 1: unknown column ${'x'.repeat(50)}…; the columns are clientId,cardNumber,points,expiresAt,reason`,
+    );
+    const blank = await post('accounts', csv('clientId,,points', 'A,,1'));
+    expect(blank.json().message).toMatch(/^Line 1: unknown column \(unnamed, column 2\);/);
+  });
+
   it('a file that is not UTF-8 is 400 naming the line', async () => {
     const latin1 = Buffer.concat([
       Buffer.from('clientId,reason\r\nA,ok\r\nB,caf'),
@@ -163,6 +185,25 @@ describe('import input', () => {
     const res = await post('accounts', csv('clientId', 'Q'), { query: 'dryRun=yes' });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'VALIDATION_ERROR' });
+  });
+
+  it('a row longer than 65,536 characters is 400 at once (a file of one long line held the server)', async () => {
+    const app = await buildTestApp(ctx.database);
+    try {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/v1/imports/accounts?dryRun=true',
+        headers: { ...bearer(ctx.tokens.MANAGER), 'content-type': 'text/csv' },
+        payload: 'a'.repeat(2 * 1024 * 1024),
+      });
+      expect(res.statusCode, res.body.slice(0, 200)).toBe(400);
+      expect(res.json()).toMatchObject({
+        code: 'INVALID_CSV',
+        message: 'Line 1: a row is longer than 65,536 characters',
+      });
+    } finally {
+      await app.close();
+    }
   });
 
   it('the default limit is 50 MB', async () => {
