@@ -15,6 +15,7 @@ import {
   issueCards,
   planForBulk,
   refreshTableStatistics,
+  refuseCardsOverLimit,
   refuseErasedClients,
   refuseRepeatsInFile,
   refuseTakenCards,
@@ -67,6 +68,7 @@ export async function importAccounts(
         await refuseRepeatsInFile(trx);
         await refuseTakenCards(trx);
         await refuseErasedClients(trx);
+        await refuseCardsOverLimit(trx);
         await insertNewAccounts(trx);
         await issueCards(trx);
         await classifyExisting(trx);

@@ -258,6 +258,31 @@ describe('member import', () => {
     ]);
   });
 
+  it('with the card limit at 0 a new member gets no card: an error row, as Issue Card refuses it', async () => {
+    const before = (
+      await sql<{ value: number }>`select value from settings where key = 'cards.limit_per_account'`.execute(
+        db,
+      )
+    ).rows[0];
+    await sql`insert into settings (key, value) values ('cards.limit_per_account', 0)
+      on conflict (key) do update set value = 0`.execute(db);
+    try {
+      const res = await post('accounts', csv(HEADER, 'LIM-1,9100000000000001,,,', 'LIM-2,,,,'), {
+        query: 'skipInvalid=true',
+      });
+      expect(res.json()).toMatchObject({ created: 1, failed: 1 });
+      expect(res.json().errors).toEqual([
+        { line: 2, code: 'CARD_LIMIT_EXCEEDED', message: 'cardNumber: the card limit per account is 0' },
+      ]);
+      expect(await accountsLike('LIM-')).toEqual([{ client_id: 'LIM-2', balance: '0.00', cards: [] }]);
+    } finally {
+      await (before
+        ? sql`update settings set value = ${before.value} where key = 'cards.limit_per_account'`
+        : sql`delete from settings where key = 'cards.limit_per_account'`
+      ).execute(db);
+    }
+  });
+
   it('concurrent imports of one file have one effect', async () => {
     const rows = Array.from(
       { length: 200 },

@@ -194,6 +194,19 @@ export async function refuseErasedClients(trx: Tx): Promise<void> {
 }
 
 /**
+ * A card for a new member when the card limit per account is 0 (cards.limit_per_account): issuing it broke the
+ * limit that Issue Card keeps (any other limit a new account's one card keeps).
+ */
+export async function refuseCardsOverLimit(trx: Tx): Promise<void> {
+  await sql`
+    update import_accounts_stage s
+    set error = 'CARD_LIMIT_EXCEEDED', message = 'cardNumber: the card limit per account is 0'
+    where s.error is null and s.card_number is not null
+      and (select value from settings where key = 'cards.limit_per_account') = 0
+      and not exists (select 1 from accounts a where lower(a.client_id) = lower(s.client_id))`.execute(trx);
+}
+
+/**
  * Creates the accounts of rows whose client ID is new. A concurrent import of the same client IDs makes
  * this statement wait for it; once it committed, its accounts are conflicts here, not duplicates. Only the
  * valid row is marked as the creator: an error row may carry the same client ID (a repeat in the file), and
