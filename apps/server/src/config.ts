@@ -13,12 +13,45 @@ import { IDLE_IN_TRANSACTION_TIMEOUT_MS } from './db/connection';
  */
 const milliseconds = () => z.coerce.number().int().min(0).max(2_147_483_647);
 
+/** Every retry delay and event age goes into SQL date arithmetic: a huge one failed there, long after the start. */
+const THIRTY_DAYS_IN_SECONDS = 30 * 24 * 3600;
+const MAX_RETENTION_DAYS = 36_500;
+
+/**
+ * What node-postgres will connect with: a URL it can parse (it throws `Invalid URL` at the first query
+ * otherwise) that names a host, in the authority or as `?host=` (a Unix socket folder). node-postgres also
+ * takes `user@/db?host=…`, which WHATWG URL refuses, so that form is read with a stand-in host as it does.
+ */
+function postgresUrlProblem(value: string): string | undefined {
+  let url: URL;
+  let authorityHost = true;
+  try {
+    url = new URL(value);
+  } catch {
+    try {
+      url = new URL(value.replace('@/', '@stand-in/'));
+      authorityHost = false;
+    } catch {
+      return 'is not a valid URL (postgres://user:password@host:5432/database)';
+    }
+  }
+  const host = authorityHost ? url.hostname : '';
+  if (!host && !url.searchParams.get('host')) {
+    return 'must name a host (postgres://user:password@host:5432/database)';
+  }
+  return undefined;
+}
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .superRefine((value, ctx) => {
+      const problem = postgresUrlProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
     .optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   ADMIN_USERNAME: z.string().trim().min(1).default('admin'),
@@ -35,7 +68,8 @@ const envSchema = z.object({
     .max(30 * 24 * 3600)
     .default(28800),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+  /** Reaches SQL as an interval (`now() - window`): bounded like the session, at 30 days. */
+  LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).max(THIRTY_DAYS_IN_SECONDS).default(900),
   LOGIN_MAX_FAILURES_PER_USERNAME: z.coerce.number().int().min(1).default(5),
   LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(30),
   /** Past LOGIN_MAX_FAILURES_PER_USERNAME failures from all addresses, each sign-in of that username waits this long, doubling per further failure… */
@@ -78,7 +112,10 @@ const envSchema = z.object({
     .string()
     .regex(/^\d+(,\d+)*$/, 'must be seconds, comma-separated (e.g. 5,60,300)')
     .default('5,60,300,1800,7200,21600,43200')
-    .transform((v) => v.split(',').map(Number)),
+    .transform((v) => v.split(',').map(Number))
+    .refine((delays) => delays.every((s) => s <= THIRTY_DAYS_IN_SECONDS), {
+      message: `each retry must be at most ${THIRTY_DAYS_IN_SECONDS} seconds (30 days)`,
+    }),
   /** Allows http and private, loopback and link-local webhook targets (on-premises and tests). */
   WEBHOOK_ALLOW_PRIVATE: z
     .enum(['true', 'false'], 'must be true or false')
@@ -89,7 +126,7 @@ const envSchema = z.object({
   /** How often each server's delivery worker looks for due deliveries; 0 turns it off (tests drive it by hand). */
   WEBHOOK_POLL_INTERVAL_MS: milliseconds().default(1000),
   /** Events older than this are pruned by the delivery workers once no active endpoint still has to get them. */
-  EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+  EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).max(MAX_RETENTION_DAYS).default(30),
   /**
    * Who may say which address a request came from (X-Forwarded-For): the load balancers in front, as addresses
    * or CIDR ranges (comma-separated), or a count of proxy hops. Unset: nobody, the socket's address counts.

@@ -26,6 +26,15 @@ describe('error model', () => {
     }
   });
 
+  it('answers an API path with a query string with the envelope too, never the console', async () => {
+    for (const url of ['/api?x=1', '/pos?x', '/auth?x=1', '/api/?x=1', '/api/v1/nope?x=1']) {
+      const res = await app.inject({ url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json(), url).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+      expect(res.headers['cache-control'], url).toBe('no-store');
+    }
+  });
+
   it('turns a malformed JSON body into a 400, never a 500', async () => {
     const res = await app.inject({
       method: 'POST',
@@ -104,6 +113,15 @@ describe('console hosting', () => {
     }
   });
 
+  it('answers a mistyped probe or scrape URL with a 404 envelope, never the console page', async () => {
+    // A probe on `/readyz/` that got the console's 200 would call a server healthy with its database down.
+    for (const url of ['/readyz/', '/healthz/', '/metrics/', '/readyz/x', '/healthzz', '/metrics/?x=1']) {
+      const res = await app.inject({ url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json(), url).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    }
+  });
+
   it('never answers an API path with the console', async () => {
     const res = await app.inject({ url: '/api/v1/unknown', headers: bearer(ctx.tokens.ADMIN) });
     expect(res.headers['content-type']).toContain('application/json');
@@ -115,6 +133,39 @@ describe('configuration', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL: must start with postgres/);
     expect(() => loadConfig({ POS_KEY_SECRET: 'short' })).toThrow(/POS_KEY_SECRET/);
+  });
+
+  it('refuses a DATABASE_URL node-postgres cannot parse or that names no host', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://x@' })).toThrow(/DATABASE_URL: is not a valid URL/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://u@h:99999/db' })).toThrow(
+      /DATABASE_URL: is not a valid URL/,
+    );
+    expect(() => loadConfig({ DATABASE_URL: 'postgres:///loyalty' })).toThrow(
+      /DATABASE_URL: must name a host/,
+    );
+    for (const url of [
+      'postgres://user:pw@db.example:5432/loyalty',
+      'postgresql://[::1]/loyalty',
+      // A Unix socket folder, with and without a user: both forms node-postgres takes.
+      'postgres:///loyalty?host=/var/run/postgresql',
+      'postgres://user@/loyalty?host=/var/run/postgresql',
+    ]) {
+      expect(loadConfig({ DATABASE_URL: url }).DATABASE_URL, url).toBe(url);
+    }
+  });
+
+  it('refuses retry delays, an event retention and a sign-in window too long for SQL date arithmetic', () => {
+    // Each was accepted and failed later in a worker (`interval out of range`, `timestamp out of range`).
+    expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: '5,99999999999999' })).toThrow(
+      /WEBHOOK_RETRY_SCHEDULE: each retry must be at most 2592000 seconds/,
+    );
+    expect(loadConfig({ WEBHOOK_RETRY_SCHEDULE: '5,2592000' }).WEBHOOK_RETRY_SCHEDULE).toEqual([
+      5, 2_592_000,
+    ]);
+    expect(() => loadConfig({ EVENT_RETENTION_DAYS: '99999999' })).toThrow(/EVENT_RETENTION_DAYS/);
+    expect(loadConfig({ EVENT_RETENTION_DAYS: '36500' }).EVENT_RETENTION_DAYS).toBe(36_500);
+    expect(() => loadConfig({ LOGIN_WINDOW_SECONDS: '99999999999' })).toThrow(/LOGIN_WINDOW_SECONDS/);
+    expect(loadConfig({ LOGIN_WINDOW_SECONDS: '2592000' }).LOGIN_WINDOW_SECONDS).toBe(2_592_000);
   });
 
   it('refuses a timer longer than a timer can be (Node would run it after 1 ms: a sweeper back to back)', () => {

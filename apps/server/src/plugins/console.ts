@@ -2,12 +2,22 @@ import { existsSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { apiNotFound, isApiPath } from './errors';
+import { apiNotFound, isApiPath, pathOf } from './errors';
 
 /** Vite writes content-hashed names under assets/: a changed file is a new URL, so caches may keep it forever. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** Everything else (index.html, favicon) keeps its name across releases: revalidate each time. */
 const REVALIDATE = 'no-cache';
+
+/**
+ * The probes and the scrape, with any suffix (`/readyz/`, `/healthz?x`, `/metrics/x`): a mistyped probe URL is
+ * a JSON 404, never the console's 200 page, which a health check would read as "healthy" with the database down.
+ */
+const PROBE_PREFIXES = ['/healthz', '/readyz', '/metrics'];
+
+function isProbePath(path: string): boolean {
+  return PROBE_PREFIXES.some((p) => path.startsWith(p));
+}
 
 /** Cache policy by path inside the built console. */
 export function cacheControlFor(distDir: string, filePath: string): string {
@@ -25,6 +35,14 @@ export function cacheControlFor(distDir: string, filePath: string): string {
  */
 export async function registerConsole(app: FastifyInstance, distDir: string) {
   const hasConsole = existsSync(join(distDir, 'index.html'));
+  if (!hasConsole) {
+    // The APIs work without it (the tests and the fault tier run so), but an operator who set WEB_DIST to a
+    // wrong folder would otherwise find out from a browser's 404, not from the log.
+    app.log.warn(
+      { webDist: distDir },
+      `WEB_DIST: no built console in ${distDir} (no index.html); the APIs are served, the console is not`,
+    );
+  }
   if (hasConsole) {
     await app.register(fastifyStatic, {
       root: distDir,
@@ -42,7 +60,8 @@ export async function registerConsole(app: FastifyInstance, distDir: string) {
   }
   app.setNotFoundHandler((request, reply) => {
     const pageRequest = request.method === 'GET' || request.method === 'HEAD';
-    if (!pageRequest || isApiPath(request.url) || isMissingAsset(request.url) || !hasConsole) {
+    const path = pathOf(request.url);
+    if (!pageRequest || isApiPath(path) || isProbePath(path) || isMissingAsset(path) || !hasConsole) {
       return apiNotFound(request, reply);
     }
     return sendIndex(reply);

@@ -15,8 +15,14 @@ import { AppError } from '../lib/app-error';
 /** Paths whose unknown routes answer with the JSON envelope rather than the console. */
 export const API_PREFIXES = ['/api/', '/auth/', '/pos/'];
 
+/** Takes a path or a request URL: the query string is no part of the path (`/api?x=1` is `/api`). */
 export function isApiPath(url: string): boolean {
-  return API_PREFIXES.some((p) => url.startsWith(p) || `${url}/` === p);
+  const path = pathOf(url);
+  return API_PREFIXES.some((p) => path.startsWith(p) || `${path}/` === p);
+}
+
+export function pathOf(url: string): string {
+  return url.split('?')[0] ?? '/';
 }
 
 function send(reply: FastifyReply, request: FastifyRequest, body: Omit<ApiErrorBody, 'requestId'>) {
@@ -139,7 +145,7 @@ export function allowedMethods(app: FastifyInstance, path: string): string[] {
 }
 
 export function apiNotFound(request: FastifyRequest, reply: FastifyReply) {
-  const path = request.url.split('?')[0] ?? '/';
+  const path = pathOf(request.url);
   const allowed = allowedMethods(request.server, path);
   if (allowed.length > 0 && !allowed.includes(request.method)) {
     // A known path with a method it does not support is a 405 naming the ones it does (RFC 9110).
@@ -152,7 +158,7 @@ export function apiNotFound(request: FastifyRequest, reply: FastifyReply) {
   }
   return send(reply, request, {
     status: 404,
-    message: `No route ${request.method} ${request.url.split('?')[0]}`,
+    message: `No route ${request.method} ${path}`,
     code: 'NOT_FOUND',
   });
 }

@@ -1,0 +1,104 @@
+/** Start-up failures whose cause is known, told as the variable to fix (start.ts). */
+import { type Config, ConfigError } from './config';
+
+/**
+ * Runs one start-up step. A failure whose cause is known becomes a ConfigError naming the variable to fix
+ * (printed as one line, no stack: server.ts); anything else goes up as it is. `undo` closes what the steps
+ * before opened.
+ */
+export async function explained<T>(
+  step: () => Promise<T> | T,
+  explain: (error: unknown) => string | undefined,
+  undo?: () => Promise<void>,
+): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    await undo?.().catch(() => undefined);
+    const message = explain(error);
+    throw message === undefined ? error : new ConfigError(message, { cause: error });
+  }
+}
+
+interface SystemError {
+  code?: string;
+  message: string;
+  errors?: unknown[];
+}
+
+function systemError(error: unknown): SystemError | undefined {
+  return error instanceof Error ? (error as SystemError) : undefined;
+}
+
+/** SQLSTATE classes the server answers a connection attempt with: its message says what to fix. */
+const REFUSED_AT_CONNECT = ['28', '3D', '08', '53', '57P03'];
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET']);
+const UNRESOLVED = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME']);
+/** Why a folder cannot be made or written, by the error code the file system answers with. */
+const FOLDER_PROBLEMS: Record<string, string> = {
+  EEXIST: 'is not a folder (a file is in the way)',
+  ENOTDIR: 'is not a folder (a file is in the way)',
+  EISDIR: 'holds a folder where a file belongs',
+  EACCES: 'cannot be written (no permission)',
+  EPERM: 'cannot be written (no permission)',
+  EROFS: 'cannot be written (a read-only file system)',
+  ENOSPC: 'cannot be written (no space left on its device)',
+};
+
+/** The server a DATABASE_URL points at, as `host:port`, never with its credentials. */
+export function databaseTarget(databaseUrl: string): string {
+  try {
+    const url = new URL(databaseUrl.replace('@/', '@stand-in/'));
+    const socket = url.searchParams.get('host');
+    const host = socket ?? url.hostname;
+    return `${host}:${url.searchParams.get('port') ?? (url.port || '5432')}`;
+  } catch {
+    return 'the server';
+  }
+}
+
+/** Opening or first querying the database failed: which variable, and what the operator can do about it. */
+export function databaseProblem(error: unknown, config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>) {
+  const e = systemError(error);
+  if (!e) return undefined;
+  if (!config.DATABASE_URL) return dataDirProblem(error, config.DATA_DIR);
+  const code = e.code ?? systemError(e.errors?.[0])?.code;
+  const target = databaseTarget(config.DATABASE_URL);
+  if (code && UNREACHABLE.has(code)) return `DATABASE_URL: cannot connect to ${target} (${code})`;
+  if (code && UNRESOLVED.has(code)) return `DATABASE_URL: cannot resolve the host of ${target} (${code})`;
+  if (code && REFUSED_AT_CONNECT.some((c) => code.startsWith(c))) return `DATABASE_URL: ${e.message}`;
+  if (e.message.includes('timeout exceeded when trying to connect'))
+    return `DATABASE_URL: ${target} did not answer in time`;
+  if (/\bSSL\b/.test(e.message)) return `DATABASE_URL: ${e.message} (${target})`;
+  return undefined;
+}
+
+/** The data folder could not be made or written (a file in its place, no permission, a full disk). */
+export function dataDirProblem(error: unknown, dataDir: string) {
+  const code = systemError(error)?.code;
+  const problem = code ? FOLDER_PROBLEMS[code] : undefined;
+  return problem && `DATA_DIR: ${JSON.stringify(dataDir)} ${problem} (${code})`;
+}
+
+/** Listening failed: the port is taken or not ours to open, or the host is no address of this machine. */
+export function listenProblem(error: unknown, config: Pick<Config, 'HOST' | 'PORT'>) {
+  const code = systemError(error)?.code;
+  const { HOST: host, PORT: port } = config;
+  switch (code) {
+    case 'EADDRINUSE':
+      return `PORT: ${port} is already in use on ${host}`;
+    case 'EACCES':
+    case 'EPERM':
+      return `PORT: not allowed to listen on ${port} on ${host} (${code}; ports below 1024 need privileges)`;
+    case 'EADDRNOTAVAIL':
+      return `HOST: ${JSON.stringify(host)} is not an address of this machine (${code})`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+    case 'EAI_NONAME':
+      return `HOST: cannot resolve ${JSON.stringify(host)} (${code})`;
+    case 'EAFNOSUPPORT':
+      return `HOST: ${JSON.stringify(host)} is of an address family this machine does not support (${code})`;
+    default:
+      return undefined;
+  }
+}
