@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { IDLE_IN_TRANSACTION_TIMEOUT_MS } from './db/connection';
+import { ConfigError } from './lib/config-error';
 
 /**
  * Configuration comes from the environment only (ADMIN-API.md "Start-up and configuration").
@@ -18,26 +19,18 @@ const THIRTY_DAYS_IN_SECONDS = 30 * 24 * 3600;
 const MAX_RETENTION_DAYS = 36_500;
 
 /**
- * What node-postgres will connect with: a URL it can parse (it throws `Invalid URL` at the first query
- * otherwise) that names a host, in the authority or as `?host=` (a Unix socket folder). node-postgres also
- * takes `user@/db?host=…`, which WHATWG URL refuses, so that form is read with a stand-in host as it does.
+ * A DATABASE_URL as node-postgres reads it, or undefined where it cannot (it threw `Invalid URL` at the first
+ * query). node-postgres also takes `user@/db?host=…` (a Unix socket folder), which WHATWG URL refuses: that
+ * form is read with a stand-in host, as node-postgres does. A URL without a host (`postgres:///db`) is libpq's
+ * and node-postgres's PGHOST or localhost, and fine.
  */
-function postgresUrlProblem(value: string): string | undefined {
-  let url: URL;
-  let authorityHost = true;
-  try {
-    url = new URL(value);
-  } catch {
+export function parsePostgresUrl(value: string): URL | undefined {
+  for (const candidate of [value, value.replace('@/', '@stand-in/')]) {
     try {
-      url = new URL(value.replace('@/', '@stand-in/'));
-      authorityHost = false;
+      return new URL(candidate);
     } catch {
-      return 'is not a valid URL (postgres://user:password@host:5432/database)';
+      // The next reading, or none.
     }
-  }
-  const host = authorityHost ? url.hostname : '';
-  if (!host && !url.searchParams.get('host')) {
-    return 'must name a host (postgres://user:password@host:5432/database)';
   }
   return undefined;
 }
@@ -48,10 +41,10 @@ const envSchema = z.object({
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
-    .superRefine((value, ctx) => {
-      const problem = postgresUrlProblem(value);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    })
+    .refine(
+      (value) => parsePostgresUrl(value) !== undefined,
+      'is not a valid URL (postgres://user:password@host:5432/database)',
+    )
     .optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   ADMIN_USERNAME: z.string().trim().min(1).default('admin'),
@@ -164,7 +157,7 @@ const envSchema = z.object({
 
 export type Config = z.infer<typeof envSchema>;
 
-export class ConfigError extends Error {}
+export { ConfigError };
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   // Empty strings mean "unset", so `FOO= npm start` behaves like not setting FOO.

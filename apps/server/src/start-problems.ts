@@ -1,5 +1,6 @@
 /** Start-up failures whose cause is known, told as the variable to fix (start.ts). */
-import { type Config, ConfigError } from './config';
+import { type Config, ConfigError, parsePostgresUrl } from './config';
+import { isConnectionError } from './db/connection-errors';
 
 /**
  * Runs one start-up step. A failure whose cause is known becomes a ConfigError naming the variable to fix
@@ -30,8 +31,7 @@ function systemError(error: unknown): SystemError | undefined {
   return error instanceof Error ? (error as SystemError) : undefined;
 }
 
-/** SQLSTATE classes the server answers a connection attempt with: its message says what to fix. */
-const REFUSED_AT_CONNECT = ['28', '3D', '08', '53', '57P03'];
+const SQLSTATE = /^[0-9A-Z]{5}$/;
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET']);
 const UNRESOLVED = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME']);
 /** Why a folder cannot be made or written, by the error code the file system answers with. */
@@ -47,14 +47,10 @@ const FOLDER_PROBLEMS: Record<string, string> = {
 
 /** The server a DATABASE_URL points at, as `host:port`, never with its credentials. */
 export function databaseTarget(databaseUrl: string): string {
-  try {
-    const url = new URL(databaseUrl.replace('@/', '@stand-in/'));
-    const socket = url.searchParams.get('host');
-    const host = socket ?? url.hostname;
-    return `${host}:${url.searchParams.get('port') ?? (url.port || '5432')}`;
-  } catch {
-    return 'the server';
-  }
+  const url = parsePostgresUrl(databaseUrl);
+  if (!url) return 'the server';
+  const host = url.searchParams.get('host') ?? (url.hostname === 'stand-in' ? '' : url.hostname);
+  return `${host || 'localhost'}:${url.searchParams.get('port') ?? (url.port || '5432')}`;
 }
 
 /** Opening or first querying the database failed: which variable, and what the operator can do about it. */
@@ -66,7 +62,9 @@ export function databaseProblem(error: unknown, config: Pick<Config, 'DATABASE_U
   const target = databaseTarget(config.DATABASE_URL);
   if (code && UNREACHABLE.has(code)) return `DATABASE_URL: cannot connect to ${target} (${code})`;
   if (code && UNRESOLVED.has(code)) return `DATABASE_URL: cannot resolve the host of ${target} (${code})`;
-  if (code && REFUSED_AT_CONNECT.some((c) => code.startsWith(c))) return `DATABASE_URL: ${e.message}`;
+  // A server's refusal (an SQLSTATE that means no connection can be had: connection-errors.ts): its message
+  // says what to fix.
+  if (code && SQLSTATE.test(code) && isConnectionError(error)) return `DATABASE_URL: ${e.message}`;
   if (e.message.includes('timeout exceeded when trying to connect'))
     return `DATABASE_URL: ${target} did not answer in time`;
   if (/\bSSL\b/.test(e.message)) return `DATABASE_URL: ${e.message} (${target})`;

@@ -135,15 +135,15 @@ describe('configuration', () => {
     expect(() => loadConfig({ POS_KEY_SECRET: 'short' })).toThrow(/POS_KEY_SECRET/);
   });
 
-  it('refuses a DATABASE_URL node-postgres cannot parse or that names no host', () => {
+  it('refuses a DATABASE_URL node-postgres cannot parse; one without a host is PGHOST or localhost', () => {
     expect(() => loadConfig({ DATABASE_URL: 'postgres://x@' })).toThrow(/DATABASE_URL: is not a valid URL/);
     expect(() => loadConfig({ DATABASE_URL: 'postgres://u@h:99999/db' })).toThrow(
       /DATABASE_URL: is not a valid URL/,
     );
-    expect(() => loadConfig({ DATABASE_URL: 'postgres:///loyalty' })).toThrow(
-      /DATABASE_URL: must name a host/,
-    );
     for (const url of [
+      // libpq's and node-postgres's form for PGHOST or localhost.
+      'postgres:///loyalty',
+      'postgresql://u:p@/loyalty',
       'postgres://user:pw@db.example:5432/loyalty',
       'postgresql://[::1]/loyalty',
       // A Unix socket folder, with and without a user: both forms node-postgres takes.

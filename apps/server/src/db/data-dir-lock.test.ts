@@ -51,6 +51,15 @@ describe('DATA_DIR lock (one process per embedded database)', () => {
     expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
   });
 
+  it('a lock of another host is refused, naming it: whether that process runs cannot be known from here', () => {
+    const dir = freshDir();
+    writeFileSync(join(dir, LOCK_FILE), `${process.pid} another-host.example\n`);
+    expect(() => lockDataDir(dir)).toThrow(
+      `is in use by process ${process.pid} on host another-host.example`,
+    );
+    expect(existsSync(join(dir, LOCK_FILE))).toBe(true);
+  });
+
   it('a lock naming this very process (a container restarted as the same PID) is taken over', () => {
     const dir = freshDir();
     writeFileSync(join(dir, LOCK_FILE), `${process.pid}\n`);

@@ -1,6 +1,7 @@
 import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError } from '../config';
+import { ConfigError } from '../lib/config-error';
 
 /** The file in DATA_DIR naming the process that has the embedded database open. */
 export const LOCK_FILE = 'loyalty.lock';
@@ -8,15 +9,20 @@ export const LOCK_FILE = 'loyalty.lock';
 /**
  * Claims DATA_DIR for this process, or refuses naming the one that has it. PGlite is one process's database:
  * a second server (or `npm run verify-ledger`) opening the same folder started without a word, each kept its
- * own copy in memory, and whichever wrote its files last won: the other's writes were lost. A lock left by a
- * process that is gone (killed -9, the machine restarted) is taken over; so is one naming this very process
- * (a container's PID 1 after a restart). Returns the release, idempotent.
+ * own copy in memory, and whichever wrote its files last won: the other's writes were lost. The lock names the
+ * process and its host. A lock left by a process of this host that is gone (killed -9, the machine restarted)
+ * is taken over; so is one naming this very process (a container's PID 1 after a restart). Whether a process
+ * of another host runs cannot be known from here (a folder shared over the network, or two containers on one
+ * volume), so its lock refuses until it is released or deleted by hand. Two processes taking over one stale
+ * lock at the same moment can both win (each removes what it judged stale): a start right after a crash,
+ * twice at once, is not covered. Returns the release, idempotent.
  */
 export function lockDataDir(dataDir: string): () => void {
   const path = join(dataDir, LOCK_FILE);
   // Written whole to a file of our own first, then linked into place: a reader never sees an empty lock.
   const mine = `${path}.${process.pid}`;
-  writeFileSync(mine, `${process.pid}\n`);
+  const me = { pid: process.pid, host: hostname() };
+  writeFileSync(mine, `${me.pid} ${me.host}\n`);
   try {
     for (let attempt = 0; attempt < 2; attempt += 1) {
       try {
@@ -25,14 +31,21 @@ export function lockDataDir(dataDir: string): () => void {
         return () => {
           if (!held) return;
           held = false;
-          if (ownerOf(path) === process.pid) rmSync(path, { force: true });
+          const owner = ownerOf(path);
+          if (owner?.pid === me.pid && owner.host === me.host) rmSync(path, { force: true });
         };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
         const owner = ownerOf(path);
-        if (owner !== undefined && owner !== process.pid && isRunning(owner)) {
+        if (owner && owner.host !== me.host) {
           throw new ConfigError(
-            `DATA_DIR ${dataDir} is in use by process ${owner}: the embedded database serves one process. ` +
+            `DATA_DIR ${dataDir} is in use by process ${owner.pid} on host ${owner.host}: the embedded database ` +
+              `serves one process. If that host no longer runs it, delete ${path}.`,
+          );
+        }
+        if (owner && owner.pid !== me.pid && isRunning(owner.pid)) {
+          throw new ConfigError(
+            `DATA_DIR ${dataDir} is in use by process ${owner.pid}: the embedded database serves one process. ` +
               'Stop that one first, or set DATABASE_URL to share a PostgreSQL server between several.',
           );
         }
@@ -45,10 +58,12 @@ export function lockDataDir(dataDir: string): () => void {
   }
 }
 
-function ownerOf(path: string): number | undefined {
+/** The process a lock names; a lock from before hosts were named is this host's. */
+function ownerOf(path: string): { pid: number; host: string } | undefined {
   try {
-    const pid = Number(readFileSync(path, 'utf8').trim());
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+    const [pidText, host = hostname()] = readFileSync(path, 'utf8').trim().split(' ');
+    const pid = Number(pidText);
+    return Number.isInteger(pid) && pid > 0 ? { pid, host } : undefined;
   } catch {
     return undefined;
   }
