@@ -10,11 +10,11 @@
 // the session ended by a timeout (25P03 idle_in_transaction_session_timeout, which connection.ts sets; 25P04
 // transaction_timeout, PostgreSQL 17). A statement sent just as the server ends the session gets that FATAL
 // as its own error rather than a closed connection, and must be answered the same way.
-// Also refused at connect, or out of resources: 3D000 (the database dropped or renamed), class 28 (the role
-// or its password gone), class 53 (53300 too_many_connections when servers' pools together pass
-// max_connections, 53100 disk full). Those answered 500 INTERNAL_ERROR while /readyz said 503.
-const SQLSTATES = new Set(['57P01', '57P02', '57P03', '25P03', '25P04', '3D000']);
-const SQLSTATE_CLASSES = ['08', '28', '53'];
+// Also what a connection attempt is refused with: 3D000 (the database dropped or renamed), class 28 (the role
+// or its password gone), 53300 too_many_connections (servers' pools together past max_connections). Those
+// answered 500 INTERNAL_ERROR while /readyz said 503. (Other class 53 errors, a full disk, are a statement's.)
+const SQLSTATES = new Set(['57P01', '57P02', '57P03', '25P03', '25P04', '3D000', '53300']);
+const SQLSTATE_CLASSES = ['08', '28'];
 const SOCKET_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',

@@ -25,10 +25,9 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-describe('database unreachable', async () => {
-  const database = await openDatabase({
-    databaseUrl: `postgres://postgres@127.0.0.1:${await closedPort()}/none`,
-  });
+/** An app on `databaseUrl` with no database behind it to answer, closed after the describe. */
+async function appWithout(databaseUrl: string) {
+  const database = await openDatabase({ databaseUrl });
   const app = await buildApp({
     config: loadConfig({ LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', HOLD_SWEEP_INTERVAL_MS: '0' }),
     database,
@@ -38,6 +37,11 @@ describe('database unreachable', async () => {
     await app.close();
     await database.close();
   });
+  return app;
+}
+
+describe('database unreachable', async () => {
+  const app = await appWithout(`postgres://postgres@127.0.0.1:${await closedPort()}/none`);
 
   it('answers 503 SERVICE_UNAVAILABLE in the error envelope, not 500, and keeps serving', async () => {
     const login = await app.inject({
@@ -66,16 +70,7 @@ describe('database unreachable', async () => {
 describe.skipIf(!serverUrl)('database missing on a running PostgreSQL server', async () => {
   const url = new URL(serverUrl ?? 'postgres://x@127.0.0.1/none');
   url.pathname = `/loyalty_missing_${process.pid}`;
-  const database = await openDatabase({ databaseUrl: url.toString() });
-  const app = await buildApp({
-    config: loadConfig({ LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', HOLD_SWEEP_INTERVAL_MS: '0' }),
-    database,
-    secrets: { jwtSecret: 'test-secret-that-is-long-enough-0123456789', posKeySecret: '0'.repeat(64) },
-  });
-  afterAll(async () => {
-    await app.close();
-    await database.close();
-  });
+  const app = await appWithout(url.toString());
 
   it('answers 503 SERVICE_UNAVAILABLE, not 500', async () => {
     const login = await app.inject({
