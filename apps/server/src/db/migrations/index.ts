@@ -29,6 +29,7 @@ import * as m033 from './033-erased-client-ids';
 import * as m034 from './034-webhook-due-per-endpoint';
 import * as m035 from './035-audit-list-indexes';
 import * as m036 from './036-audit-counts';
+import * as m037 from './037-holds-ttl-zero';
 
 /**
  * Every migration, in order. Forward-only: a shipped migration is never edited; add the next one.
@@ -65,4 +66,5 @@ export const migrations: Record<string, Migration> = {
   '034-webhook-due-per-endpoint': m034,
   '035-audit-list-indexes': m035,
   '036-audit-counts': m036,
+  '037-holds-ttl-zero': m037,
 };
