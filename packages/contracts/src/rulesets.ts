@@ -83,7 +83,8 @@ const earningRuleFields = {
     .refine((days) => new Set(days).size === days.length, 'Each day at most once')
     .optional(),
   // Both ends included; a From after To runs past midnight (22:00–02:00, an evening offer), and From equal to
-  // To is that one minute. Refused before, which made an overnight offer two rules with two names.
+  // To is that one minute. Each minute is read on its own day: with daysOfWeek, Friday 22:00–02:00 is Friday's
+  // 00:00–01:59 and 22:00–23:59, so an offer for Friday night into Saturday is still two rules.
   hours: z.object({ from: hhmm('From'), to: hhmm('To') }).optional(),
 };
 // A store in capitals is the same POS key id (RFC 9562); the rule compares stores with the till's id as text, so

@@ -82,8 +82,8 @@ class BodyGuard extends Transform {
   }
 }
 
-/** The longest row (record) a file may have, in characters. */
-export const MAX_RECORD_CHARS = 65_536;
+/** The longest row (record) a file may have, in bytes of UTF-8 (the parser counts its buffer). */
+export const MAX_RECORD_BYTES = 65_536;
 
 /** The columns a kind of import knows, and those its header must have (one of `oneOf` when given). */
 export interface CsvColumns {
@@ -134,7 +134,7 @@ export async function readCsv(
     // every character, so a 48 MB line without a break held the event loop for minutes.
     record_delimiter: ['\r\n', '\n', '\r'],
     // No row of an import comes near this (a reason is at most 500 characters); a longer one is no row.
-    max_record_size: MAX_RECORD_CHARS,
+    max_record_size: MAX_RECORD_BYTES,
     skip_empty_lines: true,
     // A spreadsheet saves the blank rows under its data as lines of commas: blank lines too, not rows that
     // fail for a missing clientId (which, without skipInvalid, would refuse the whole file).
@@ -179,7 +179,7 @@ export async function readCsv(
             : 1;
       const message =
         error.code === 'CSV_MAX_RECORD_SIZE'
-          ? `a row is longer than ${MAX_RECORD_CHARS.toLocaleString('en-US')} characters`
+          ? `a row is longer than ${MAX_RECORD_BYTES.toLocaleString('en-US')} bytes`
           : error.message.replace(/ (at|on) line \d+/, '');
       throw invalidCsv(line, message);
     }

@@ -187,7 +187,7 @@ describe('import input', () => {
     expect(res.json()).toMatchObject({ code: 'VALIDATION_ERROR' });
   });
 
-  it('a row longer than 65,536 characters is 400 at once (a file of one long line held the server)', async () => {
+  it('a row longer than 65,536 bytes is 400 at once (a file of one long line held the server)', async () => {
     const app = await buildTestApp(ctx.database);
     try {
       const res = await app.inject({
@@ -199,7 +199,7 @@ describe('import input', () => {
       expect(res.statusCode, res.body.slice(0, 200)).toBe(400);
       expect(res.json()).toMatchObject({
         code: 'INVALID_CSV',
-        message: 'Line 1: a row is longer than 65,536 characters',
+        message: 'Line 1: a row is longer than 65,536 bytes',
       });
     } finally {
       await app.close();

@@ -73,8 +73,9 @@ const successSchemas: Record<PosWriteKind, z.ZodType> = {
 };
 
 /**
- * The one way a stored response becomes bytes: parse with the response schema (which fixes key order)
- * and stringify. The first answer and every replay go through it from the same stored JSON.
+ * How a stored response becomes bytes: parse with the response schema (which fixes key order) and stringify.
+ * The first answer and every replay go through it from the same stored JSON, so a replay is byte-identical;
+ * only a replay of an answer stored under an older contract takes `renderReplay`'s way.
  */
 export function render(kind: PosWriteKind, status: number, response: unknown): string {
   const schema = status >= 400 ? errorBody : successSchemas[kind];
@@ -85,7 +86,8 @@ export function render(kind: PosWriteKind, status: number, response: unknown): s
  * A replay: as `render`, unless the answer was stored under an older contract that today's schema refuses
  * (accruals answered before migration 018 have no `rule` per item). The till gets that original answer as
  * stored: POS-API promises "the original response again", and a 500 on every retry of a write made before an
- * upgrade would leave the till unable to learn that its write happened.
+ * upgrade would leave the till unable to learn that its write happened. Its keys then come in the stored
+ * JSONB's order, not the schema's: the same answer, not the same bytes.
  */
 function renderReplay(kind: PosWriteKind, status: number, response: unknown): string {
   const schema = status >= 400 ? errorBody : successSchemas[kind];

@@ -120,7 +120,7 @@ export function RuleFieldset({
         id={id('to')}
         label="Hours to"
         error={e?.hours?.to?.message}
-        hint="Both ends included, in the programme time zone; From after To runs past midnight."
+        hint="Both ends included, in the programme time zone. From after To runs past midnight; Days count each minute on its own day."
       >
         {(control) => <Input type="time" {...register(`rules.${index}.hours.to`)} {...control} />}
       </FormField>
