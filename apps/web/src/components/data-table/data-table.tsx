@@ -117,8 +117,7 @@ export function DataTable<TData>({
   const totalPages = page?.totalPages ?? 0;
   useEffect(() => {
     if (totalPages > 0 && pageIndex >= totalPages) {
-      // Replacing the address: Back must not return to the page that is gone, only to be sent here again.
-      controls.setPagination((p) => ({ ...p, pageIndex: totalPages - 1 }), { replace: true });
+      controls.setPagination((p) => ({ ...p, pageIndex: totalPages - 1 }));
     }
   }, [pageIndex, totalPages, controls]);
 

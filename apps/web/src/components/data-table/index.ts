@@ -11,7 +11,6 @@ export { actionsColumn, RowActionsMenu } from './row-actions';
 export {
   DEFAULT_TABLE_PAGE_SIZE,
   type FilterValues,
-  type ListQuerySchema,
   type ServerTable,
   type ServerTableControls,
   type ServerTableParams,

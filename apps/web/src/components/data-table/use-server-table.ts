@@ -1,9 +1,5 @@
 import type { PaginationState, SortingState, Updater } from '@tanstack/react-table';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useLocation, useSearchParams } from 'react-router';
-import { type ListQuerySchema, readTableUrl, type TableState, toSortParam, writeTableUrl } from './table-url';
-
-export { type ListQuerySchema, toSortParam } from './table-url';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 
 /** Spec section 9: tables show 10 rows per page unless a screen says otherwise. */
 export const DEFAULT_TABLE_PAGE_SIZE = 10;
@@ -17,13 +13,6 @@ export interface ServerTableOptions<F extends FilterValues> {
   defaultSort?: SortingState;
   initialFilters?: F;
   searchDebounceMs?: number;
-  /**
-   * A screen's main list only (one table per address; never a dialog's): page, sort, search and the filters
-   * that this list query of the contracts knows live in the address (`?page=2&sort=number,asc&search=…`),
-   * so Back from a drill-down, a reload or a shared link shows the same list. Values the schema refuses are
-   * ignored; leave a filter out of the schema (`.omit`) to keep it in the table alone.
-   */
-  inUrl?: ListQuerySchema;
 }
 
 /** The list query of ADMIN-API.md: page (0-based), size, `sort=field,asc|desc`, search, filters. */
@@ -37,8 +26,7 @@ export type ServerTableParams<F extends FilterValues> = {
 /** What DataTable reads and writes; the filters stay with the screen. */
 export interface ServerTableControls {
   pagination: PaginationState;
-  /** `replace`: a correction (a page beyond the last), not a step Back should return to. */
-  setPagination: (updater: Updater<PaginationState>, options?: { replace?: boolean }) => void;
+  setPagination: (updater: Updater<PaginationState>) => void;
   sorting: SortingState;
   setSorting: (updater: Updater<SortingState>) => void;
   searchInput: string;
@@ -57,111 +45,67 @@ function apply<T>(updater: Updater<T>, old: T): T {
   return typeof updater === 'function' ? (updater as (old: T) => T)(old) : updater;
 }
 
+export function toSortParam(sorting: SortingState): string | undefined {
+  const first = sorting[0];
+  return first ? `${first.id},${first.desc ? 'desc' : 'asc'}` : undefined;
+}
+
 /** Holds page, sort, search (debounced) and filters of a server-side table; any change but paging goes to page 0. */
 export function useServerTable<F extends FilterValues = Record<string, never>>(
   options: ServerTableOptions<F> = {},
 ): ServerTable<F> {
-  const { pageSize = DEFAULT_TABLE_PAGE_SIZE, searchDebounceMs = SEARCH_DEBOUNCE_MS } = options;
-  // Fixed for the table's life, as the defaults: a schema built inline (`.omit(…)`) is new on every render.
-  const [inUrl] = useState(options.inUrl);
-  const [defaults] = useState<TableState<F>>(() => ({
-    pageIndex: 0,
-    sorting: options.defaultSort ?? [],
-    search: '',
-    filters: options.initialFilters ?? ({} as F),
-  }));
-  const [size, setSize] = useState(pageSize);
-  const [searchParams, setSearchParams] = useSearchParams();
-  const { pathname } = useLocation();
-  const [state, setState] = useState(() => (inUrl ? readTableUrl(searchParams, inUrl, defaults) : defaults));
-  // The state is the table's; with `inUrl` an address it did not write (Back, Forward, a link) is read into it.
-  // Deriving it from the address instead lagged a write (the router applies one in a transition), and a
-  // second change in that gap started from the old address: choosing 'All types' then clearing the user
-  // filter brought the type back.
-  const address = inUrl ? searchParams.toString() : '';
-  const [readAddress, setReadAddress] = useState(address);
-  if (inUrl && address !== readAddress) {
-    setReadAddress(address);
-    setState((old) => readTableUrl(searchParams, inUrl, defaults, old.filters));
-  }
+  const {
+    pageSize = DEFAULT_TABLE_PAGE_SIZE,
+    defaultSort = [],
+    searchDebounceMs = SEARCH_DEBOUNCE_MS,
+  } = options;
+  const [pagination, setPaginationState] = useState<PaginationState>({ pageIndex: 0, pageSize });
+  const [sorting, setSortingState] = useState<SortingState>(defaultSort);
+  const [searchInput, setSearchInput] = useState('');
+  const [search, setSearch] = useState('');
+  const [filters, setFilters] = useState<F>(options.initialFilters ?? ({} as F));
 
-  // Writes compose with the latest state and address even when two land before the next render.
-  const latest = useRef({ state, searchParams, setSearchParams, pathname });
-  latest.current = { state, searchParams, setSearchParams, pathname };
-  const change = useCallback(
-    (update: (old: TableState<F>) => TableState<F>, history: 'push' | 'replace') => {
-      const { state: old, searchParams: params, setSearchParams: setParams, pathname: path } = latest.current;
-      const next = update(old);
-      setState(next);
-      const nextParams = inUrl ? writeTableUrl(params, next, inUrl, defaults) : params;
-      latest.current = { state: next, searchParams: nextParams, setSearchParams: setParams, pathname: path };
-      // Not once the user has left (a link is on its way): the write would land on the page they went to.
-      const here = window.location.pathname === path;
-      if (inUrl && here && nextParams.toString() !== params.toString()) {
-        setParams(nextParams, { replace: history === 'replace' });
-      }
-    },
-    [inUrl, defaults],
-  );
+  const firstPage = useCallback(() => setPaginationState((p) => ({ ...p, pageIndex: 0 })), []);
 
-  const [searchInput, setSearchInput] = useState(state.search);
-  // Back or Forward brought another search: the box shows it (typing never lands here: it wrote that search).
-  const [shownSearch, setShownSearch] = useState(state.search);
-  if (state.search !== shownSearch) {
-    setShownSearch(state.search);
-    if (searchInput.trim() !== state.search) setSearchInput(state.search);
-  }
-
-  const { search } = state;
   useEffect(() => {
     const trimmed = searchInput.trim();
     if (trimmed === search) return;
     const timer = setTimeout(() => {
-      change((old) => ({ ...old, search: trimmed, pageIndex: 0 }), 'replace');
+      setSearch(trimmed);
+      firstPage();
     }, searchDebounceMs);
     return () => clearTimeout(timer);
-  }, [searchInput, search, searchDebounceMs, change]);
+  }, [searchInput, search, searchDebounceMs, firstPage]);
 
-  const pagination = useMemo(() => ({ pageIndex: state.pageIndex, pageSize: size }), [state.pageIndex, size]);
   const setPagination = useCallback(
-    (updater: Updater<PaginationState>, { replace = false }: { replace?: boolean } = {}) => {
-      const old = latest.current.state;
-      const next = apply(updater, { pageIndex: old.pageIndex, pageSize: size });
-      setSize(next.pageSize);
-      // A page is a step Back returns to.
-      change((s) => ({ ...s, pageIndex: next.pageIndex }), replace ? 'replace' : 'push');
-    },
-    [size, change],
+    (updater: Updater<PaginationState>) => setPaginationState((old) => apply(updater, old)),
+    [],
   );
   const setSorting = useCallback(
-    (updater: Updater<SortingState>) =>
-      change((old) => ({ ...old, sorting: apply(updater, old.sorting), pageIndex: 0 }), 'replace'),
-    [change],
+    (updater: Updater<SortingState>) => {
+      setSortingState((old) => apply(updater, old));
+      firstPage();
+    },
+    [firstPage],
   );
   const setFilter = useCallback(
-    <K extends keyof F>(key: K, value: F[K]) =>
-      change(
-        // The same value again (a filter reporting its initial value) keeps the page.
-        (old) =>
-          old.filters[key] === value
-            ? old
-            : { ...old, filters: { ...old.filters, [key]: value }, pageIndex: 0 },
-        'replace',
-      ),
-    [change],
+    <K extends keyof F>(key: K, value: F[K]) => {
+      setFilters((old) => ({ ...old, [key]: value }));
+      firstPage();
+    },
+    [firstPage],
   );
 
-  const { filters, sorting, pageIndex } = state;
   const params = useMemo(
     () =>
       ({
         ...filters,
-        page: pageIndex,
-        size,
+        page: pagination.pageIndex,
+        size: pagination.pageSize,
         sort: toSortParam(sorting),
         search: search || undefined,
       }) as ServerTableParams<F>,
-    [filters, pageIndex, size, sorting, search],
+    [filters, pagination, sorting, search],
   );
 
   return {
