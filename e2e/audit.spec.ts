@@ -113,14 +113,19 @@ test('View Details shows the before and after JSON, never a password', async ({ 
   await expect(dialog).not.toContainText(/password|argon2/i);
 });
 
-test('closing View Details, by Escape or by its Close button, gives focus back to the button', async ({
-  page,
-  createUser,
-}) => {
+/** A new user's one audit entry, found by searching the log for its name. */
+async function showNewUsersEntry(page: Page, createUser: (role: 'VIEWER') => Promise<{ username: string }>) {
   const user = await createUser('VIEWER');
   await page.goto('/audit');
   await page.getByLabel('Search audit logs').fill(user.username);
   await expect(dataRows(page)).toHaveCount(1);
+}
+
+test('closing View Details, by Escape or by its Close button, gives focus back to the button', async ({
+  page,
+  createUser,
+}) => {
+  await showNewUsersEntry(page, createUser);
   const details = dataRows(page).getByRole('button', { name: 'View Details' });
   const dialog = page.getByRole('dialog', { name: 'Audit Entry Details' });
 
@@ -142,10 +147,7 @@ test('the View Details button shows whole in its column, not cut at its right ed
   page,
   createUser,
 }) => {
-  const user = await createUser('VIEWER');
-  await page.goto('/audit');
-  await page.getByLabel('Search audit logs').fill(user.username);
-  await expect(dataRows(page)).toHaveCount(1);
+  await showNewUsersEntry(page, createUser);
   const cell = dataRows(page).getByRole('cell').last();
   await expect(cell.getByRole('button', { name: 'View Details' })).toBeVisible();
   expect(await cell.evaluate((td) => td.scrollWidth <= td.clientWidth)).toBe(true);

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { isProcessRunning } from '../src/lib/process-running';
 
 /**
  * Leftovers of killed test runs on a PostgreSQL server: the API tier's databases and templates
@@ -14,16 +15,6 @@ export async function withAdminClient<T>(base: string, work: (client: pg.Client)
     return await work(client);
   } finally {
     await client.end();
-  }
-}
-
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -47,7 +38,7 @@ export async function dropLeftoverDatabases(base: string): Promise<string[]> {
     for (const { datname, oid } of rows) {
       const owned = /^loyalty_(?:test|tpl|e2e)_(\d+)_[0-9a-f]+$/.exec(datname);
       if (owned) {
-        if (processIsAlive(Number(owned[1]))) continue;
+        if (isProcessRunning(Number(owned[1]))) continue;
       } else if (!(await untouchedFor(client, oid, LEGACY_MIN_AGE_MINUTES))) {
         continue;
       }

@@ -2,6 +2,7 @@ import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../lib/config-error';
+import { isProcessRunning } from '../lib/process-running';
 
 /** The file in DATA_DIR naming the process that has the embedded database open. */
 export const LOCK_FILE = 'loyalty.lock';
@@ -43,7 +44,7 @@ export function lockDataDir(dataDir: string): () => void {
               `serves one process. If that host no longer runs it, delete ${path}.`,
           );
         }
-        if (owner && owner.pid !== me.pid && isRunning(owner.pid)) {
+        if (owner && owner.pid !== me.pid && isProcessRunning(owner.pid)) {
           throw new ConfigError(
             `DATA_DIR ${dataDir} is in use by process ${owner.pid}: the embedded database serves one process. ` +
               'Stop that one first, or set DATABASE_URL to share a PostgreSQL server between several.',
@@ -66,15 +67,5 @@ function ownerOf(path: string): { pid: number; host: string } | undefined {
     return Number.isInteger(pid) && pid > 0 ? { pid, host } : undefined;
   } catch {
     return undefined;
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, under another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
