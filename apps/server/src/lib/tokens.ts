@@ -28,7 +28,15 @@ export function createTokenService(secret: string, ttlSeconds: number): TokenSer
     },
     async verify(token) {
       try {
-        const { payload } = await jwtVerify(token, key, { issuer: ISSUER, algorithms: ['HS256'] });
+        // A token of ours always has exp, iat and sub; one without them (signed with a leaked or shared
+        // secret, or by a hand-made script) would never expire. maxTokenAge also ends a token issued before
+        // SESSION_TTL_SECONDS was lowered at the new lifetime.
+        const { payload } = await jwtVerify(token, key, {
+          issuer: ISSUER,
+          algorithms: ['HS256'],
+          requiredClaims: ['exp', 'sub'],
+          maxTokenAge: ttlSeconds,
+        });
         return payload as unknown as SessionClaims;
       } catch (error) {
         if (error instanceof joseErrors.JWTExpired) throw new AppError('TOKEN_EXPIRED');

@@ -193,6 +193,29 @@ describe('session tokens', () => {
     });
   });
 
+  it('a token without an expiry, or older than the session lifetime: 401', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const sign = (claims: { iat?: number; exp?: number }) => {
+      const jwt = new SignJWT({ username: 'admin', role: 'ADMIN' })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(ctx.users.ADMIN)
+        .setIssuer('loyalty-admin');
+      if (claims.iat !== undefined) jwt.setIssuedAt(claims.iat);
+      if (claims.exp !== undefined) jwt.setExpirationTime(claims.exp);
+      return jwt.sign(secret);
+    };
+    // Before: each of these was a session that never ended (or ended a year later).
+    const forever = await sign({ iat: now });
+    const noIssuedAt = await sign({ exp: now + 3600 });
+    const yearLong = await sign({ iat: now - 9 * 3600, exp: now + 365 * 86400 });
+    for (const token of [forever, noIssuedAt, yearLong]) {
+      const res = await app.inject({ url: '/api/v1/audit', headers: bearer(token) });
+      expect(res.statusCode).toBe(401);
+    }
+    const fresh = await sign({ iat: now, exp: now + 3600 });
+    expect((await app.inject({ url: '/api/v1/audit', headers: bearer(fresh) })).statusCode).toBe(200);
+  });
+
   // PostgreSQL only: the deletion commits while the sign-in waits for the user's row (PGlite runs one at a time).
   it.runIf(ctx.database.kind === 'postgres')(
     'a user deleted while signing in is not signed in, and no sign-in is audited',
