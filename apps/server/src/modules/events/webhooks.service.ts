@@ -63,14 +63,19 @@ function checkUrl(url: string | undefined, allowPrivate: boolean) {
 
 /**
  * The endpoint as the audit log keeps it: credentials in its URL (Basic auth to the receiver, or a token
- * as the user name) are secrets (ADMIN-API.md "Audit"), so they are masked; the rest of the URL still says
- * which endpoint it was.
+ * as the user name) and the values of its query (`?token=…`, `?code=…` of a function host: where receivers
+ * put their API keys) are secrets (ADMIN-API.md "Audit": no secret ever appears in it), so they are masked;
+ * the scheme, host, path and the query's names still say which endpoint it was.
  */
 function forAudit<T extends { url: string }>(webhook: T): T {
   const url = new URL(webhook.url);
-  if (!url.username && !url.password) return webhook;
-  url.username = '***';
-  url.password = '';
+  if (!url.username && !url.password && !url.search) return webhook;
+  if (url.username || url.password) {
+    url.username = '***';
+    url.password = '';
+  }
+  const names = [...url.searchParams.keys()];
+  url.search = names.map((name) => `${encodeURIComponent(name)}=***`).join('&');
   return { ...webhook, url: url.toString() };
 }
 

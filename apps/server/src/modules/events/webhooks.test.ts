@@ -133,6 +133,21 @@ describe('webhook endpoints (ADMIN, audited)', () => {
     expect(entries[0]?.message).toBe(`Deleted webhook endpoint ${receiver.url.replace('://', '://***@')}/`);
   });
 
+  it('the values of a URL query (where receivers put their API keys) never reach the audit log', async () => {
+    const url = `${receiver.url}/in?code=fn-k3y-0123&tenant=shop+1`;
+    const created = await endpoint(['account.created'], url);
+    // The endpoint works with its full URL; only the audit log masks it.
+    expect(created.url).toBe(url);
+    await api('PATCH', `/api/v1/webhooks/${created.id}`, { description: 'CRM' });
+    await api('DELETE', `/api/v1/webhooks/${created.id}`);
+    const audit = await api('GET', `/api/v1/audit?targetId=${created.id}&size=200`);
+    const entries = audit.json().content as Array<{ message: string }>;
+    expect(entries).toHaveLength(3);
+    // Before: "Created webhook endpoint http://127.0.0.1:…/in?code=fn-k3y-0123&tenant=shop+1".
+    expect(JSON.stringify(entries)).not.toMatch(/fn-k3y|shop/);
+    expect(entries[0]?.message).toBe(`Deleted webhook endpoint ${receiver.url}/in?code=***&tenant=***`);
+  });
+
   it('a HEAD of the secret reveals nothing and writes no reveal to the audit log (HEAD is safe)', async () => {
     const created = await endpoint();
     const head = await api('HEAD', `/api/v1/webhooks/${created.id}/secret`);
