@@ -36,6 +36,9 @@ export function createTokenService(secret: string, ttlSeconds: number): TokenSer
           algorithms: ['HS256'],
           requiredClaims: ['exp', 'sub'],
           maxTokenAge: ttlSeconds,
+          // With maxTokenAge an iat in the future is refused: servers behind one load balancer whose clocks
+          // differ by a few seconds would sign each other's fresh sessions out.
+          clockTolerance: 60,
         });
         return payload as unknown as SessionClaims;
       } catch (error) {
