@@ -80,6 +80,11 @@ test('View Lots lists the lots with their dates and the 30/60/90-day forecast', 
   );
   await expect(table.locator('tbody tr').nth(0)).toContainText('10 pts10 ptsopen');
   await expect(table.locator('tbody tr').nth(1)).toContainText('25 pts25 ptsopen');
+  // The imported lot expires at a time of day: its date shows that instant on hover, as Earned does.
+  await expect(table.locator('tbody tr').nth(1).getByRole('cell').nth(2).locator('[title]')).toHaveAttribute(
+    'title',
+    /\d{1,2}:\d{2}/,
+  );
   const forecast = dialog.getByRole('region', { name: 'Expiry forecast' });
   await expect(forecast).toContainText('30 days25 pts60 days25 pts90 days25 pts');
 

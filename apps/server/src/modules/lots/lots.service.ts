@@ -42,7 +42,7 @@ export async function runPointsExpiry(db: Db, actor: AuthUser): Promise<ExpirePo
   await inTransaction(db, (trx) =>
     insertAudit(trx, {
       username: actor.username,
-      message: `Ran points expiry: ${run.points} points expired on ${run.accounts} accounts`,
+      message: `Ran points expiry: ${run.points} points expired on ${run.accounts} ${run.accounts === 1 ? 'account' : 'accounts'}`,
       targetType: 'operation',
       dest: run,
     }),

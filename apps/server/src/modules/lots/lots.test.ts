@@ -211,7 +211,7 @@ describe('expiry', () => {
       headers: admin(),
     });
     expect(audit.json().content.map((e: { message: string }) => e.message)).toEqual(
-      expect.arrayContaining(['Ran points expiry: 3 points expired on 1 accounts']),
+      expect.arrayContaining(['Ran points expiry: 3 points expired on 1 account']),
     );
 
     const ops = await ctx.app.inject({

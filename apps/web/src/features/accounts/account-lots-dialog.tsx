@@ -34,7 +34,13 @@ const columns: ColumnDef<Lot>[] = [
   {
     accessorKey: 'expiresAt',
     header: 'Expires',
-    cell: ({ row }) => formatDate(row.original.expiresAt, 'Never'),
+    // The exact instant on hover, as Earned and Available from: a lot expires at a time of day, not at midnight.
+    cell: ({ row }) =>
+      row.original.expiresAt ? (
+        <span title={formatDateTime(row.original.expiresAt)}>{formatDate(row.original.expiresAt)}</span>
+      ) : (
+        'Never'
+      ),
   },
   {
     accessorKey: 'points',
