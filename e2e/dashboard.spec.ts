@@ -295,6 +295,10 @@ test('metric cards and System Overview: last updated, utilization with one decim
   // One operation and 10.5 points in every bucket: seven daily bars.
   await expect(chartSubtitle(page)).toHaveText('7 operations, 73.5 bonus points');
   await expect(bars(page)).toHaveCount(7);
+  // The chart's description says what the subtitle says (it summed the bars' rounded 11s: 77).
+  await expect(chartCard(page).getByRole('img')).toHaveAccessibleDescription(
+    /^7 operations, 73\.5 bonus points over 7 days \(UTC\)\./,
+  );
 
   const card = overview(page);
   await expect(card).toContainText('Last updatedMar 4, 2025, 5:06:07 AM');

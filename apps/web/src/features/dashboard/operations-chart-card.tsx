@@ -66,7 +66,12 @@ export function OperationsChartCard({
         ) : chart.data ? (
           <div ref={placeRef} className={cn('relative transition-opacity', chart.stale && 'opacity-50')}>
             {seen && Chart ? (
-              <Chart points={chartPoints(chart.data)} groupBy={groupBy} compact={compact} />
+              <Chart
+                points={chartPoints(chart.data)}
+                groupBy={groupBy}
+                compact={compact}
+                totals={totals ?? operationTotals(chart.data)}
+              />
             ) : (
               <Skeleton className={cn(CHART_HEIGHT, 'w-full')} />
             )}

@@ -6,7 +6,7 @@ import { formatNumber } from '@/lib/format';
 import { DAY_MS, HOUR_MS } from './analytics-windows';
 import { formatBucket, formatCompact, formatTick, roundTicks } from './chart-format';
 import { chartSummary } from './chart-summary';
-import type { ChartPoint } from './dashboard-metrics';
+import type { ChartPoint, OperationTotals } from './dashboard-metrics';
 
 // Operations in the brand colour, volume in teal; each a step lighter on the dark background.
 const config = {
@@ -63,10 +63,13 @@ export default function OperationsChart({
   points,
   groupBy,
   compact,
+  totals,
 }: {
   points: ChartPoint[];
   groupBy: AnalyticsGroupBy;
   compact: boolean;
+  /** The card's exact totals: the description says what its subtitle says (the points' volumes are rounded). */
+  totals: OperationTotals;
 }) {
   const data = plotPoints(points, groupBy);
   const countTicks = roundTicks(Math.max(0, ...points.map((p) => p.count)));
@@ -76,7 +79,7 @@ export default function OperationsChart({
   return (
     <>
       <p id={summaryId} hidden>
-        {chartSummary(points, groupBy)}
+        {chartSummary(points, groupBy, totals)}
       </p>
       <ChartContainer config={config} legend className="h-[280px] w-full">
         {/* A tab stop with a name and a description (its figures in words), not a bare "application":
