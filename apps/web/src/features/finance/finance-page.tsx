@@ -82,7 +82,8 @@ export function FinancePage() {
             <CardHeader>
               <CardTitle>Roll-forward</CardTitle>
               <CardDescription>
-                Each period opens where the previous one closed; the last closing is the sum of all balances.
+                Each period opens where the previous one closed; the last closing is the sum of all balances
+                at the end of its last day.
               </CardDescription>
             </CardHeader>
             <CardContent>
