@@ -86,16 +86,20 @@ async function countLots(db: Executor, filter: { accountId: string; status?: Lot
   return result.rows[0]!.n;
 }
 
-/** Points left in lots expiring within 30, 60 and 90 days from now (overdue ones included). */
+/**
+ * Points left in lots expiring within 30, 60 and 90 days from now (overdue ones included). Days of 24 hours,
+ * as lots are dated (`lots.sql.ts`): `interval '30 days'` is added on the session time zone's calendar, an
+ * hour short or long across its DST change on a server whose time zone is not UTC.
+ */
 export async function expiryForecast(
   db: Executor,
   accountId: string,
 ): Promise<{ in30: string; in60: string; in90: string }> {
   const result = await sql<{ in30: string; in60: string; in90: string }>`
     select
-      coalesce(sum(remaining) filter (where expires_at <= now() + interval '30 days'), 0) as in30,
-      coalesce(sum(remaining) filter (where expires_at <= now() + interval '60 days'), 0) as in60,
-      coalesce(sum(remaining) filter (where expires_at <= now() + interval '90 days'), 0) as in90
+      coalesce(sum(remaining) filter (where expires_at <= now() + interval '720 hours'), 0) as in30,
+      coalesce(sum(remaining) filter (where expires_at <= now() + interval '1440 hours'), 0) as in60,
+      coalesce(sum(remaining) filter (where expires_at <= now() + interval '2160 hours'), 0) as in90
     from lots where account_id = ${accountId}::uuid and remaining > 0 and expires_at is not null`.execute(db);
   return result.rows[0]!;
 }

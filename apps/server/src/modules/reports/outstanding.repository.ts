@@ -21,8 +21,9 @@ export interface LotsOutstanding {
 export async function lotsOutstanding(db: Executor): Promise<LotsOutstanding> {
   // Plain expressions rather than a CTE of them, so each is an index bound the planner can see.
   const nextHour = sql`(derived_bucket('hour', now()) + interval '1 hour')`;
-  const until = sql`(now() + interval '30 days')`;
-  const lastHour = sql`derived_bucket('hour', now() + interval '30 days')`;
+  // 30 days of 24 hours, as lots are dated (see `expiryForecast`).
+  const until = sql`(now() + interval '720 hours')`;
+  const lastHour = sql`derived_bucket('hour', now() + interval '720 hours')`;
   const { rows } = await sql<LotsOutstanding>`
     select
       ((select coalesce(sum(remaining), 0) from lots_outstanding_hours
@@ -46,7 +47,7 @@ export async function lotsOutstandingReference(db: Executor): Promise<LotsOutsta
       (select coalesce(sum(remaining), 0) from lots
         where remaining > 0 and available_at > now())::text as pending,
       (select coalesce(sum(remaining), 0) from lots
-        where remaining > 0 and expires_at is not null and expires_at <= now() + interval '30 days')::text
+        where remaining > 0 and expires_at is not null and expires_at <= now() + interval '720 hours')::text
         as "expiring30Days"`.execute(db);
   return rows[0] ?? { pending: '0', expiring30Days: '0' };
 }
