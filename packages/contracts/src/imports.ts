@@ -75,7 +75,8 @@ const POINTS_TEXT = /^\d{1,10}(\.\d{1,2})?$/;
 const pointsText = z
   .string('points is required')
   .trim()
-  .regex(POINTS_TEXT, 'must be a number of points with at most 2 decimal places')
+  // A bulk credit never takes points away: "-5" hears that, not a word about decimals.
+  .regex(POINTS_TEXT, 'must be a positive number of points with at most 2 decimal places')
   .refine((v) => Number(v) <= 1_000_000_000, 'must be at most 1000000000');
 
 /** A card number issued as given (8–19 digits). */

@@ -113,6 +113,18 @@ describe('import input', () => {
     ]);
   });
 
+  it('negative points are an error row that says points must be positive (an import only credits)', async () => {
+    const res = await post('accounts', csv('clientId,points', 'NEG-1,-5', 'NEG-2,1.234'), {
+      query: 'dryRun=true',
+    });
+    const messages = res.json().errors.map((e: { message: string }) => e.message);
+    // Before: both said "must be a number of points with at most 2 decimal places".
+    expect(messages).toEqual([
+      expect.stringMatching(/points.*must be a positive number of points/),
+      expect.stringMatching(/points.*at most 2 decimal places/),
+    ]);
+  });
+
   it('a client ID over 100 characters is an error row that says so, not "clientId is required"', async () => {
     const long = 'L'.repeat(101);
     const members = await post('accounts', csv('clientId', long, 'L'.repeat(100)), { query: 'dryRun=true' });
