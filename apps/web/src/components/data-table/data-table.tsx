@@ -113,13 +113,17 @@ export function DataTable<TData>({
   useEffect(() => setRowSelection({}), [rows]);
 
   // A page that no longer exists (the last row of the last page was deleted) falls back to the last one.
+  // Only on an answer for the page asked: while one is on its way a list may still show the previous
+  // query's rows (keepPreviousData), and Back from a one-page search to page 2 of the whole list would
+  // be cut to page 1.
   const { pageIndex } = controls.pagination;
   const totalPages = page?.totalPages ?? 0;
   useEffect(() => {
-    if (totalPages > 0 && pageIndex >= totalPages) {
-      controls.setPagination((p) => ({ ...p, pageIndex: totalPages - 1 }));
+    if (!isFetching && totalPages > 0 && pageIndex >= totalPages) {
+      // Replacing the address: Back must not return to the page that is gone, only to be sent here again.
+      controls.setPagination((p) => ({ ...p, pageIndex: totalPages - 1 }), { replace: true });
     }
-  }, [pageIndex, totalPages, controls]);
+  }, [pageIndex, totalPages, isFetching, controls]);
 
   const { overflows, container } = useScrollRegion(label);
   const visibleColumns = table.getVisibleLeafColumns();

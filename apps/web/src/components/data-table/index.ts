@@ -11,6 +11,7 @@ export { actionsColumn, RowActionsMenu } from './row-actions';
 export {
   DEFAULT_TABLE_PAGE_SIZE,
   type FilterValues,
+  type ListQuerySchema,
   type ServerTable,
   type ServerTableControls,
   type ServerTableParams,

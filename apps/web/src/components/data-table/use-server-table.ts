@@ -1,5 +1,10 @@
 import type { PaginationState, SortingState, Updater } from '@tanstack/react-table';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { createTableStore } from './table-store';
+import { type ListQuerySchema, type TableState, toSortParam, writeTableUrl } from './table-url';
+
+export { type ListQuerySchema, toSortParam } from './table-url';
 
 /** Spec section 9: tables show 10 rows per page unless a screen says otherwise. */
 export const DEFAULT_TABLE_PAGE_SIZE = 10;
@@ -13,6 +18,13 @@ export interface ServerTableOptions<F extends FilterValues> {
   defaultSort?: SortingState;
   initialFilters?: F;
   searchDebounceMs?: number;
+  /**
+   * A screen's main list only (one table per address; never a dialog's): page, sort, search and the filters
+   * that this list query of the contracts knows live in the address (`?page=2&sort=number,asc&search=…`),
+   * so Back from a drill-down, a reload or a shared link shows the same list. Values the schema refuses are
+   * ignored; leave a filter out of the schema (`.omit`) to keep it in the table alone.
+   */
+  inUrl?: ListQuerySchema;
 }
 
 /** The list query of ADMIN-API.md: page (0-based), size, `sort=field,asc|desc`, search, filters. */
@@ -26,7 +38,8 @@ export type ServerTableParams<F extends FilterValues> = {
 /** What DataTable reads and writes; the filters stay with the screen. */
 export interface ServerTableControls {
   pagination: PaginationState;
-  setPagination: (updater: Updater<PaginationState>) => void;
+  /** `replace`: a correction (a page beyond the last), not a step Back should return to. */
+  setPagination: (updater: Updater<PaginationState>, options?: { replace?: boolean }) => void;
   sorting: SortingState;
   setSorting: (updater: Updater<SortingState>) => void;
   searchInput: string;
@@ -45,67 +58,108 @@ function apply<T>(updater: Updater<T>, old: T): T {
   return typeof updater === 'function' ? (updater as (old: T) => T)(old) : updater;
 }
 
-export function toSortParam(sorting: SortingState): string | undefined {
-  const first = sorting[0];
-  return first ? `${first.id},${first.desc ? 'desc' : 'asc'}` : undefined;
-}
-
 /** Holds page, sort, search (debounced) and filters of a server-side table; any change but paging goes to page 0. */
 export function useServerTable<F extends FilterValues = Record<string, never>>(
   options: ServerTableOptions<F> = {},
 ): ServerTable<F> {
-  const {
-    pageSize = DEFAULT_TABLE_PAGE_SIZE,
-    defaultSort = [],
-    searchDebounceMs = SEARCH_DEBOUNCE_MS,
-  } = options;
-  const [pagination, setPaginationState] = useState<PaginationState>({ pageIndex: 0, pageSize });
-  const [sorting, setSortingState] = useState<SortingState>(defaultSort);
-  const [searchInput, setSearchInput] = useState('');
-  const [search, setSearch] = useState('');
-  const [filters, setFilters] = useState<F>(options.initialFilters ?? ({} as F));
+  const { pageSize = DEFAULT_TABLE_PAGE_SIZE, searchDebounceMs = SEARCH_DEBOUNCE_MS } = options;
+  // Fixed for the table's life, as the defaults: a schema built inline (`.omit(…)`) is new on every render.
+  const [inUrl] = useState(options.inUrl);
+  const [defaults] = useState<TableState<F>>(() => ({
+    pageIndex: 0,
+    sorting: options.defaultSort ?? [],
+    search: '',
+    filters: options.initialFilters ?? ({} as F),
+  }));
+  const [size, setSize] = useState(pageSize);
+  const { pathname, search: initialSearch } = useLocation();
+  const navigate = useNavigate();
+  // The state is the table's; with `inUrl` an address it did not write (Back, Forward, a link) is read into
+  // it. Deriving it from the router's location instead lagged a write (the router renders one in a
+  // transition): a second change in that gap started from the old address, and Back before the router had
+  // rendered the new page showed no change at all (table-store.ts).
+  const [store] = useState(() => createTableStore({ inUrl, defaults, path: pathname, initialSearch }));
+  const state = useSyncExternalStore(store.subscribe, store.read);
 
-  const firstPage = useCallback(() => setPaginationState((p) => ({ ...p, pageIndex: 0 })), []);
+  const change = useCallback(
+    (update: (old: TableState<F>) => TableState<F>, history: 'push' | 'replace') => {
+      const old = store.read();
+      const next = update(old);
+      if (next === old) return;
+      // Null once the user has left (a link is on its way): the write would land on the page they went to.
+      const here = store.address();
+      if (inUrl && here !== null) {
+        // Composed over the browser's address, the newest there is, and never a second entry equal to it.
+        const written = writeTableUrl(new URLSearchParams(here), next, inUrl, defaults).toString();
+        if (written !== here) {
+          navigate(
+            { pathname: store.path, search: written ? `?${written}` : '' },
+            { replace: history === 'replace' },
+          );
+        }
+      }
+      store.commit(next);
+    },
+    [inUrl, defaults, store, navigate],
+  );
 
+  const [searchInput, setSearchInput] = useState(state.search);
+  // Back or Forward brought another search: the box shows it (typing never lands here: it wrote that search).
+  const [shownSearch, setShownSearch] = useState(state.search);
+  if (state.search !== shownSearch) {
+    setShownSearch(state.search);
+    if (searchInput.trim() !== state.search) setSearchInput(state.search);
+  }
+
+  const { search } = state;
   useEffect(() => {
     const trimmed = searchInput.trim();
     if (trimmed === search) return;
     const timer = setTimeout(() => {
-      setSearch(trimmed);
-      firstPage();
+      change((old) => ({ ...old, search: trimmed, pageIndex: 0 }), 'replace');
     }, searchDebounceMs);
     return () => clearTimeout(timer);
-  }, [searchInput, search, searchDebounceMs, firstPage]);
+  }, [searchInput, search, searchDebounceMs, change]);
 
+  const pagination = useMemo(() => ({ pageIndex: state.pageIndex, pageSize: size }), [state.pageIndex, size]);
   const setPagination = useCallback(
-    (updater: Updater<PaginationState>) => setPaginationState((old) => apply(updater, old)),
-    [],
+    (updater: Updater<PaginationState>, { replace = false }: { replace?: boolean } = {}) => {
+      const next = apply(updater, { pageIndex: store.read().pageIndex, pageSize: size });
+      setSize(next.pageSize);
+      // A page is a step Back returns to.
+      change((s) => ({ ...s, pageIndex: next.pageIndex }), replace ? 'replace' : 'push');
+    },
+    [size, change, store],
   );
   const setSorting = useCallback(
-    (updater: Updater<SortingState>) => {
-      setSortingState((old) => apply(updater, old));
-      firstPage();
-    },
-    [firstPage],
+    (updater: Updater<SortingState>) =>
+      change((old) => ({ ...old, sorting: apply(updater, old.sorting), pageIndex: 0 }), 'replace'),
+    [change],
   );
   const setFilter = useCallback(
-    <K extends keyof F>(key: K, value: F[K]) => {
-      setFilters((old) => ({ ...old, [key]: value }));
-      firstPage();
-    },
-    [firstPage],
+    <K extends keyof F>(key: K, value: F[K]) =>
+      change(
+        // The same value again (a filter reporting its initial value) keeps the page.
+        (old) =>
+          old.filters[key] === value
+            ? old
+            : { ...old, filters: { ...old.filters, [key]: value }, pageIndex: 0 },
+        'replace',
+      ),
+    [change],
   );
 
+  const { filters, sorting, pageIndex } = state;
   const params = useMemo(
     () =>
       ({
         ...filters,
-        page: pagination.pageIndex,
-        size: pagination.pageSize,
+        page: pageIndex,
+        size,
         sort: toSortParam(sorting),
         search: search || undefined,
       }) as ServerTableParams<F>,
-    [filters, pagination, sorting, search],
+    [filters, pageIndex, size, sorting, search],
   );
 
   return {

@@ -1,4 +1,4 @@
-import type { Account } from '@loyalty/contracts';
+import { type Account, accountListQuery } from '@loyalty/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { PlusIcon } from 'lucide-react';
 import { useMemo, useState } from 'react';
@@ -21,7 +21,7 @@ import { IssueCardDialog } from './issue-card-dialog';
 
 /** Spec section 2 "Accounts": one dialog at a time, opened from the row menu. */
 export function AccountsPage() {
-  const table = useServerTable();
+  const table = useServerTable({ inUrl: accountListQuery });
   const query = useQuery(accountsListQuery(table.params));
   const { canManage, isAdmin } = getCurrentUser();
   const [creating, setCreating] = useState(false);

@@ -1,4 +1,4 @@
-import { type AuditEntry, auditTargetType } from '@loyalty/contracts';
+import { type AuditEntry, auditListQuery as auditQuerySchema, auditTargetType } from '@loyalty/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -21,6 +21,8 @@ export function AuditPage() {
   const table = useServerTable<AuditFilters>({
     pageSize: AUDIT_PAGE_SIZE,
     initialFilters: { username: undefined, targetType: linkedType },
+    // The user filter keeps its own text, so it stays out of the address.
+    inUrl: auditQuerySchema.omit({ username: true }),
   });
   const query = useQuery(auditListQuery(table.params));
   const [viewing, setViewing] = useState<AuditEntry | null>(null);

@@ -1,4 +1,4 @@
-import type { Card } from '@loyalty/contracts';
+import { type Card, cardListQuery } from '@loyalty/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { BanIcon } from 'lucide-react';
 import { useMemo, useRef, useState } from 'react';
@@ -15,7 +15,7 @@ import { cardColumns, cardCsvColumns } from './cards-columns';
 
 /** Spec section 2 "Loyalty Cards". */
 export function CardsPage() {
-  const table = useServerTable<CardFilters>({ initialFilters: { status: undefined } });
+  const table = useServerTable<CardFilters>({ initialFilters: { status: undefined }, inUrl: cardListQuery });
   const query = useQuery(cardsListQuery(table.params));
   const { canManage } = getCurrentUser();
   const cardActions = useCardRowActions();

@@ -1,3 +1,4 @@
+import { operationListQuery } from '@loyalty/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
@@ -14,6 +15,7 @@ export function OperationsPage() {
   const table = useServerTable<OperationFilters>({
     initialFilters: { type: undefined, status: undefined },
     defaultSort: [{ id: 'createdAt', desc: true }],
+    inUrl: operationListQuery,
   });
   const query = useQuery(operationsListQuery(table.params));
   const receipt = useReceiptDialog();

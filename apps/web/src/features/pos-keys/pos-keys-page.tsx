@@ -1,4 +1,4 @@
-import type { PosKey } from '@loyalty/contracts';
+import { type PosKey, posKeyListQuery } from '@loyalty/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { PlusIcon } from 'lucide-react';
 import { useMemo, useState } from 'react';
@@ -22,6 +22,7 @@ export function PosKeysPage() {
   const table = useServerTable<PosKeyFilters>({
     initialFilters: { status: undefined },
     defaultSort: [{ id: 'createdAt', desc: true }],
+    inUrl: posKeyListQuery,
   });
   const query = useQuery(posKeysListQuery(table.params));
   const { canManage, isAdmin } = getCurrentUser();

@@ -1,4 +1,4 @@
-import type { Ruleset } from '@loyalty/contracts';
+import { type Ruleset, rulesetListQuery } from '@loyalty/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
@@ -18,6 +18,7 @@ export function RulesetsPage() {
   const table = useServerTable<RulesetFilters>({
     initialFilters: { status: undefined },
     defaultSort: [{ id: 'version', desc: true }],
+    inUrl: rulesetListQuery,
   });
   const query = useQuery(rulesetsListQuery(table.params));
   const { canManage: canCreate, isAdmin } = getCurrentUser();

@@ -1,4 +1,4 @@
-import type { User } from '@loyalty/contracts';
+import { type User, userListQuery } from '@loyalty/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { PlusIcon } from 'lucide-react';
 import { useMemo, useState } from 'react';
@@ -17,7 +17,7 @@ import { userColumns } from './users-columns';
 
 /** Spec section 2 "User Management" (ADMIN only on the server). */
 export function UsersPage() {
-  const table = useServerTable<UserFilters>({ initialFilters: { role: undefined } });
+  const table = useServerTable<UserFilters>({ initialFilters: { role: undefined }, inUrl: userListQuery });
   const query = useQuery(usersListQuery(table.params));
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<User | null>(null);
