@@ -10,6 +10,7 @@ import type { Db } from '../db/connection';
 import { isEmbedded } from '../db/pglite-dialect';
 import type { Database } from '../db/schema';
 import { type ListOrder, orderList } from './list-page';
+import { streamRanked } from './list-stream-embedded';
 import { Slots } from './slots';
 
 /**
@@ -58,8 +59,8 @@ export interface StreamOptions {
   /** How long a snapshot download may go without its client taking a row (`SNAPSHOT_STALL_MS`). */
   stallMs?: number;
   /**
-   * The database to read every batch from one snapshot of (PostgreSQL server only; see `streamList`). Absent
-   * when the source's query already runs inside a transaction.
+   * The database to read every batch from one snapshot of (on PGlite, to rank the file's rows in when it
+   * begins; see `streamList`). Absent when the source's query already runs inside a transaction.
    */
   snapshot?: Db;
 }
@@ -74,16 +75,21 @@ export interface StreamOptions {
  * account's balance at every till write, a key's last use) crossed the walk's position and was missed or
  * listed twice. That transaction holds a pooled connection while its client reads, so few run at once
  * (`SNAPSHOT_EXPORTS`); a client that takes no row for a minute (`SNAPSHOT_STALL_MS`) gets them back and its
- * download cut. On PGlite (one connection for every request) batches read what is committed at each
- * batch, as before: holding its one connection for a download would stop every other request.
+ * download cut. On PGlite (one connection for every request) holding it for a download would stop every other
+ * request: there the file's rows and order are fixed by one statement when it begins (`streamRanked`), and
+ * each batch reads the rows of its ranks as they are then.
  */
 export async function* streamList<DB, TB extends keyof DB, O, W>(
   source: ListSource<DB, TB, O, W>,
   options: StreamOptions = {},
 ): AsyncGenerator<W> {
-  const { snapshot, stallMs = SNAPSHOT_STALL_MS } = options;
-  if (!snapshot || isEmbedded(snapshot)) {
-    yield* walk(source, options.batchSize, (query) => query.execute());
+  const { snapshot, stallMs = SNAPSHOT_STALL_MS, batchSize = EXPORT_BATCH_ROWS } = options;
+  if (!snapshot) {
+    yield* walk(source, batchSize, (query) => query.execute());
+    return;
+  }
+  if (isEmbedded(snapshot)) {
+    yield* streamRanked(snapshot, source, batchSize);
     return;
   }
   const release = await snapshotSlots.acquire();
@@ -119,7 +125,7 @@ export async function* streamList<DB, TB extends keyof DB, O, W>(
     );
     watch.unref();
     // The source's query was built on the pool: compiled, it runs on the transaction's connection.
-    const batches = walk(source, options.batchSize, async (query) => {
+    const batches = walk(source, batchSize, async (query) => {
       if (ended)
         throw new Error(`export stalled: no row taken for ${stallMs} ms, its snapshot was given back`);
       return (await open.executeQuery(query.compile())).rows;

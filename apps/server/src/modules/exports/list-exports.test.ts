@@ -15,7 +15,7 @@ import type { z } from 'zod';
 import { parseCsv } from '../../../test/csv-parse';
 import { bearer, createTestContext } from '../../../test/helper';
 import { amountColumns, csvCell } from '../../lib/csv';
-import { streamList } from '../../lib/list-stream';
+import { listSource, streamList } from '../../lib/list-stream';
 import { accountsExportSource } from '../accounts/accounts.repository';
 import { auditExportSource } from '../audit/audit.repository';
 import { cardsExportSource } from '../cards/cards.repository';
@@ -331,28 +331,95 @@ describe('format=csv: every row of the list, as its JSON pages say', () => {
   });
 });
 
+/** The export ranks PGlite holds now (list-stream-embedded.ts; its one session sees every request's). */
+async function exportRanks(): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_class
+    where relkind = 'r' and relpersistence = 't' and relname like 'list\_export\_%'`.execute(db);
+  return rows[0]!.n;
+}
+
 describe('format=csv while the list changes', () => {
-  // PostgreSQL only: on PGlite the batches read what is committed at each (streamList: a snapshot would hold
-  // its one connection for the whole download), so there a row moved mid-file can still be missed.
-  it.runIf(ctx.database.kind === 'postgres')(
-    'rows whose sort key changes mid-file are listed once each, as they stood when the file began',
+  // On PostgreSQL every batch reads the snapshot of the file's start; on PGlite the file's rows and order are
+  // ranked when it begins (holding its one connection for the download would stop every other request).
+  it('rows whose sort key changes mid-file are listed once each, as they stood when the file began', async () => {
+    const moving = await db
+      .insertInto('accounts')
+      .values([10, 20, 30, 40, 50, 60].map((n) => ({ client_id: `mv-${n}`, balance: String(n) })))
+      .returning(['id', 'client_id'])
+      .execute();
+    const idOf = (clientId: string) => moving.find((a) => a.client_id === clientId)!.id;
+    const rows = streamList(accountsExportSource(db, filterOf('sort=balance,desc&search=mv-')), {
+      batchSize: 2,
+      snapshot: db,
+    })[Symbol.asyncIterator]();
+    const seen = [(await rows.next()).value, (await rows.next()).value];
+    // Past the walk's position both ways: the lowest to the top, the highest to the bottom.
+    await db.updateTable('accounts').set({ balance: '100' }).where('id', '=', idOf('mv-10')).execute();
+    await db.updateTable('accounts').set({ balance: '0' }).where('id', '=', idOf('mv-60')).execute();
+    for (let next = await rows.next(); !next.done; next = await rows.next()) seen.push(next.value);
+    expect(seen.map((a) => a.clientId)).toEqual(['mv-60', 'mv-50', 'mv-40', 'mv-30', 'mv-20', 'mv-10']);
+    expect(await exportRanks()).toBe(0);
+  });
+
+  it('a download whose row moves while its client reads holds every row once (the route, on either database)', async () => {
+    const seeded = await db
+      .insertInto('accounts')
+      .values(
+        Array.from({ length: 3000 }, (_, g) => ({ client_id: `ex-${g + 1}`, balance: String(100 + g + 1) })),
+      )
+      .returning(['id', 'client_id'])
+      .execute();
+    const res = await app.inject({
+      url: '/api/v1/accounts?format=csv&sort=balance,desc&search=ex-',
+      headers: bearer(ctx.tokens.ADMIN),
+      payloadAsStream: true,
+    });
+    expect(res.statusCode).toBe(200);
+    const chunks = res.stream()[Symbol.asyncIterator]();
+    const parts: Buffer[] = [(await chunks.next()).value];
+    // The lowest balance, last in the file: not read yet when it moves to the top.
+    expect(Buffer.concat(parts).toString()).not.toContain(',ex-1,');
+    const moved = await app.inject({
+      method: 'POST',
+      url: '/api/v1/admin/operations/manual-accrual',
+      headers: bearer(ctx.tokens.MANAGER),
+      payload: { accountId: seeded.find((a) => a.client_id === 'ex-1')!.id, points: 100000 },
+    });
+    expect(moved.statusCode, moved.body).toBe(201);
+    for (let next = await chunks.next(); !next.done; next = await chunks.next()) parts.push(next.value);
+    const body = Buffer.concat(parts).toString();
+    const clientIds = parseCsv(body)
+      .slice(1)
+      .map((record) => record[1]);
+    expect(clientIds).toHaveLength(3000);
+    expect(new Set(clientIds).size).toBe(3000);
+    expect(clientIds.at(-1)).toBe('ex-1');
+    expect(await exportRanks()).toBe(0);
+  });
+
+  it.runIf(ctx.database.kind === 'pglite')(
+    'on PGlite a download ranks its rows once, and drops them when it ends, fails or is left mid-file',
     async () => {
-      const moving = await db
-        .insertInto('accounts')
-        .values([10, 20, 30, 40, 50, 60].map((n) => ({ client_id: `mv-${n}`, balance: String(n) })))
-        .returning(['id', 'client_id'])
-        .execute();
-      const idOf = (clientId: string) => moving.find((a) => a.client_id === clientId)!.id;
-      const rows = streamList(accountsExportSource(db, filterOf('sort=balance,desc&search=mv-')), {
-        batchSize: 2,
-        snapshot: db,
-      })[Symbol.asyncIterator]();
-      const seen = [(await rows.next()).value, (await rows.next()).value];
-      // Past the walk's position both ways: the lowest to the top, the highest to the bottom.
-      await db.updateTable('accounts').set({ balance: '100' }).where('id', '=', idOf('mv-10')).execute();
-      await db.updateTable('accounts').set({ balance: '0' }).where('id', '=', idOf('mv-60')).execute();
-      for (let next = await rows.next(); !next.done; next = await rows.next()) seen.push(next.value);
-      expect(seen.map((a) => a.clientId)).toEqual(['mv-60', 'mv-50', 'mv-40', 'mv-30', 'mv-20', 'mv-10']);
+      const source = () => accountsExportSource(db, filterOf('sort=clientId,asc'));
+      const left = streamList(source(), { batchSize: 2, snapshot: db })[Symbol.asyncIterator]();
+      expect((await left.next()).done).toBe(false);
+      expect(await exportRanks()).toBe(1);
+      // As when a client goes away: the reply's pipeline ends the walk.
+      await left.return(undefined);
+      expect(await exportRanks()).toBe(0);
+
+      const { query, order } = source();
+      let batches = 0;
+      const failing = listSource(query, order, (rows) => {
+        if (++batches === 2) throw new Error('mapping failed');
+        return rows;
+      });
+      await expect(
+        (async () => {
+          for await (const _ of streamList(failing, { batchSize: 2, snapshot: db }));
+        })(),
+      ).rejects.toThrow('mapping failed');
+      expect(await exportRanks()).toBe(0);
     },
   );
 
