@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { ensurePrivateDir } from '../lib/private-dir';
 import { lockDataDir } from './data-dir-lock';
 import { discardingLostConnections } from './pg-pool';
 import { PGliteDialect } from './pglite-dialect';
@@ -105,7 +105,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     };
   }
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  if (options.dataDir) ensurePrivateDir(options.dataDir);
   const release = options.dataDir ? lockDataDir(options.dataDir) : () => undefined;
   let pglite: PGlite;
   try {

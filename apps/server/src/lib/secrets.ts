@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensurePrivateDir } from './private-dir';
 
 export interface Secrets {
   jwtSecret: string;
@@ -25,7 +26,7 @@ export function loadSecrets(dataDir: string, env: { JWT_SECRET?: string; POS_KEY
     posKeySecret: env.POS_KEY_SECRET ? stored.posKeySecret : secrets.posKeySecret,
   };
   if (toStore.jwtSecret !== stored.jwtSecret || toStore.posKeySecret !== stored.posKeySecret) {
-    mkdirSync(dataDir, { recursive: true });
+    ensurePrivateDir(dataDir);
     writeFileSync(file, JSON.stringify(toStore, null, 2), { mode: 0o600 });
   }
   return secrets;
