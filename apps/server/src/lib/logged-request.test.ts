@@ -24,6 +24,15 @@ describe('loggedUrl', () => {
     );
   });
 
+  it("takes them out of the console's own addresses of a client: its page and Client Lookup's term", () => {
+    // Before: a reload or a link of these logged the card number and the client ID as they were.
+    expect(loggedUrl('/clients/4000123412341234')).toBe('/clients/[redacted]');
+    expect(loggedUrl('/clients?id=alice%40example.com')).toBe('/clients?id=[redacted]');
+    expect(loggedUrl('/%63lients/?id=alice')).toBe('/%63lients/?id=[redacted]');
+    // `id` names a member on Client Lookup only.
+    expect(loggedUrl('/audit?id=4b7f0c1e')).toBe('/audit?id=4b7f0c1e');
+  });
+
   it('leaves other URLs as they are', () => {
     for (const url of [
       '/api/v1/accounts/4b7f0c1e-0000-4000-8000-000000000000',

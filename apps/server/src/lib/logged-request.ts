@@ -1,12 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 
 /**
- * The paths whose next segment names a member: a client lookup's client ID or card number, a till's card
- * balance. Compared segment by segment as the router reads them, percent-decoded: `/pos/api/v1/%63ards/…`
+ * The paths whose next segment names a member: a client lookup's client ID or card number (the API's, and
+ * the console's own page of a client, `/clients/<card number>`, reloaded or linked), a till's card balance. Compared segment by segment as the router reads them, percent-decoded: `/pos/api/v1/%63ards/…`
  * reaches the cards route, and a pattern over the raw URL logged its card number.
  */
 const MEMBER_AFTER = [
   ['', 'api', 'v1', 'clients'],
+  ['', 'clients'],
   ['', 'pos', 'api', 'v1', 'cards'],
 ];
 
@@ -22,7 +23,11 @@ function withoutMember(path: string): string {
   const segments = path.split('/');
   for (const prefix of MEMBER_AFTER) {
     const at = prefix.length;
-    if (segments.length > at && prefix.every((name, i) => decodedSegment(segments[i]!) === name)) {
+    if (
+      segments.length > at &&
+      segments[at] !== '' &&
+      prefix.every((name, i) => decodedSegment(segments[i]!) === name)
+    ) {
       segments[at] = REDACTED;
       return segments.join('/');
     }
@@ -33,6 +38,9 @@ function withoutMember(path: string): string {
 /** Query parameters whose values may name a member (a list's search text, a filter by client or card). */
 const MEMBER_IN_QUERY = new Set(['search', 'clientId', 'cardNumber', 'card', 'number']);
 
+/** The console's Client Lookup keeps its term in the address: `/clients?id=<client ID or card number>`. */
+const MEMBER_IN_QUERY_OF: Record<string, ReadonlySet<string>> = { '/clients': new Set(['id']) };
+
 const REDACTED = '[redacted]';
 
 /**
@@ -42,8 +50,10 @@ const REDACTED = '[redacted]';
  */
 export function loggedUrl(url: string): string {
   const at = url.indexOf('?');
-  const path = withoutMember(at === -1 ? url : url.slice(0, at));
+  const rawPath = at === -1 ? url : url.slice(0, at);
+  const path = withoutMember(rawPath);
   if (at === -1) return path;
+  const ofPath = MEMBER_IN_QUERY_OF[rawPath.split('/').map(decodedSegment).join('/').replace(/\/+$/, '')];
   const query = url
     .slice(at + 1)
     .split('&')
@@ -56,7 +66,8 @@ export function loggedUrl(url: string): string {
       } catch {
         // A malformed name is logged as sent; it names no known parameter.
       }
-      return MEMBER_IN_QUERY.has(decoded) && eq !== -1 ? `${name}=${REDACTED}` : pair;
+      const member = MEMBER_IN_QUERY.has(decoded) || ofPath?.has(decoded);
+      return member && eq !== -1 ? `${name}=${REDACTED}` : pair;
     })
     .join('&');
   return `${path}?${query}`;
