@@ -69,7 +69,9 @@ test("Save sends only the non-empty values and shows 'Settings saved successfull
   api,
 }) => {
   const before = await getSettings(api);
-  const minutes = 20 + Math.floor(Math.random() * 100);
+  // A save sends only what changed: the TTL typed must differ from the stored one.
+  const drawn = 20 + Math.floor(Math.random() * 100);
+  const minutes = drawn === before.holds.ttl_minutes ? drawn + 1 : drawn;
   await page.goto('/settings');
   await expect(ttl(page)).not.toBeDisabled();
   await ttl(page).fill(String(minutes));
@@ -101,8 +103,12 @@ test('Cards per Account is sent with the TTL; Save is disabled while saving', as
   const held = new Promise<void>((resolve) => {
     release = resolve;
   });
+  // Stored values other than the ones typed (a save sends only what changed), whatever other tests left.
   await page.route(`**${SETTINGS}`, async (route) => {
-    if (route.request().method() !== 'POST') return route.fallback();
+    if (route.request().method() !== 'POST') {
+      const stored = await (await route.fetch()).json();
+      return json(route, 200, { ...stored, holds: { ttl_minutes: 60 }, cards: { limit_per_account: 3 } });
+    }
     await held;
     return json(route, 200, { holds: { ttl_minutes: 90 }, cards: { limit_per_account: 7 } });
   });
@@ -284,6 +290,80 @@ test('a draft survives new settings from the server: untouched fields follow, ty
   await expect(ttl(page)).toHaveValue('45');
   await expect(cards(page)).toHaveValue('9');
   await expect(form(page).getByRole('button', { name: 'Reset' })).toBeVisible();
+});
+
+test("Save sends only the fields changed here: another admin's change to the other field stays", async ({
+  page,
+  api,
+}) => {
+  // The inputs were filled with the settings as loaded and every non-empty one was sent: saving the TTL put
+  // back the card limit this page had loaded, over the one another admin saved meanwhile.
+  // Settings are global: a limit far above the cards other screens' tests issue to one account, set back after.
+  const before = await getSettings(api);
+  const limit = 1000;
+  const minutes = before.holds.ttl_minutes === 30 ? 31 : 30;
+  await saveSettings(api, { cards: { limit_per_account: limit } });
+  try {
+    await page.goto('/settings');
+    await expect(ttl(page)).toBeEnabled();
+    await expect(cards(page)).toHaveValue(String(limit));
+    await saveSettings(api, { cards: { limit_per_account: limit + 2 } });
+    await ttl(page).fill(String(minutes));
+
+    const sent = page.waitForRequest((r) => isSave(r.url(), r.method()));
+    await save(page).click();
+    expect((await sent).postDataJSON()).toEqual({ holds: { ttl_minutes: minutes } });
+    await expect(toast(page, 'Settings saved successfully')).toBeVisible();
+    const stored = await getSettings(api);
+    expect(stored.holds.ttl_minutes).toBe(minutes);
+    expect(stored.cards.limit_per_account).toBe(limit + 2);
+    // The card shows the server's answer, the other admin's limit with it, and is no longer edited.
+    await expect(cards(page)).toHaveValue(String(limit + 2));
+    await expect(summary(page)).toContainText('Cards Limit1,002 cards per account');
+    await expect(form(page).getByRole('button', { name: 'Reset' })).toHaveCount(0);
+
+    // Nothing changed: Save still saves (and says so), sends nothing to change, and shows what is stored.
+    await saveSettings(api, { holds: { ttl_minutes: minutes + 1 } });
+    const unchanged = page.waitForRequest((r) => isSave(r.url(), r.method()));
+    await save(page).click();
+    expect((await unchanged).postDataJSON()).toEqual({});
+    await expect(ttl(page)).toHaveValue(String(minutes + 1));
+    expect((await getSettings(api)).cards.limit_per_account).toBe(limit + 2);
+  } finally {
+    await saveSettings(api, {
+      holds: { ttl_minutes: before.holds.ttl_minutes },
+      cards: { limit_per_account: before.cards.limit_per_account },
+    });
+  }
+});
+
+test('Points Expiry: saving the pending days leaves an expiry another admin set meanwhile', async ({
+  page,
+  api,
+}) => {
+  // Loaded with no expiry, 'Points never expire' starts ticked: it sent expiry_days null with every save.
+  // Settings are global: a lot expiring beyond 90 days leaves other tests' forecasts as they are, and a pending
+  // period of 0 is no pending period.
+  await saveSettings(api, { points: { expiry_days: null, pending_days: null } });
+  try {
+    await page.goto('/settings');
+    await expect(neverExpire(page)).toBeChecked();
+    await expect(pendingDays(page)).toBeEnabled();
+    await saveSettings(api, { points: { expiry_days: 3650 } });
+    await pendingDays(page).fill('0');
+
+    const sent = page.waitForRequest((r) => isSave(r.url(), r.method()));
+    await expiryForm(page).getByRole('button', { name: 'Save Settings' }).click();
+    expect((await sent).postDataJSON()).toEqual({ points: { pending_days: 0 } });
+    await expect(toast(page, 'Settings saved successfully')).toBeVisible();
+    expect((await getSettings(api)).points).toEqual({ expiry_days: 3650, pending_days: 0 });
+    await expect(expiryDays(page)).toHaveValue('3650');
+    await expect(neverExpire(page)).not.toBeChecked();
+    await expect(summary(page)).toContainText('Points Expiry3,650 days');
+    await expect(expiryForm(page).getByRole('button', { name: 'Reset' })).toHaveCount(0);
+  } finally {
+    await saveSettings(api, { points: { expiry_days: null, pending_days: null } });
+  }
 });
 
 test('works at 390 px wide', async ({ page }) => {

@@ -11,6 +11,12 @@ import {
 import { WholeNumberInput } from './whole-number-settings-card';
 
 const aliases = { 'points.expiry_days': 'expiryDays', 'points.pending_days': 'pendingDays' } as const;
+// Sent only when changed: the box starts ticked on a programme without expiry, and unchanged it would send
+// expiry_days null with every save, over an expiry another administrator set meanwhile.
+const sentBy = {
+  'points.expiry_days': ['expiryDays', 'neverExpire'],
+  'points.pending_days': ['pendingDays'],
+} as const;
 
 const expiryField = {
   name: 'expiryDays',
@@ -32,7 +38,7 @@ const pendingField = {
  * input does); typing days clears it, ticking it clears the days.
  */
 export function PointsExpiryForm(props: SettingsFormProps) {
-  const settingsForm = useSettingsForm(pointsExpirySchema, toPointsExpiryValues, props, aliases);
+  const settingsForm = useSettingsForm(pointsExpirySchema, toPointsExpiryValues, props, aliases, sentBy);
   const { form } = settingsForm;
   return (
     <SettingsFormCard

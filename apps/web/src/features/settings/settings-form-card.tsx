@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { type FieldAliases, setServerFieldErrors, useZodForm } from '@/lib/form';
-import { useSaveSettings } from './settings-form';
+import { onlyChanged, type SentBy, useSaveSettings } from './settings-form';
 
 export interface SettingsFormProps {
   settings: Settings | undefined;
@@ -42,13 +42,15 @@ function useFollowSettings<Input extends FieldValues>(
 /**
  * One settings card's form, following the server's settings until the admin types (useFollowSettings);
  * edited while its inputs differ from what is stored, Reset drops the edits. `aliases` place the server's
- * field paths ('holds.ttl_minutes') on the inputs.
+ * field paths ('holds.ttl_minutes') on the inputs. The fields in `sentBy` are sent only when changed; a
+ * successful save shows the server's answer (another administrator's changes with it) as not edited.
  */
 export function useSettingsForm<Input extends FieldValues>(
   schema: z.ZodType<UpdateSettingsRequest, Input>,
   toValues: (settings: Settings | undefined) => Input,
   { settings, canEdit }: SettingsFormProps,
   aliases: FieldAliases<Input>,
+  sentBy: SentBy<Input> = {},
 ) {
   const stored = useMemo(() => toValues(settings), [toValues, settings]);
   const form = useZodForm(schema, {
@@ -60,7 +62,11 @@ export function useSettingsForm<Input extends FieldValues>(
   const current = useWatch({ control: form.control });
   const onSubmit = form.handleSubmit((body) => {
     if (!canEdit || mutation.isPending) return;
-    mutation.mutate(body, { onError: (error) => setServerFieldErrors(form, error, aliases) });
+    const typed = form.getValues();
+    // A card with `sentBy` and nothing changed sends {}: the server changes nothing and answers the settings,
+    // which the card then shows, with the usual toast. (Currency and time zone always send their one field.)
+    const sent = onlyChanged(body, sentBy, (name) => !Object.is(typed[name], stored[name]));
+    mutation.mutate(sent, { onError: (error) => setServerFieldErrors(form, error, aliases) });
   });
   return {
     form,

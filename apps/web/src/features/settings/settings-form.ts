@@ -20,6 +20,7 @@ const text = (value: number | null | undefined) =>
 /**
  * The 'Point Holds Configuration' inputs as typed, checked by the contract's own fields (their messages
  * name the field). Spec section 5: only the non-empty values are sent; an empty input keeps the stored value.
+ * Of those, the card sends only the ones changed (onlyChanged).
  */
 export const pointHoldsSchema = z
   .object({
@@ -85,6 +86,27 @@ export const timeZoneSchema = z
 
 export function toTimeZoneValues(settings: Settings | undefined) {
   return { timezone: settings?.programme?.timezone ?? '' };
+}
+
+/**
+ * The server's fields a card sends ('holds.ttl_minutes'), each with the inputs that set it. Such a field is
+ * sent only when one of them differs from the stored value: a page open since the settings loaded would
+ * otherwise send back the values it loaded, over another administrator's changes made meanwhile.
+ */
+export type SentBy<Input> = Partial<Record<string, readonly (keyof Input & string)[]>>;
+
+/** `body` without the fields of `sentBy` whose inputs are all unchanged; other fields stay as they are. */
+export function onlyChanged<Input>(
+  body: UpdateSettingsRequest,
+  sentBy: SentBy<Input>,
+  changed: (input: keyof Input & string) => boolean,
+): UpdateSettingsRequest {
+  const sent: Record<string, Record<string, unknown>> = {};
+  for (const [group, fields] of Object.entries(body as Record<string, Record<string, unknown>>)) {
+    const kept = Object.entries(fields).filter(([key]) => sentBy[`${group}.${key}`]?.some(changed) ?? true);
+    if (kept.length > 0) sent[group] = Object.fromEntries(kept);
+  }
+  return sent as UpdateSettingsRequest;
 }
 
 /** Saves a settings change; both settings forms share the toasts and the cache update. */

@@ -44,7 +44,9 @@ export function WholeNumberSettingsCard<Values extends TextValues>({
   aliases,
   ...state
 }: WholeNumberSettingsCardProps<Values>) {
-  const settingsForm = useSettingsForm(schema, toValues, state, aliases);
+  // Each field is sent only when its input changed (SentBy).
+  const sentBy = Object.fromEntries(Object.entries(aliases).map(([path, name]) => [path, name && [name]]));
+  const settingsForm = useSettingsForm(schema, toValues, state, aliases, sentBy);
   const { form } = settingsForm;
   return (
     <SettingsFormCard
