@@ -17,6 +17,7 @@ import {
   refreshTableStatistics,
   refuseCardsOverLimit,
   refuseErasedClients,
+  refuseErasedMeanwhile,
   refuseRepeatsInFile,
   refuseTakenCards,
   stageAccounts,
@@ -70,6 +71,7 @@ export async function importAccounts(
         await refuseErasedClients(trx);
         await refuseCardsOverLimit(trx);
         await insertNewAccounts(trx);
+        await refuseErasedMeanwhile(trx);
         await issueCards(trx);
         await classifyExisting(trx);
         if (bulk) await refreshTableStatistics(trx);

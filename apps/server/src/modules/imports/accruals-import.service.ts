@@ -15,6 +15,7 @@ import {
   accrualsOutcome,
   BULK_ROWS,
   planForBulk,
+  refuseRenamedAccounts,
   resolveAccrualAccounts,
   stageAccruals,
 } from './imports.repository';
@@ -86,6 +87,7 @@ export async function importAccruals(
           meta: { source: 'import-credit', importId: file.importId },
           createdBy: actor.username,
           existingAccounts: true,
+          whenLocked: refuseRenamedAccounts,
           dryRun: options.dryRun,
         });
         return accrualsOutcome(trx);

@@ -226,6 +226,28 @@ export async function insertNewAccounts(trx: Tx): Promise<void> {
 }
 
 /**
+ * The accounts just created for client IDs that were erased meanwhile are removed again, their rows refused
+ * as `refuseErasedClients` refuses them: an erasure committing after that check let the insert through, and
+ * one still renaming the account made the insert wait on the unique client ID until it committed (the
+ * member came back beside the erased account, opening points and all). Either way this later statement sees
+ * the erasure's key, which it commits with the rename; an insert that conflicted with the account before
+ * its rename created nothing (that file ran before the erasure).
+ */
+export async function refuseErasedMeanwhile(trx: Tx): Promise<void> {
+  await sql`
+    with removed as (
+      delete from accounts a using import_accounts_stage s
+      where s.created and a.id = s.account_id
+        and exists (select 1 from erased_client_ids e where e.key = erased_client_key(s.client_id))
+      returning a.id
+    )
+    update import_accounts_stage s
+    set error = 'ACCOUNT_EXISTS', message = 'clientId belongs to an erased member', created = false,
+      account_id = null
+    from removed where s.account_id = removed.id`.execute(trx);
+}
+
+/**
  * Issues the given card numbers to the new accounts. A number a concurrent writer took meanwhile makes its
  * row an error, and that row's new account is removed again, so an error row writes nothing.
  */
@@ -251,7 +273,8 @@ export async function issueCards(trx: Tx): Promise<void> {
  * Rows whose client ID exists: the same row imported before (same client ID, its card on that account,
  * the same opening points expiring at the same time) is unchanged; anything else is ACCOUNT_EXISTS. The
  * expiry counts: a file whose dates were corrected is not "already so" (its opening lot keeps the first
- * date), and answering unchanged would hide that nothing was applied.
+ * date), and answering unchanged would hide that nothing was applied. A row whose account is gone was
+ * erased meanwhile: refused as `refuseErasedClients` refuses it.
  */
 export async function classifyExisting(trx: Tx): Promise<void> {
   // Set-based, not a subquery per row: on a fresh database the tables have no statistics yet, and a
@@ -278,6 +301,11 @@ export async function classifyExisting(trx: Tx): Promise<void> {
         then null else 'ACCOUNT_EXISTS' end
     from existing e left join opening on opening.account_id = e.id
     where s.line = e.line`.execute(trx);
+  // A row neither created nor found here: an erasure renamed its account after the insert met it under its
+  // client ID (no other write renames or removes an account). As when the file comes after the erasure.
+  await sql`update import_accounts_stage
+    set error = 'ACCOUNT_EXISTS', message = 'clientId belongs to an erased member'
+    where error is null and not created and account_id is null`.execute(trx);
   await sql`update import_accounts_stage set post = true
     where created and error is null and points > 0`.execute(trx);
 }
@@ -314,7 +342,10 @@ export async function stageAccruals(trx: Tx, importId: string): Promise<void> {
   await loadStage(trx, ACCRUALS_STAGE, importId);
 }
 
-/** Finds each row's account by client ID (in any case, as client lookup does) or by any of its cards. */
+/**
+ * Finds each row's account by client ID (in any case, as client lookup does) or by any of its cards. Read
+ * before the accounts are locked: `refuseRenamedAccounts` checks the client IDs again under the lock.
+ */
 export async function resolveAccrualAccounts(trx: Tx): Promise<void> {
   await sql`
     update import_accruals_stage s set account_id = a.id
@@ -332,6 +363,22 @@ export async function resolveAccrualAccounts(trx: Tx): Promise<void> {
     set error = case when client_id is not null then 'ACCOUNT_NOT_FOUND' else 'CARD_NOT_FOUND' end
     where error is null and account_id is null`.execute(trx);
   await sql`update import_accruals_stage set post = true where error is null`.execute(trx);
+}
+
+/**
+ * Once the accounts are locked: a row found by client ID whose account no longer carries it is refused
+ * (ACCOUNT_NOT_FOUND, as it is when the file comes after). An erasure that renamed the account after
+ * `resolveAccrualAccounts` read it, and that held the lock the credit waited on, booked the credit, its
+ * free-text reason and all, to the erased account.
+ */
+export async function refuseRenamedAccounts(trx: Tx): Promise<void> {
+  await sql`
+    update import_accruals_stage s set error = 'ACCOUNT_NOT_FOUND', post = false
+    where s.post and s.client_id is not null
+      and not exists (
+        select 1 from accounts a where a.id = s.account_id and lower(a.client_id) = lower(s.client_id))`.execute(
+    trx,
+  );
 }
 
 export async function accrualsOutcome(trx: Tx): Promise<StageOutcome> {

@@ -18,6 +18,11 @@ export interface StagedCredits {
    */
   existingAccounts: boolean;
   /**
+   * Runs once the accounts are locked, before the limit: refuses (error, `post` false) the rows whose account
+   * changed after the caller matched them to it and before the lock (an import's rows matched by client ID).
+   */
+  whenLocked?: (trx: Tx) => Promise<void>;
+  /**
    * A dry run: only the refusals, over the balances as committed; no account is locked and nothing is written
    * (the transaction is rolled back anyway, but a dry run of a large file held the locks of every account in
    * it, and so every till on those cards, for as long as it took to write what it then threw away).
@@ -33,7 +38,10 @@ export interface StagedCredits {
  */
 export async function postStagedCredits(trx: Tx, input: StagedCredits): Promise<void> {
   if (input.existingAccounts) {
-    if (!input.dryRun) await lockStagedAccounts(trx, input.stage);
+    if (!input.dryRun) {
+      await lockStagedAccounts(trx, input.stage);
+      await input.whenLocked?.(trx);
+    }
     await refuseOverLimit(trx, input.stage, centsText(MAX_BALANCE_CENTS));
   }
   if (input.dryRun) return;
