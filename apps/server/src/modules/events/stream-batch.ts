@@ -6,7 +6,7 @@ import { eventBody } from './events.repository';
 import {
   type ClaimedStream,
   claimStreams,
-  readStream,
+  readLeasedStream,
   recordStream,
   type StreamOutcome,
 } from './streams.repository';
@@ -22,9 +22,11 @@ export interface StreamOptions extends SendOptions {
 
 /**
  * Sends one leased stream's next batch, `stream_slots` attempts at a time, then records every outcome and
- * the new position in one statement. No attempt starts once `timeoutMs` has passed since the batch began,
- * so every attempt ends well inside the lease (2 × the time limit + 5 s); the events left are queued as
- * delivery rows, due at once, for the rows' worker. Returns the attempts made, and whether the stream
+ * the new position in one statement. It reads from where the stream stands when it reads, not from the
+ * claim's position (the endpoint may have been disabled and enabled again since), and sends to the claim's
+ * URL. No attempt starts once `timeoutMs` has passed since the batch began, so every attempt ends well
+ * inside the lease (2 × the time limit + 5 s); the events left are queued as delivery rows, due at once,
+ * for the rows' worker. Returns the attempts made, and whether the stream
  * had more to read than one batch (a backlog: worth claiming again at once).
  */
 export async function deliverStream(
@@ -35,7 +37,7 @@ export async function deliverStream(
   token: string,
 ): Promise<{ attempts: number; more: boolean }> {
   const started = Date.now();
-  const events = await readStream(db, stream, WINDOW);
+  const events = await readLeasedStream(db, { id: stream.id, token }, WINDOW);
   const wanted = events.filter((event) => event.data !== null);
   const batch = wanted.slice(0, BATCH);
   // Past the batch when more wanted events follow it; otherwise past every event read.

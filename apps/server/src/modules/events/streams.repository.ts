@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Executor } from '../../db/executor';
 import { type AttemptOutcome, statusAfter } from './attempt-outcome';
 import { attemptRunning } from './deliveries.repository';
@@ -70,16 +70,59 @@ export interface StreamEvent {
   created_at: Date;
 }
 
-/** The next `limit` events after the stream's position, in feed order. */
-export async function readStream(db: Executor, stream: ClaimedStream, limit: number): Promise<StreamEvent[]> {
+/** The next `limit` events after a position, in feed order, with the data of `types` only. */
+async function readAfter(
+  db: Executor,
+  after: { xid: RawBuilder<unknown>; id: RawBuilder<unknown>; types: RawBuilder<unknown> },
+  limit: number,
+): Promise<StreamEvent[]> {
   const result = await sql<StreamEvent>`
     select e.id, e.xid::text as xid, e.type, e.created_at,
-      case when e.type = any(${stream.event_types}::text[]) then e.data::text end as data
+      case when e.type = any(${after.types}) then e.data::text end as data
     from events e
-    where (e.xid, e.id) > (${stream.stream_xid}::xid8, ${stream.stream_id}::bigint) and ${visible}
+    where (e.xid, e.id) > (${after.xid}, ${after.id}) and ${visible}
     order by e.xid, e.id
     limit ${limit}`.execute(db);
   return result.rows.map((row) => ({ ...row, id: Number(row.id) }));
+}
+
+/** The next `limit` events after the given position (what a stream would read next). */
+export function readStream(
+  db: Executor,
+  stream: Pick<ClaimedStream, 'stream_xid' | 'stream_id' | 'event_types'>,
+  limit: number,
+): Promise<StreamEvent[]> {
+  return readAfter(
+    db,
+    {
+      xid: sql`${stream.stream_xid}::xid8`,
+      id: sql`${stream.stream_id}::bigint`,
+      types: sql`${stream.event_types}::text[]`,
+    },
+    limit,
+  );
+}
+
+/**
+ * A leased stream's next `limit` events, from where it stands as this statement reads it (with the types it
+ * takes then), and none once the lease is no longer `token`'s or the endpoint is not active. Not from the
+ * position of the claim: disabled and enabled again since, the stream starts from then, and the events
+ * written in between are not to be sent. One snapshot reads the position and the events: seeing the
+ * endpoint active, it sees the position its last enabling set, and no event written while it was disabled.
+ */
+export function readLeasedStream(
+  db: Executor,
+  stream: { id: string; token: string },
+  limit: number,
+): Promise<StreamEvent[]> {
+  const held = (column: RawBuilder<unknown>) => sql`(select ${column} from webhook_endpoints
+    where id = ${stream.id}::uuid and stream_lease = ${stream.token}::uuid and status = 'active')`;
+  return readAfter(
+    db,
+    // The cast: `any (select …)` would compare with each row, not with the array.
+    { xid: held(sql`stream_xid`), id: held(sql`stream_id`), types: sql`${held(sql`event_types`)}::text[]` },
+    limit,
+  );
 }
 
 /** What became of one event of a stream's batch: an attempt's outcome, or queued for the rows' worker. */
@@ -94,6 +137,11 @@ export interface StreamOutcome {
  * attempt pending its retry, an event not attempted pending now), in one statement: only while the lease
  * is still `token`'s. A late batch whose lease another worker has taken writes nothing; that worker sends
  * the same events again (at least once), and a row can exist only once per event and endpoint.
+ *
+ * Only ever forward: an endpoint disabled and enabled again while the batch was sending has its stream
+ * moved to then (`updateWebhook`), past the batch's events, and going back would send what was written
+ * while it was disabled. The lease is not ended by a change of the endpoint, so the batch's rows are still
+ * written: its events were sent, and a failed one is retried (at the endpoint's URL of then).
  */
 export async function recordStream(
   db: Executor,
@@ -109,10 +157,12 @@ export async function recordStream(
     response_status: outcome?.responseStatus ?? null,
     last_error: outcome?.error ?? null,
   }));
+  const ahead = sql`(${stream.position.xid}::xid8, ${stream.position.id}::bigint) > (stream_xid, stream_id)`;
   await sql`
     with moved as (
       update webhook_endpoints
-      set stream_xid = ${stream.position.xid}::xid8, stream_id = ${stream.position.id},
+      set stream_xid = case when ${ahead} then ${stream.position.xid}::xid8 else stream_xid end,
+        stream_id = case when ${ahead} then ${stream.position.id}::bigint else stream_id end,
         stream_lease = null, stream_lease_until = null, stream_slots = 0
       where id = ${stream.id}::uuid and stream_lease = ${stream.token}::uuid
       returning id

@@ -137,6 +137,8 @@ export async function updateWebhook(trx: Tx, id: string, values: Partial<Webhook
       ...(values.eventTypes !== undefined ? { event_types: values.eventTypes } : {}),
       ...(values.status !== undefined ? { status: values.status } : {}),
       // Enabled again: its stream starts from now, so what was written while it was disabled is not sent.
+      // A batch in flight keeps its lease: it records what it sent, and only ever moves the stream forward
+      // (`recordStream`); a claimed one reads from here (`readLeasedStream`). README, Deliveries.
       ...(values.status === 'active'
         ? {
             stream_xid: sql`case when status = 'disabled' then pg_current_xact_id() else stream_xid end`,

@@ -560,21 +560,32 @@ describe('streams: each endpoint reads the outbox in commit order', () => {
     await newAccount();
     await waitForStreams(1);
     const limits = { limit: 4, perEndpoint: 2, leaseMs: 60_000 };
+    const runOut = () =>
+      sql`update webhook_endpoints set stream_lease_until = now() where id = ${hook.id}::uuid`.execute(db);
     const first = await claimStreamBatch(db, limits);
     expect(first.streams.map((s) => s.id)).toEqual([hook.id]);
     expect((await claimStreamBatch(db, limits)).streams).toEqual([]);
     // The lease runs out (its server is slow, or dead): the next claim takes the stream from where it was.
-    await sql`update webhook_endpoints set stream_lease_until = now() where id = ${hook.id}::uuid`.execute(
-      db,
-    );
+    await runOut();
     const second = await claimStreamBatch(db, limits);
     expect(second.streams.map((s) => s.id)).toEqual([hook.id]);
+    // A batch whose lease was taken before it read reads nothing, and sends nothing.
     expect(await deliverStream(db, crypto, options, first.streams[0]!, first.token)).toEqual({
-      attempts: 1,
+      attempts: 0,
       more: false,
     });
+    expect(receiver.received).toHaveLength(0);
+    // One whose lease is taken while it is sending records nothing; the next batch sends its events again.
+    const held = receiver.hold();
+    const late = deliverStream(db, crypto, options, second.streams[0]!, second.token);
+    await held.arrived;
+    await runOut();
+    const third = await claimStreamBatch(db, limits);
+    expect(third.streams.map((s) => s.id)).toEqual([hook.id]);
+    held.release();
+    expect(await late).toEqual({ attempts: 1, more: false });
     expect(await deliveries(hook.id)).toEqual([]);
-    expect(await deliverStream(db, crypto, options, second.streams[0]!, second.token)).toEqual({
+    expect(await deliverStream(db, crypto, options, third.streams[0]!, third.token)).toEqual({
       attempts: 1,
       more: false,
     });
