@@ -185,7 +185,8 @@ test('the dashboard chart is a named image whose description gives its figures',
   // The chart library loads after the figures, in a chunk of its own.
   await expect(chart).toBeVisible();
   await expect(chart).toHaveAccessibleDescription(
-    /^[\d,]+ operations?, [\d,]+ bonus points? over \d+ (days|hours) \(UTC\)\..*Arrow keys step through/,
+    // The card's exact volume, as its subtitle: decimals when the points have them.
+    /^[\d,]+ operations?, [\d,]+(\.\d+)? bonus points? over \d+ (days|hours) \(UTC\)\..*Arrow keys step through/,
   );
   await chart.focus();
   expect(ringProblem((await focusRing(page)) as FocusRing)).toBeNull();
