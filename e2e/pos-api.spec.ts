@@ -1,6 +1,6 @@
 import type { FrameLocator, Page } from '@playwright/test';
 import { axeScan } from './support/axe';
-import { expect, test, toast, uniqueName } from './support/fixtures';
+import { ADMIN, apiLogin, expect, seedSession, test, toast, uniqueName } from './support/fixtures';
 import { createPosKey } from './support/pos-api-helpers';
 import { accountWithCard } from './support/programme-api';
 
@@ -126,7 +126,17 @@ test('a key stored from View API Key is applied to Authorize; Forget key removes
 test("Logout forgets the till's key, stored for this page and kept by Swagger UI's Authorize", async ({
   page,
   api,
+  request,
+  baseURL,
 }) => {
+  // A session of its own: Logout ends it on the server, and the worker's shared one must live on.
+  const own = await apiLogin(request, ADMIN);
+  await seedSession(
+    page,
+    new URL(baseURL as string).origin,
+    own.token,
+    Date.now() + own.expiresInSeconds * 1000,
+  );
   const posKey = await createPosKey(api, { name: uniqueName('Logout') });
   const { card } = await accountWithCard(api);
   await page.goto('/pos-api');

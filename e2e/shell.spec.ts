@@ -101,18 +101,28 @@ test('an unknown path goes to /', async ({ page, signIn }) => {
   );
 });
 
-test('logout clears the session, lands on /login, and back/forward do not re-enter', async ({
+test('logout ends the session on the server, clears it here, lands on /login, and back/forward do not re-enter', async ({
   page,
-  signIn,
+  request,
+  signInThroughForm,
 }) => {
-  await signIn(page);
+  // A session of its own (not the worker's shared one, which signing out would end for every later test).
+  await signInThroughForm(page);
   await page.goto('/users');
   await mainNav(page).getByRole('link', { name: 'Audit Logs' }).click();
   await expect(page).toHaveURL('/audit');
+  const { token } = await session(page);
+  const withOldToken = async () =>
+    (
+      await request.get('/auth/api/v1/users?size=1', { headers: { Authorization: `Bearer ${token}` } })
+    ).status();
+  expect(await withOldToken()).toBe(200);
 
   await page.getByRole('button', { name: 'Logout' }).click();
   await expect(page).toHaveURL('/login');
   expect(await session(page)).toEqual({ token: null, expiry: null });
+  // A copy of the token taken before signing out no longer works (before: until it expired, 8 hours on).
+  await expect.poll(withOldToken).toBe(401);
 
   await page.goBack();
   await expect(page).toHaveURL('/login');
@@ -122,6 +132,40 @@ test('logout clears the session, lands on /login, and back/forward do not re-ent
   await page.reload();
   await expect(page).toHaveURL('/login');
   await expect(mainNav(page)).toBeHidden();
+});
+
+test('logout does not wait for the server: with the call held, then failing, the user is signed out at once', async ({
+  page,
+  signIn,
+}) => {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let held!: () => void;
+  const requestHeld = new Promise<void>((resolve) => {
+    held = resolve;
+  });
+  // The call never reaches the server: the worker's shared session stays valid for later tests.
+  await page.route('**/auth/api/v1/logout', async (route) => {
+    held();
+    await released;
+    await route.abort('connectionrefused');
+  });
+  await signIn(page);
+  await page.goto('/');
+
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await requestHeld;
+  await expect(page).toHaveURL('/login');
+  expect(await session(page)).toEqual({ token: null, expiry: null });
+  const failed = page.waitForEvent('requestfailed', (r) => r.url().endsWith('/auth/api/v1/logout'));
+  release();
+  await failed;
+  // The failure changes nothing: still signed out, and nothing to report.
+  await expect(page).toHaveURL('/login');
+  await expect(page.getByRole('heading', { name: 'Sign in', exact: true })).toBeVisible();
+  await expect(page.locator('[data-sonner-toast]')).toHaveCount(0);
 });
 
 test('the session running out sends the user to /login, replacing history', async ({ page, signIn }) => {

@@ -137,8 +137,9 @@ export async function chooseOption(page: Page, combobox: ReturnType<Page['locato
 interface WorkerFixtures {
   /**
    * The admin's session, signed in once per worker and reused by every test of that worker (`api`, and `signIn`
-   * without a user). Tokens are stateless JWTs a logout in the console does not revoke, and each sign-in costs
-   * an Argon2 verification on the server: two per test before this, on the two cores the browsers need.
+   * without a user). A test that signs out in the console ends its session on the server (POST
+   * /auth/api/v1/logout), so such a test signs in with a session of its own; each sign-in costs an Argon2
+   * verification on the server: two per test before this, on the two cores the browsers need.
    */
   adminSession: () => Promise<{ session: Session; obtainedAt: number }>;
 }

@@ -36,6 +36,11 @@ export interface SessionClaims {
   username: string;
   role: Role;
   exp: number;
+  /**
+   * The session's id (a UUID), what a sign-out revokes. Absent from tokens issued before sign-out ended sessions
+   * on the server: those cannot be revoked and stay valid until they expire.
+   */
+  jti?: string;
 }
 
 export const user = z.object({

@@ -291,6 +291,11 @@ export interface Receipts {
   total_discount: Numeric;
 }
 
+export interface RevokedSessions {
+  expires_at: Timestamp;
+  jti: string;
+}
+
 export interface Rulesets {
   active_from: Timestamp | null;
   created_at: Generated<Timestamp>;
@@ -387,6 +392,7 @@ export interface DB {
   pos_requests: PosRequests;
   receipt_items: ReceiptItems;
   receipts: Receipts;
+  revoked_sessions: RevokedSessions;
   rulesets: Rulesets;
   secret_fingerprints: SecretFingerprints;
   settings: Settings;

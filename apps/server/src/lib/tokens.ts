@@ -1,4 +1,5 @@
-import type { Role, SessionClaims } from '@loyalty/contracts';
+import { randomUUID } from 'node:crypto';
+import { isUuid, type Role, type SessionClaims } from '@loyalty/contracts';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { AppError } from './app-error';
 
@@ -22,6 +23,8 @@ export function createTokenService(secret: string, ttlSeconds: number): TokenSer
         .setSubject(user.id)
         .setIssuer(ISSUER)
         .setIssuedAt()
+        // The session's id: a sign-out revokes it (revoked_sessions), which a stateless token could not be.
+        .setJti(randomUUID())
         .setExpirationTime(`${ttlSeconds}s`)
         .sign(key);
       return { token, expiresInSeconds: ttlSeconds };
@@ -40,6 +43,8 @@ export function createTokenService(secret: string, ttlSeconds: number): TokenSer
           // differ by a few seconds would sign each other's fresh sessions out.
           clockTolerance: 60,
         });
+        // A jti we did not issue (ours are UUIDs, the type of revoked_sessions.jti) is refused, not looked up.
+        if (payload.jti !== undefined && !isUuid(payload.jti)) throw new AppError('UNAUTHORIZED');
         return payload as unknown as SessionClaims;
       } catch (error) {
         if (error instanceof joseErrors.JWTExpired) throw new AppError('TOKEN_EXPIRED');

@@ -4,12 +4,19 @@ import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error';
 import { bearerCredential } from '../lib/bearer';
 import type { TokenService } from '../lib/tokens';
-import { findUserById } from '../modules/users/users.repository';
+import { findSessionUser } from '../modules/auth/sessions.repository';
 
 export interface AuthUser {
   id: string;
   username: string;
   role: Role;
+}
+
+export interface AuthSession {
+  /** The token's id; null for a token issued before sign-outs were recorded, which cannot be revoked. */
+  jti: string | null;
+  /** When the token expires (seconds since the epoch): a revocation need not outlive it. */
+  exp: number;
 }
 
 declare module 'fastify' {
@@ -22,6 +29,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     user?: AuthUser;
+    /** The signed-in session, for a sign-out to revoke. */
+    authSession?: AuthSession;
   }
 }
 
@@ -48,15 +57,19 @@ export const authPlugin = fp(
   async (app, options: { tokens: TokenService }) => {
     app.decorate('tokens', options.tokens);
     app.decorateRequest('user', undefined);
+    app.decorateRequest('authSession', undefined);
 
     app.decorate('authenticate', async (request: FastifyRequest) => {
       const token = bearerToken(request);
       if (!token) throw new AppError('NO_TOKEN');
       const claims = await options.tokens.verify(token);
-      // The user is loaded on every request, so a deleted user loses access at once.
-      const user = await findUserById(app.db, claims.sub);
-      if (!user) throw new AppError('UNAUTHORIZED');
+      // The user is loaded on every request, so a deleted user loses access at once; the same statement says
+      // whether this session was signed out (POST /auth/api/v1/logout). A token without a jti, issued before
+      // sign-outs were recorded, cannot have been: it stays valid until it expires.
+      const user = await findSessionUser(app.db, claims.sub, claims.jti);
+      if (!user || user.revoked) throw new AppError('UNAUTHORIZED');
       request.user = { id: user.id, username: user.username, role: user.role };
+      request.authSession = { jti: claims.jti ?? null, exp: claims.exp };
     });
 
     app.decorate('requireRole', (...roles: Role[]): preHandlerAsyncHookHandler => {

@@ -213,6 +213,13 @@ describe('schema-driven fuzz over /openapi.json', () => {
             ? `?${new URLSearchParams(req.query as Record<string, string>)}`
             : '');
         const headers: Record<string, string> = { ...callers[req.caller] };
+        // A sign-out revokes the caller's session: it gets a session of its own, so the role tokens stay good
+        // for the rest of the run (they signed out early, and most later calls only met 401s).
+        const role = req.caller as keyof typeof ctx.users;
+        if (path === '/auth/api/v1/logout' && role in ctx.users) {
+          const own = await app.tokens.issue({ id: ctx.users[role], username: role.toLowerCase(), role });
+          Object.assign(headers, bearer(own.token));
+        }
         if (req.body.contentType) headers['content-type'] = req.body.contentType;
         const res = await app.inject({
           method: method as 'GET',

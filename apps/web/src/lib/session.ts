@@ -59,6 +59,27 @@ export function clearSession(): void {
   }
 }
 
+/**
+ * The Logout button: ends the session on the server, so the token and any copy of it are refused from then on,
+ * then signs the browser out (`clearSession`). The server call is best effort and not awaited: a slow or dead
+ * server, or an already expired token's 401, must not keep anyone signed in here nor the screen waiting. It is
+ * sent directly, not through the API client, whose 401 handling would end the session a second time;
+ * `keepalive` lets it finish if the tab is closed right after.
+ */
+export function signOut(): void {
+  const token = getToken();
+  if (token) {
+    fetch('/auth/api/v1/logout', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}` },
+      keepalive: true,
+    }).catch(() => {
+      // Signed out locally all the same; the token ends when it expires.
+    });
+  }
+  clearSession();
+}
+
 /** The app registers a router-aware redirect; without one, expiry falls back to a hard redirect. */
 export function setSessionExpiryHandler(handler: ExpiryHandler | null): void {
   expiryHandler = handler;

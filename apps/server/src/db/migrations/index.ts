@@ -30,6 +30,7 @@ import * as m034 from './034-webhook-due-per-endpoint';
 import * as m035 from './035-audit-list-indexes';
 import * as m036 from './036-audit-counts';
 import * as m037 from './037-holds-ttl-zero';
+import * as m038 from './038-revoked-sessions';
 
 /**
  * Every migration, in order. Forward-only: a shipped migration is never edited; add the next one.
@@ -67,4 +68,5 @@ export const migrations: Record<string, Migration> = {
   '035-audit-list-indexes': m035,
   '036-audit-counts': m036,
   '037-holds-ttl-zero': m037,
+  '038-revoked-sessions': m038,
 };

@@ -1,7 +1,8 @@
 import { errorBody, loginRequest, loginResponse } from '@loyalty/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { Config } from '../../config';
-import { login } from './auth.service';
+import { login, logout } from './auth.service';
 
 export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
   app.post(
@@ -17,5 +18,22 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
       },
     },
     async (request) => login(app.db, app.tokens, config, { ...request.body, address: request.ip }),
+  );
+
+  app.post(
+    '/auth/api/v1/logout',
+    {
+      // Any signed-in user; the route sits outside the session scope of app.ts with the sign-in.
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['Auth'],
+        summary: 'Sign out; the session token is refused from then on',
+        response: { 204: z.null() },
+      },
+    },
+    async (request, reply) => {
+      await logout(app.db, request.user!, request.authSession!, request.ip);
+      return reply.code(204).send(null);
+    },
   );
 };

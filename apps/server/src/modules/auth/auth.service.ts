@@ -5,6 +5,7 @@ import { inTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import { verifyAgainstDummy, verifyPassword } from '../../lib/password';
 import type { TokenService } from '../../lib/tokens';
+import type { AuthSession, AuthUser } from '../../plugins/auth';
 import { insertAudit } from '../audit/audit.repository';
 import { findCredentialsByUsername, touchLastLogin } from '../users/users.repository';
 import {
@@ -14,6 +15,7 @@ import {
   recentFailures,
   recordAttempt,
 } from './login-attempts.repository';
+import { revokeSession } from './sessions.repository';
 import { throttleAddress } from './throttle-address';
 
 type LoginLimits = Pick<
@@ -117,4 +119,21 @@ export async function login(
     });
   });
   return tokens.issue(user);
+}
+
+/**
+ * Ends the session on the server: its token is refused from now on (until it expires, when it would be anyway),
+ * so a copy of it taken before the sign-out no longer works. Audited like the sign-in.
+ */
+export async function logout(db: Db, user: AuthUser, session: AuthSession, address: string): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    // A token issued before sign-outs were recorded has no jti to revoke: it stays valid until it expires.
+    if (session.jti) await revokeSession(trx, session.jti, new Date(session.exp * 1000));
+    await insertAudit(trx, {
+      username: user.username,
+      message: `Signed out from ${address}`,
+      targetType: 'auth',
+      targetId: user.id,
+    });
+  });
 }

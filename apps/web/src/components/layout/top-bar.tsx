@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Separator } from '@/components/ui/separator';
 import { SidebarTrigger } from '@/components/ui/sidebar';
-import { clearSession } from '@/lib/session';
+import { signOut } from '@/lib/session';
 import { ThemeToggle } from './theme-toggle';
 
 export function TopBar() {
@@ -12,7 +12,7 @@ export function TopBar() {
   const queryClient = useQueryClient();
 
   const logout = () => {
-    clearSession();
+    signOut();
     queryClient.clear();
     navigate('/login', { replace: true });
   };
