@@ -31,6 +31,7 @@ import * as m035 from './035-audit-list-indexes';
 import * as m036 from './036-audit-counts';
 import * as m037 from './037-holds-ttl-zero';
 import * as m038 from './038-revoked-sessions';
+import * as m039 from './039-login-attempts-pruning';
 
 /**
  * Every migration, in order. Forward-only: a shipped migration is never edited; add the next one.
@@ -69,4 +70,5 @@ export const migrations: Record<string, Migration> = {
   '036-audit-counts': m036,
   '037-holds-ttl-zero': m037,
   '038-revoked-sessions': m038,
+  '039-login-attempts-pruning': m039,
 };

@@ -12,6 +12,7 @@ import {
   claimAttempt,
   clearFailures,
   dropAttempt,
+  pruneAttempts,
   recentFailures,
   recordAttempt,
 } from './login-attempts.repository';
@@ -65,6 +66,7 @@ export async function login(
   const from = throttleAddress(input.address);
   const attempt = await claimAttempt(db, input.username, from);
   const failures = await recentFailures(db, input.username, from, limits.LOGIN_WINDOW_SECONDS);
+  await pruneAttempts(db, limits.LOGIN_WINDOW_SECONDS);
   // Blocked: this username from this address, or this address for any username. Never the username
   // everywhere, which would let any address lock a user out.
   if (

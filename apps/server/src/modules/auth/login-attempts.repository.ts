@@ -33,6 +33,29 @@ export async function claimAttempt(db: Db, username: string, address: string): P
   return row.id;
 }
 
+/** Attempts older than the window deleted at most per sign-in: no sign-in pays for a long backlog at once. */
+const PRUNE_BATCH = 100;
+
+/**
+ * Deletes a batch of attempts older than the throttle's window, which nothing reads again (`recentFailures`
+ * counts inside it): each sign-in adds one and takes up to `PRUNE_BATCH` old ones away, so the table holds
+ * about one window of attempts instead of every sign-in ever made.
+ */
+export async function pruneAttempts(db: Db, windowSeconds: number): Promise<void> {
+  await db
+    .deleteFrom('login_attempts')
+    .where(
+      'id',
+      'in',
+      db
+        .selectFrom('login_attempts')
+        .select('id')
+        .where('attempted_at', '<', sql<Date>`now() - make_interval(secs => ${windowSeconds})`)
+        .limit(PRUNE_BATCH),
+    )
+    .execute();
+}
+
 /** An attempt refused by the limits before any password was checked is not a failure: it goes. */
 export async function dropAttempt(db: Executor, id: string): Promise<void> {
   await db.deleteFrom('login_attempts').where('id', '=', id).execute();

@@ -184,3 +184,27 @@ describe('the limits hold for every spelling of a username that signs in as it',
     }
   });
 });
+
+describe('attempts older than the window are pruned', () => {
+  it('each sign-in deletes up to 100 attempts the throttle no longer reads; those in the window stay', async () => {
+    const { db } = ctx.database;
+    const count = async (where: ReturnType<typeof sql>) =>
+      Number(
+        (await sql<{ n: string }>`select count(*) as n from login_attempts where ${where}`.execute(db))
+          .rows[0]?.n,
+      );
+    const old = () => count(sql`attempted_at < now() - interval '12 hours'`);
+    // Before: kept for good, successes too (nothing read them again).
+    await sql`insert into login_attempts (username_key, address, succeeded, attempted_at)
+      select 'old-' || n, '198.51.100.7', n % 2 = 0, now() - interval '1 day'
+      from generate_series(1, 150) n`.execute(db);
+    const before = await old();
+    expect(before).toBeGreaterThanOrEqual(150);
+    expect((await login('manager', 'wrong-guess', '198.51.100.8')).statusCode).toBe(401);
+    expect(await old()).toBe(before - 100);
+    // The failure just made is inside the window: it stays, and still counts.
+    expect(await count(sql`address = '198.51.100.8' and not succeeded`)).toBe(1);
+    expect((await login('manager', PASSWORD, '198.51.100.9')).statusCode).toBe(200);
+    expect(await old()).toBe(Math.max(before - 200, 0));
+  });
+});
