@@ -126,6 +126,16 @@ export const hasVisibleCharacter = (value: string) => /[^\p{Cf}\p{Z}\s]/u.test(v
 export const hasNoControlCharacter = (value: string) => !/\p{Cc}/u.test(value);
 
 /**
+ * Text PostgreSQL cannot store: NUL (refused in `text` and in `jsonb`) and lone UTF-16 surrogates (no UTF-8 form;
+ * drivers would silently replace them). The server refuses it anywhere in a request (plugins/input.ts); the
+ * console never reads it from an address, so a link holding it opens the plain list instead of a 400.
+ */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+export function unstorableText(value: string): boolean {
+  return value.includes('\u0000') || LONE_SURROGATE.test(value);
+}
+
+/**
  * An amount sent as text for exactness ("12.50", "-3.00"). One instance, so a CSV export knows a column holding
  * it by its schema: a leading minus there is a sign, not a formula.
  */

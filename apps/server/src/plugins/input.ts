@@ -1,18 +1,10 @@
-import type { FieldError } from '@loyalty/contracts';
+import { type FieldError, unstorableText } from '@loyalty/contracts';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import { validatorCompiler as zodValidatorCompiler } from 'fastify-type-provider-zod';
 import { AppError } from '../lib/app-error';
 
-/**
- * Text PostgreSQL cannot store: NUL (refused in `text` and in `jsonb`) and lone UTF-16 surrogates
- * (no UTF-8 form; drivers would silently replace them). Found anywhere in a request, they are a 400
- * naming the field, before any route sees them.
- */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-export function unstorableText(value: string): boolean {
-  return value.includes('\u0000') || LONE_SURROGATE.test(value);
-}
+// Text PostgreSQL cannot store (contracts' `unstorableText`): found anywhere in a request, it is a 400 naming
+// the field, before any route sees it.
 
 /** Paths (`items.0.sku`) of every string, or object key, in `value` that cannot be stored. */
 export function findUnstorableText(value: unknown, path = '', found: string[] = []): string[] {

@@ -4,13 +4,13 @@ import {
   type ImportKind,
   type ImportReport,
   isErrorCode,
+  unstorableText,
 } from '@loyalty/contracts';
 import type { z } from 'zod';
 import type { Db } from '../../db/connection';
 import { inTransaction, type Tx } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import type { AuthUser } from '../../plugins/auth';
-import { unstorableText } from '../../plugins/input';
 import { insertAudit } from '../audit/audit.repository';
 import type { CsvRecord } from './csv-reader';
 import { countImportRows, type ImportRow } from './import-rows.repository';

@@ -1,10 +1,9 @@
-import { codeOfStatus, type ErrorCode, isErrorCode } from '@loyalty/contracts';
+import { codeOfStatus, type ErrorCode, isErrorCode, unstorableText } from '@loyalty/contracts';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/connection';
 import { AppError } from '../../lib/app-error';
 import { errorHandler } from '../../plugins/errors';
-import { unstorableText } from '../../plugins/input';
 import { insertUnboundFailure } from '../ledger/failed-operations.repository';
 import { operationTypeOf, type PosWriteKind } from './idempotency';
 
