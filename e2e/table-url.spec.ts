@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { chooseOption, expect, test, uniqueName } from './support/fixtures';
+import { chooseOption, expect, test, USERS_PATH, uniqueName } from './support/fixtures';
 import { blockCard, createAccount, issueCard } from './support/loyalty-api';
 import { createPosKey, ensureRulesetInForce, posAccrual } from './support/pos-api-helpers';
 
@@ -147,4 +147,75 @@ test('values the list cannot take are ignored: the list opens without an error',
   expect(statuses.every((status) => status === 200)).toBe(true);
   // One look, not a wait for absence: every list call above answered 200, so no error toast was asked for.
   expect(await page.locator('[data-sonner-toast]').count()).toBe(0);
+});
+
+test('/users: rows deleted elsewhere, Refresh on a page that is gone shows page 1 fresh; one Back leaves the list', async ({
+  page,
+  api,
+  createUser,
+}) => {
+  const team = uniqueName('gone');
+  const users = [];
+  for (let i = 0; i < 12; i++) {
+    users.push(await createUser('VIEWER', { username: `${team}-${String(i).padStart(2, '0')}` }));
+  }
+  const rows = page.getByRole('table', { name: 'Users' }).locator('tbody tr');
+  const listUrl = new RegExp(`/users\\?search=${team}$`);
+
+  // An entry before the list: Back from the corrected list must get there, not to a second copy of the list.
+  await page.goto('/cards');
+  await expect(pageText(page)).toBeVisible();
+  await page.goto(`/users?search=${team}`);
+  await expect(pageText(page)).toHaveText('Page 1 of 2 (12 total)');
+  await expect(rows).toHaveCount(10);
+  // Two users of page 1 (cached now) go: a stale copy of it would still show them.
+  const firstPage = (await rows.allInnerTexts()).join('\n');
+  const gone = users.filter((user) => firstPage.includes(user.username)).slice(0, 2);
+  expect(gone).toHaveLength(2);
+
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(pageText(page)).toHaveText('Page 2 of 2 (12 total)');
+  await expect(rows).toHaveCount(2);
+  for (const user of gone) expect((await api.delete(`${USERS_PATH}/${user.id}`)).status()).toBe(204);
+
+  await page.getByRole('button', { name: 'Refresh' }).click();
+  await expect(page).toHaveURL(listUrl);
+  await expect(pageText(page)).toHaveText('Page 1 of 1 (10 total)');
+  await expect(rows).toHaveCount(10);
+  for (const user of gone) await expect(rows.filter({ hasText: user.username })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Next' })).toBeDisabled();
+
+  await page.goBack();
+  await expect(page).toHaveURL(/\/cards$/);
+});
+
+test('a page past the last of an empty result falls back to page 1', async ({ page }) => {
+  await page.goto(`/cards?search=${uniqueName('nomatch')}&page=99999`);
+  await expect(page).toHaveURL((url) => url.pathname === '/cards' && !url.searchParams.has('page'));
+  await expect(pageText(page)).toHaveText('Page 1 of 1 (0 total)');
+  await expect(cardsTable(page)).toContainText('No results.');
+  await expect(page.getByRole('button', { name: 'Previous' })).toBeDisabled();
+});
+
+test('a link status in another case shows in the filter as the server reads it', async ({ page }) => {
+  await page.goto('/rulesets?status=active');
+  await expect(page.getByRole('combobox', { name: 'Filter by status' })).toHaveText('Active');
+});
+
+test('a link sort field in another case shows on its header as the server sorts', async ({ page }) => {
+  await page.goto('/accounts?sort=CLIENTID,desc');
+  await expect(
+    page.getByRole('table', { name: 'Accounts' }).getByRole('columnheader', { name: 'Client ID' }),
+  ).toHaveAttribute('aria-sort', 'descending');
+});
+
+test('a search the server cannot take (NUL) is ignored: the list opens without an error', async ({
+  page,
+}) => {
+  const answer = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/v1/cards');
+  await page.goto('/cards?search=ab%00cd');
+  expect((await answer).status()).toBe(200);
+  await expect(page.getByLabel('Search cards')).toHaveValue('');
+  await expect(pageText(page)).toBeVisible();
+  await expect(cardsTable(page).getByRole('button', { name: 'Try again' })).toHaveCount(0);
 });

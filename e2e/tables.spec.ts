@@ -338,3 +338,59 @@ for (const theme of ['light', 'dark']) {
     expect((await axeViolations(page)).map((v) => `/cards block dialog: ${v}`)).toEqual([]);
   });
 }
+
+test('Enter on Next onto the last page keeps focus in the pagination, on Previous', async ({ page, api }) => {
+  const account = await createAccount(api);
+  for (let i = 0; i < 11; i++) await issueCard(api, account.id);
+
+  await page.goto(`/cards?search=${account.id}`);
+  await expect(page.getByText(/^Page \d+ of \d+/)).toHaveText('Page 1 of 2 (11 total)');
+  const next = page.getByRole('button', { name: 'Next' });
+  await next.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByText(/^Page \d+ of \d+/)).toHaveText('Page 2 of 2 (11 total)');
+  await expect(next).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Previous' })).toBeFocused();
+});
+
+test('a header on a list with a default sort never turns sorting off: the server always sorts', async ({
+  page,
+}) => {
+  // Operations: newest first by default; the one sortable column goes ascending, then back to the default.
+  const sortSent = (path: string, sort: string | null) =>
+    page.waitForRequest((r) => {
+      const url = new URL(r.url());
+      return url.pathname === path && url.searchParams.get('sort') === sort;
+    });
+  await page.goto('/operations');
+  const created = page
+    .getByRole('table', { name: 'Operations' })
+    .getByRole('columnheader', { name: 'Created' });
+  await expect(created).toHaveAttribute('aria-sort', 'descending');
+
+  const sent = sortSent('/api/v1/operations', 'createdAt,asc');
+  await created.getByRole('button').click();
+  await expect(created).toHaveAttribute('aria-sort', 'ascending');
+  await expect(page).toHaveURL((url) => url.searchParams.get('sort') === 'createdAt,asc');
+  await sent;
+
+  // Back to the default (its page is still cached, so no request need go out).
+  await created.getByRole('button').click();
+  await expect(created).toHaveAttribute('aria-sort', 'descending');
+  await expect(page).toHaveURL((url) => url.pathname === '/operations' && !url.searchParams.has('sort'));
+
+  // POS Keys: another column goes ascending, descending, then back to the default (Created, newest first).
+  await page.goto('/pos-keys');
+  const keys = page.getByRole('table', { name: 'POS keys' });
+  const name = keys.getByRole('columnheader', { name: 'Name' });
+  const keyCreated = keys.getByRole('columnheader', { name: 'Created' });
+  await expect(keyCreated).toHaveAttribute('aria-sort', 'descending');
+  await name.getByRole('button').click();
+  await expect(name).toHaveAttribute('aria-sort', 'ascending');
+  await name.getByRole('button').click();
+  await expect(name).toHaveAttribute('aria-sort', 'descending');
+  await name.getByRole('button').click();
+  await expect(keyCreated).toHaveAttribute('aria-sort', 'descending');
+  await expect(name).not.toHaveAttribute('aria-sort');
+  await expect(page).toHaveURL((url) => url.pathname === '/pos-keys' && !url.searchParams.has('sort'));
+});

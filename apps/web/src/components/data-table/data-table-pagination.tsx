@@ -1,6 +1,6 @@
 import type { Table } from '@tanstack/react-table';
 import { ChevronLeftIcon, ChevronRightIcon } from 'lucide-react';
-import { useId } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { Button } from '@/components/ui/button';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 
@@ -20,6 +20,25 @@ export function DataTablePagination<TData>({
   const labelId = useId();
   const { pageIndex, pageSize } = table.getState().pagination;
   const pageCount = Math.max(table.getPageCount(), 1);
+  const previousDisabled = Boolean(disabled) || !table.getCanPreviousPage();
+  const nextDisabled = Boolean(disabled) || !table.getCanNextPage();
+  const previous = useRef<HTMLButtonElement>(null);
+  const next = useRef<HTMLButtonElement>(null);
+  // The button last pressed while it had focus: pressing Next onto the last page disables it, and a disabled
+  // button loses focus to <body> (a keyboard user would start again from the top of the page).
+  const pressed = useRef<HTMLButtonElement | null>(null);
+  const press = (button: HTMLButtonElement, go: () => void) => {
+    pressed.current = document.activeElement === button ? button : null;
+    go();
+  };
+  useEffect(() => {
+    const from = pressed.current;
+    pressed.current = null;
+    const lost = document.activeElement === from || document.activeElement === document.body;
+    if (from === null || !lost) return;
+    if (from === next.current && nextDisabled && !previousDisabled) previous.current?.focus();
+    if (from === previous.current && previousDisabled && !nextDisabled) next.current?.focus();
+  }, [previousDisabled, nextDisabled]);
 
   return (
     <div className="flex flex-wrap items-center justify-between gap-x-6 gap-y-2 px-1 text-sm">
@@ -49,19 +68,21 @@ export function DataTablePagination<TData>({
         </span>
         <div className="flex items-center gap-2">
           <Button
+            ref={previous}
             variant="outline"
             size="sm"
-            onClick={() => table.previousPage()}
-            disabled={disabled || !table.getCanPreviousPage()}
+            onClick={(event) => press(event.currentTarget, () => table.previousPage())}
+            disabled={previousDisabled}
           >
             <ChevronLeftIcon />
             Previous
           </Button>
           <Button
+            ref={next}
             variant="outline"
             size="sm"
-            onClick={() => table.nextPage()}
-            disabled={disabled || !table.getCanNextPage()}
+            onClick={(event) => press(event.currentTarget, () => table.nextPage())}
+            disabled={nextDisabled}
           >
             Next
             <ChevronRightIcon />

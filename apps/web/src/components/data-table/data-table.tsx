@@ -20,6 +20,7 @@ import { DataTableToolbar } from './data-table-toolbar';
 import type { ListExport } from './export-list-button';
 import { ScrollHint, useScrollRegion } from './scroll-region';
 import { selectionColumn } from './selection-column';
+import { usePageCorrection } from './use-page-correction';
 import type { ServerTableControls } from './use-server-table';
 
 export interface DataTableProps<TData> {
@@ -97,6 +98,8 @@ export function DataTable<TData>({
     manualSorting: true,
     manualFiltering: true,
     sortDescFirst: false,
+    // The API sorts by one field.
+    enableMultiSort: false,
     defaultColumn: { enableSorting: false },
     pageCount: page?.totalPages ?? 0,
     rowCount: page?.totalElements,
@@ -112,18 +115,7 @@ export function DataTable<TData>({
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset exactly when the rows change.
   useEffect(() => setRowSelection({}), [rows]);
 
-  // A page that no longer exists (the last row of the last page was deleted) falls back to the last one.
-  // Only on an answer for the page asked: while one is on its way a list may still show the previous
-  // query's rows (keepPreviousData), and Back from a one-page search to page 2 of the whole list would
-  // be cut to page 1.
-  const { pageIndex } = controls.pagination;
-  const totalPages = page?.totalPages ?? 0;
-  useEffect(() => {
-    if (!isFetching && totalPages > 0 && pageIndex >= totalPages) {
-      // Replacing the address: Back must not return to the page that is gone, only to be sent here again.
-      controls.setPagination((p) => ({ ...p, pageIndex: totalPages - 1 }), { replace: true });
-    }
-  }, [pageIndex, totalPages, isFetching, controls]);
+  usePageCorrection(page, isFetching, controls);
 
   const { overflows, container } = useScrollRegion(label);
   const visibleColumns = table.getVisibleLeafColumns();

@@ -1,3 +1,4 @@
+import { unstorableText } from '@loyalty/contracts';
 import type { SortingState } from '@tanstack/react-table';
 
 /**
@@ -5,7 +6,7 @@ import type { SortingState } from '@tanstack/react-table';
  * a value the server would refuse with a 400 is never read from the address.
  */
 export interface ListQuerySchema {
-  shape: Record<string, { safeParse: (value: unknown) => { success: boolean } } | undefined>;
+  shape: Record<string, { safeParse: (value: unknown) => { success: boolean; data?: unknown } } | undefined>;
 }
 
 /** What a server table holds; `pageIndex` is 0-based, as the API's `page`. */
@@ -29,9 +30,24 @@ export function urlFilterKeys(filters: object, query: ListQuerySchema): string[]
   return Object.keys(filters).filter((key) => !RESERVED.has(key) && query.shape[key] !== undefined);
 }
 
-function accepts(query: ListQuerySchema, key: string, value: string): boolean {
+/**
+ * The value as the server reads `value` for `key`: the schema's parsed form (`active` is the status `Active`,
+ * `CLIENTID,desc` the sort `{ field: 'clientId', direction: 'desc' }`), so the controls show what the server
+ * does; undefined when the server would refuse it with a 400.
+ */
+function parse(query: ListQuerySchema, key: string, value: string): { data: unknown } | undefined {
+  if (unstorableText(value)) return undefined;
   const field = query.shape[key];
-  return field === undefined || field.safeParse(value).success;
+  if (field === undefined) return { data: value };
+  const parsed = field.safeParse(value);
+  return parsed.success ? { data: parsed.data } : undefined;
+}
+
+/** A filter's value as the table holds it (a string); the raw text when the schema made something else of it. */
+function filterValue(parsed: { data: unknown } | undefined, raw: string): unknown {
+  if (parsed === undefined) return undefined;
+  const { data } = parsed;
+  return typeof data === 'string' || typeof data === 'number' || typeof data === 'boolean' ? data : raw;
 }
 
 function readPage(raw: string | null): number {
@@ -41,12 +57,13 @@ function readPage(raw: string | null): number {
 }
 
 function readSort(raw: string | null, query: ListQuerySchema, fallback: SortingState): SortingState {
-  if (raw === null) return fallback;
-  // `sort=` with no value: the user turned a default sort off.
-  if (raw === '') return [];
-  const match = /^([A-Za-z][\w.]*),(asc|desc)$/.exec(raw);
-  if (!match?.[1] || !accepts(query, 'sort', raw)) return fallback;
-  return [{ id: match[1], desc: match[2] === 'desc' }];
+  // No sort, or `sort=` (an older link from when a header could turn a default sort off): the server sorts by
+  // its default, which is the table's.
+  if (raw === null || raw === '') return fallback;
+  // The schema's field names the column (`sortParam` of the contracts: any case, direction optional).
+  const data = parse(query, 'sort', raw)?.data as { field?: unknown; direction?: unknown } | undefined;
+  if (typeof data?.field !== 'string') return fallback;
+  return [{ id: data.field, desc: data.direction === 'desc' }];
 }
 
 /**
@@ -64,12 +81,13 @@ export function readTableUrl<F extends object>(
   const filters = { ...current } as Record<string, unknown>;
   for (const key of urlFilterKeys(defaults.filters, query)) {
     const raw = params.get(key);
-    filters[key] = raw !== null && accepts(query, key, raw) ? raw : undefined;
+    filters[key] = raw === null ? undefined : filterValue(parse(query, key, raw), raw);
   }
+  const searched = parse(query, 'search', search)?.data;
   return {
     pageIndex: readPage(params.get('page')),
     sorting: readSort(params.get('sort'), query, defaults.sorting),
-    search: accepts(query, 'search', search) ? search : '',
+    search: typeof searched === 'string' ? searched : '',
     filters: filters as F,
   };
 }
@@ -86,7 +104,8 @@ export function writeTableUrl<F extends object>(
     value === undefined ? next.delete(key) : next.set(key, value);
   put('page', state.pageIndex > 0 ? String(state.pageIndex + 1) : undefined);
   const sort = toSortParam(state.sorting);
-  put('sort', sort === toSortParam(defaults.sorting) ? undefined : (sort ?? ''));
+  // Never empty: the table has no unsorted state where the server has a default sort (useServerTable).
+  put('sort', sort === toSortParam(defaults.sorting) ? undefined : sort);
   put('search', state.search || undefined);
   const filters = state.filters as Record<string, unknown>;
   for (const key of urlFilterKeys(defaults.filters, query)) {

@@ -38,7 +38,10 @@ export type ServerTableParams<F extends FilterValues> = {
 /** What DataTable reads and writes; the filters stay with the screen. */
 export interface ServerTableControls {
   pagination: PaginationState;
-  /** `replace`: a correction (a page beyond the last), not a step Back should return to. */
+  /**
+   * `replace`: a correction (a page beyond the last), not a step Back should return to: it replaces the entry,
+   * or goes back to the one before when that is the corrected list already.
+   */
   setPagination: (updater: Updater<PaginationState>, options?: { replace?: boolean }) => void;
   sorting: SortingState;
   setSorting: (updater: Updater<SortingState>) => void;
@@ -52,6 +55,29 @@ export interface ServerTable<F extends FilterValues> extends ServerTableControls
   setFilter: <K extends keyof F>(key: K, value: F[K]) => void;
   /** Put this in the query key and pass it to the list call. */
   params: ServerTableParams<F>;
+}
+
+/** How a change is kept in history: a step (a page), in place (search, sort, filter), or a correction. */
+type History = 'push' | 'replace' | 'correct';
+
+/** A page the table pushed remembers the address it was pushed from, so a correction can tell a step back. */
+const PUSHED_FROM = 'serverTablePushedFrom';
+type PushedState = { [PUSHED_FROM]: string };
+
+/** The address the current history entry was pushed from by a table; React Router keeps `state` in `usr`. */
+function pushedFrom(): string | undefined {
+  const usr = (window.history.state as { usr?: Partial<PushedState> } | null)?.usr;
+  return typeof usr?.[PUSHED_FROM] === 'string' ? usr[PUSHED_FROM] : undefined;
+}
+
+/** An empty sort where the server has a default is not a state it has: it is the default (useServerTable). */
+function withDefault(sorting: SortingState, old: SortingState, fallback: SortingState): SortingState {
+  if (sorting.length > 0 || fallback.length === 0) return sorting;
+  const [first] = fallback;
+  // A header cycling past its last state: from another column's sort back to the default; on the default
+  // column itself (desc, whose next step would be "unsorted"), to the other direction.
+  if (first && toSortParam(old) === toSortParam(fallback)) return [{ ...first, desc: !first.desc }];
+  return fallback;
 }
 
 function apply<T>(updater: Updater<T>, old: T): T {
@@ -82,7 +108,7 @@ export function useServerTable<F extends FilterValues = Record<string, never>>(
   const state = useSyncExternalStore(store.subscribe, store.read);
 
   const change = useCallback(
-    (update: (old: TableState<F>) => TableState<F>, history: 'push' | 'replace') => {
+    (update: (old: TableState<F>) => TableState<F>, history: History) => {
       const old = store.read();
       const next = update(old);
       if (next === old) return;
@@ -92,10 +118,18 @@ export function useServerTable<F extends FilterValues = Record<string, never>>(
         // Composed over the browser's address, the newest there is, and never a second entry equal to it.
         const written = writeTableUrl(new URLSearchParams(here), next, inUrl, defaults).toString();
         if (written !== here) {
-          navigate(
-            { pathname: store.path, search: written ? `?${written}` : '' },
-            { replace: history === 'replace' },
-          );
+          if (history === 'correct' && pushedFrom() === written) {
+            // The entry before is the corrected list already (Next to a page deleted meanwhile): replacing
+            // this one would leave two equal entries in a row, and the first Back would show no change.
+            navigate(-1);
+          } else {
+            navigate(
+              { pathname: store.path, search: written ? `?${written}` : '' },
+              history === 'push'
+                ? { state: { [PUSHED_FROM]: here } satisfies PushedState }
+                : { replace: true },
+            );
+          }
         }
       }
       store.commit(next);
@@ -127,14 +161,21 @@ export function useServerTable<F extends FilterValues = Record<string, never>>(
       const next = apply(updater, { pageIndex: store.read().pageIndex, pageSize: size });
       setSize(next.pageSize);
       // A page is a step Back returns to.
-      change((s) => ({ ...s, pageIndex: next.pageIndex }), replace ? 'replace' : 'push');
+      change((s) => ({ ...s, pageIndex: next.pageIndex }), replace ? 'correct' : 'push');
     },
     [size, change, store],
   );
   const setSorting = useCallback(
     (updater: Updater<SortingState>) =>
-      change((old) => ({ ...old, sorting: apply(updater, old.sorting), pageIndex: 0 }), 'replace'),
-    [change],
+      change(
+        (old) => ({
+          ...old,
+          sorting: withDefault(apply(updater, old.sorting), old.sorting, defaults.sorting),
+          pageIndex: 0,
+        }),
+        'replace',
+      ),
+    [change, defaults],
   );
   const setFilter = useCallback(
     <K extends keyof F>(key: K, value: F[K]) =>
