@@ -424,6 +424,36 @@ test('Operations dialog: the widest points an operation can hold show whole', as
   );
 });
 
+test('Balance: ten-digit Held and Pending lines show whole, at 1280 and 390 px', async ({ page, api }) => {
+  const account = await createAccount(api);
+  // No API call books that much: the list's answer gets the figures, and the cell's box is measured.
+  await page.route('**/api/v1/accounts?*', async (route) => {
+    const response = await route.fetch();
+    const body = await response.json();
+    for (const row of body.content) {
+      if (row.id !== account.id) continue;
+      Object.assign(row, {
+        balance: 9999999999.99,
+        heldBalance: 1999999999.98,
+        pendingBalance: 2999999999.97,
+      });
+    }
+    await route.fulfill({ response, json: body });
+  });
+  await showAccount(page, account.clientId);
+  const balance = rowFor(page, account.clientId).getByRole('cell').nth(2);
+  await expect(balance).toHaveText(
+    '9,999,999,999.99 ptsHeld: 1,999,999,999.98 ptsPending: 2,999,999,999.97 pts',
+  );
+  // 176 px cut the line to 'Pending: 2,999,999,999.97 |'.
+  expect(await balance.evaluate((td) => td.scrollWidth <= td.clientWidth)).toBe(true);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(table(page)).toBeVisible();
+  expect(await balance.evaluate((td) => td.scrollWidth <= td.clientWidth)).toBe(true);
+  expect(await fitsViewport(page)).toBe(true);
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+});
+
 test('Operations dialog: paged, page sizes 10/20/50/100 (10 by default), newest first', async ({
   page,
   api,

@@ -69,6 +69,47 @@ test('a range ending before it starts is refused on the spot; an empty range say
   await expect(page.getByText('No points earned, redeemed or expired in this range.')).toBeVisible();
 });
 
+test('Outstanding: ten-digit figures read whole, each in its own box, at every width', async ({
+  page,
+  signIn,
+}) => {
+  // No test books that much: the report's answer gets the figures, and the boxes are measured.
+  await page.route('**/api/v1/reports/points-flow?*', async (route) => {
+    const response = await route.fetch();
+    const body = await response.json();
+    body.outstanding = { total: 9999999999.99, pending: 1234567890.12, expiring30Days: 999999999.99 };
+    await route.fulfill({ response, json: body });
+  });
+  await signIn(page);
+  await page.goto('/reports');
+  const card = page.locator('[data-slot=card]').filter({ hasText: 'Points the programme owes now' });
+  await expect(card).toContainText('9,999,999,999.99 pts');
+  for (const width of [390, 768, 1280, 1440, 2560]) {
+    await page.setViewportSize({ width, height: 900 });
+    // Three columns in half of 1280 px: '123,456,789.12' ran 36 px out of its box over Pending's.
+    const figures = await card.locator('dl > div').evaluateAll((boxes) =>
+      boxes.map((box) => {
+        const dd = box.querySelector('dd')!;
+        const text = dd.textContent ?? '';
+        const range = document.createRange();
+        range.selectNodeContents(dd);
+        const inside = range.getBoundingClientRect();
+        const outer = box.getBoundingClientRect();
+        // The number itself on one line: only 'pts' may go to the next.
+        const node = document.createTreeWalker(dd, NodeFilter.SHOW_TEXT).nextNode()!;
+        const number = document.createRange();
+        number.setStart(node, 0);
+        number.setEnd(node, (node.textContent ?? '').indexOf(' pts'));
+        const lines = new Set([...number.getClientRects()].map((r) => Math.round(r.top)));
+        return { text, fits: inside.left >= outer.left && inside.right <= outer.right, lines: lines.size };
+      }),
+    );
+    expect(figures.map((f) => [width, f.text.split(' pts')[0], f.fits, f.lines])).toEqual(
+      ['9,999,999,999.99', '1,234,567,890.12', '999,999,999.99'].map((n) => [width, n, true, 1]),
+    );
+  }
+});
+
 test('Export CSV downloads the rows of the range shown', async ({ page, signIn }) => {
   await signIn(page);
   await page.goto('/reports');

@@ -92,6 +92,48 @@ test('View Lots lists the lots with their dates and the 30/60/90-day forecast', 
   await expect(dialog).toHaveCount(0);
 });
 
+test('View Lots: ten-digit points show whole in the table at 1280 px and in the forecast at 390 px', async ({
+  page,
+  api,
+}) => {
+  const account = await importMember(api, 25, new Date(Date.now() + 20 * DAY_MS));
+  // No import books that much: the dialog's answers get the figures, and the boxes are measured.
+  await page.route(`**/api/v1/accounts/${account.id}/lots?*`, async (route) => {
+    const response = await route.fetch();
+    const body = await response.json();
+    for (const lot of body.content) Object.assign(lot, { points: 9999999999.99, remaining: 1234567890.12 });
+    await route.fulfill({ response, json: body });
+  });
+  await page.route(`**/api/v1/accounts/${account.id}/expiry-forecast`, (route) =>
+    route.fulfill({ json: { in30Days: 1234567890.12, in60Days: 2345678901.23, in90Days: 9999999999.99 } }),
+  );
+  await openRowAction(page, account.clientId, 'View Lots');
+  const dialog = page.getByRole('dialog', { name: 'Lots' });
+  const cells = dialog.locator('tbody tr').first().getByRole('cell');
+  await expect(cells.nth(3)).toHaveText('9,999,999,999.99 pts');
+  await expect(cells.nth(4)).toHaveText('1,234,567,890.12 pts');
+  // Flexible columns cut them to '9,999,999,999.9…'.
+  for (const n of [3, 4])
+    expect(await cells.nth(n).evaluate((td) => td.scrollWidth <= td.clientWidth)).toBe(true);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  const forecast = dialog.getByRole('region', { name: 'Expiry forecast' });
+  await expect(forecast).toContainText('90 days9,999,999,999.99 pts');
+  // Three columns on a phone: each figure ran out of its box over the next one.
+  const outside = await forecast.locator('dd').evaluateAll((dds) =>
+    dds
+      .filter((dd) => {
+        const range = document.createRange();
+        range.selectNodeContents(dd);
+        const text = range.getBoundingClientRect();
+        const box = dd.parentElement!.getBoundingClientRect();
+        return text.left < box.left || text.right > box.right;
+      })
+      .map((dd) => dd.textContent),
+  );
+  expect(outside).toHaveLength(0);
+});
+
 test("an expiry run's operation shows in Operations: type filter, icon and red points", async ({
   page,
   api,

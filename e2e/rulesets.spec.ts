@@ -224,6 +224,41 @@ test('a MANAGER creates rulesets', async ({ page, signIn, createUser }) => {
   await expect(rowFor(page, version)).toContainText(manager.username);
 });
 
+test("the backtest chart's axis reads whole above a million points", async ({ page, api }) => {
+  const ruleset = await createRuleset(api);
+  // No backtest earns that much here: its answer is stubbed, and the axis labels' boxes are measured.
+  await page.route(`**${RULESETS}/${ruleset.id}/backtest`, (route) =>
+    route.fulfill({
+      json: {
+        receipts: 3,
+        accounts: 2,
+        currentPoints: 3_800_000_000,
+        candidatePoints: 4_200_000_000,
+        delta: 400_000_000,
+        byCategory: [
+          { category: 'dairy', receipts: 2, currentPoints: 2_500_000_000, candidatePoints: 2_900_000_000 },
+          { category: null, receipts: 1, currentPoints: 1_300_000_000, candidatePoints: 1_300_000_000 },
+        ],
+      },
+    }),
+  );
+  await page.goto('/rulesets');
+  await search(page, ruleset.version);
+  await page.getByRole('button', { name: String(ruleset.version), exact: true }).click();
+  const details = page.getByRole('dialog', { name: `Ruleset Version ${ruleset.version}`, exact: true });
+  await details.getByRole('button', { name: 'Run Backtest' }).click();
+  const chart = details.getByRole('img', { name: 'Backtest by category chart' });
+  const ticks = chart.locator('text.recharts-cartesian-axis-tick-value[orientation=left]');
+  await expect(ticks.last()).toBeVisible();
+  // Full numbers in a 48 px axis: '2,500,000,000' showed as '000,000', its start cut off by the chart's edge.
+  const left = (await chart.boundingBox())!.x;
+  const labels = await ticks.evaluateAll((texts) =>
+    texts.map((t) => ({ text: t.textContent, left: t.getBoundingClientRect().left })),
+  );
+  expect(labels.filter((label) => label.left < left)).toEqual([]);
+  expect(labels.map((label) => label.text)).toContain('3B');
+});
+
 test('works at 390 px wide', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/rulesets');

@@ -26,6 +26,13 @@ export function formatNumber(value: number | string | null | undefined): string 
   return numberFormat.format(toNumber(value));
 }
 
+const compactFormat = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
+
+/** A chart axis's short number: 2500000000 → "2.5B", 750000 → "750K"; a full one did not fit in 48 px. */
+export function formatCompactNumber(value: number | string | null | undefined): string {
+  return compactFormat.format(toNumber(value));
+}
+
 function toDate(value: string | number | Date | null | undefined): Date | null {
   if (value === null || value === undefined || value === '') return null;
   const date = value instanceof Date ? value : new Date(value);

@@ -15,6 +15,12 @@ const PAGE_SIZES = [10, 20, 50, 100];
 const statusVariant = { open: 'success', spent: 'secondary', expired: 'destructive' } as const;
 const statusOptions = (['open', 'spent', 'expired'] as const).map((value) => ({ value, label: value }));
 
+/**
+ * Ten digits and two decimals whole ('1,234,567,890.12 pts'), as Accounts' Balance: flexible columns cut a
+ * lot of a billion points to '999,999,999.9…'. The three date columns and Status share what is left.
+ */
+const POINTS_WIDTH = 176;
+
 const columns: ColumnDef<Lot>[] = [
   // Days fit a phone's columns; the time is in the cell's title.
   {
@@ -45,13 +51,13 @@ const columns: ColumnDef<Lot>[] = [
   {
     accessorKey: 'points',
     header: 'Points',
-    meta: { className: 'text-right' },
+    meta: { className: 'text-right', width: POINTS_WIDTH },
     cell: ({ row }) => <span className="tabular-nums">{formatPoints(row.original.points)}</span>,
   },
   {
     accessorKey: 'remaining',
     header: 'Remaining',
-    meta: { className: 'text-right' },
+    meta: { className: 'text-right', width: POINTS_WIDTH },
     cell: ({ row }) => <span className="tabular-nums">{formatPoints(row.original.remaining)}</span>,
   },
   {
@@ -76,11 +82,16 @@ function Forecast({ accountId }: { accountId: string }) {
   return (
     <section aria-label="Expiry forecast" className="grid gap-2">
       <h3 className="text-sm font-medium">Expiring within</h3>
-      <dl className="grid grid-cols-3 gap-2">
+      {/* A row each on a phone, label left and figure right: three columns there ran ten-digit figures
+          into each other. The figure wraps before it overflows (only 'pts' moves, as a rule). */}
+      <dl className="grid gap-2 sm:grid-cols-3">
         {items.map(([label, value]) => (
-          <div key={label} className="grid gap-0.5 rounded-lg border p-2.5">
+          <div
+            key={label}
+            className="flex min-w-0 flex-wrap items-baseline justify-between gap-x-2 gap-y-0.5 rounded-lg border p-2.5 sm:grid sm:justify-normal"
+          >
             <dt className="text-xs text-muted-foreground">{label}</dt>
-            <dd className="font-semibold tabular-nums">
+            <dd className="min-w-0 font-semibold tabular-nums wrap-anywhere">
               {query.isPending ? (
                 <Skeleton className="h-5 w-16" />
               ) : query.isError ? (

@@ -42,14 +42,16 @@ export function accountColumns(
       cell: ({ row }) => (
         <div className="flex flex-col">
           <span className="tabular-nums">{formatPoints(row.original.balance)}</span>
+          {/* These lines wrap after their label: 'Pending: 2,999,999,999.97 pts' is wider than the column and
+              was cut; the figure itself stays on one line. */}
           {row.original.heldBalance > 0 && (
-            <span className="text-xs text-muted-foreground tabular-nums">
-              Held: {formatPoints(row.original.heldBalance)}
+            <span className="text-xs whitespace-normal text-muted-foreground tabular-nums">
+              Held: <span className="whitespace-nowrap">{formatPoints(row.original.heldBalance)}</span>
             </span>
           )}
           {row.original.pendingBalance > 0 && (
-            <span className="text-xs text-muted-foreground tabular-nums">
-              Pending: {formatPoints(row.original.pendingBalance)}
+            <span className="text-xs whitespace-normal text-muted-foreground tabular-nums">
+              Pending: <span className="whitespace-nowrap">{formatPoints(row.original.pendingBalance)}</span>
             </span>
           )}
         </div>

@@ -19,7 +19,6 @@ const dayLabel = new Intl.DateTimeFormat('en-US', {
   year: 'numeric',
   timeZone: 'UTC',
 });
-const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
 
 /** Axis tick: '2 PM' for hours, 'Jan 5' for days. */
 export function formatTick(timestamp: string, groupBy: AnalyticsGroupBy): string {
@@ -52,9 +51,4 @@ export function roundTicks(max: number, count = 4): number[] {
   const ticks: number[] = [];
   for (let tick = 0; ticks.length === 0 || ticks[ticks.length - 1]! < max; tick += step) ticks.push(tick);
   return ticks;
-}
-
-/** Y axis: 950, 1.2K, 3.4M. */
-export function formatCompact(value: number): string {
-  return compact.format(value);
 }

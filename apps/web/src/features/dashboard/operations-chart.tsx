@@ -2,9 +2,9 @@ import type { AnalyticsGroupBy } from '@loyalty/contracts';
 import { useId } from 'react';
 import { Area, Bar, CartesianGrid, Cell, ComposedChart, Line, Tooltip, XAxis, YAxis } from 'recharts';
 import { type ChartConfig, ChartContainer, ChartTooltipContent } from '@/components/ui/chart';
-import { formatNumber } from '@/lib/format';
+import { formatCompactNumber, formatNumber } from '@/lib/format';
 import { DAY_MS, HOUR_MS } from './analytics-windows';
-import { formatBucket, formatCompact, formatTick, roundTicks } from './chart-format';
+import { formatBucket, formatTick, roundTicks } from './chart-format';
 import { chartSummary } from './chart-summary';
 import type { ChartPoint, OperationTotals } from './dashboard-metrics';
 
@@ -115,7 +115,7 @@ export default function OperationsChart({
             tickLine={false}
             axisLine={false}
             width={44}
-            tickFormatter={formatCompact}
+            tickFormatter={formatCompactNumber}
           />
           <YAxis
             yAxisId="volume"
@@ -126,7 +126,7 @@ export default function OperationsChart({
             tickLine={false}
             axisLine={false}
             width={48}
-            tickFormatter={formatCompact}
+            tickFormatter={formatCompactNumber}
           />
           <Tooltip
             cursor={{ fillOpacity: 0.6 }}

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { formatPoints } from '@/lib/points';
+import { cn } from '@/lib/utils';
 
 const NO_VALUE = '—';
 
@@ -11,12 +12,23 @@ export function formatRate(rate: number | null): string {
   return rate === null ? NO_VALUE : `${(rate * 100).toFixed(2)}%`;
 }
 
-function Figure({ label, hint, children }: { label: string; hint: string; children: ReactNode }) {
+function Figure({
+  label,
+  hint,
+  className,
+  children,
+}: {
+  label: string;
+  hint: string;
+  className?: string;
+  children: ReactNode;
+}) {
   return (
-    <div className="grid min-w-0 content-start gap-1 rounded-lg border p-3">
+    <div className={cn('grid min-w-0 content-start gap-1 rounded-lg border p-3', className)}>
       <dt className="text-sm text-muted-foreground">{label}</dt>
       <dd className="grid min-w-0 gap-0.5">
-        <span className="text-lg font-semibold tabular-nums">{children}</span>
+        {/* 'pts' goes to the next line before a figure leaves its box (the client summary does the same). */}
+        <span className="text-lg font-semibold tabular-nums wrap-anywhere">{children}</span>
         <span className="text-xs text-muted-foreground">{hint}</span>
       </dd>
     </div>
@@ -52,10 +64,13 @@ export function FinanceSummary({ report }: { report: PointsFlowReport | undefine
           <CardTitle>Outstanding</CardTitle>
           <CardDescription>Points the programme owes now, whatever the range.</CardDescription>
         </CardHeader>
-        <CardContent>
+        {/* Columns by the card's own width, not the page's: in half of 1280 px three columns of ten-digit
+            figures ran into each other. A row each there; from 28rem Total above two columns, from 48rem
+            three: each column then holds '9,999,999,999.99' on one line ('pts' may wrap). */}
+        <CardContent className="@container">
           {report ? (
-            <dl className="grid gap-3 sm:grid-cols-3">
-              <Figure label="Total" hint="Σ balances">
+            <dl className="grid gap-3 @md:grid-cols-2 @3xl:grid-cols-3">
+              <Figure label="Total" hint="Σ balances" className="@md:col-span-2 @3xl:col-span-1">
                 {formatPoints(report.outstanding.total)}
               </Figure>
               <Figure label="Pending" hint="Not spendable yet">

@@ -1,7 +1,7 @@
 import type { PointsFlowRow } from '@loyalty/contracts';
 import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
 import { type ChartConfig, ChartContainer, ChartTooltipContent } from '@/components/ui/chart';
-import { formatNumber } from '@/lib/format';
+import { formatCompactNumber, formatNumber } from '@/lib/format';
 import { formatPeriod } from './finance-range';
 
 // Earned in the brand colour, redeemed in teal, expired in amber; each a step lighter on the dark background.
@@ -10,8 +10,6 @@ const config = {
   redeemed: { label: 'Redeemed', color: { light: 'oklch(0.6 0.118 184.7)', dark: 'oklch(0.72 0.13 175)' } },
   expired: { label: 'Expired', color: { light: 'oklch(0.64 0.17 55)', dark: 'oklch(0.77 0.15 70)' } },
 } satisfies ChartConfig;
-
-const compactFormat = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
 
 /** In words, for screen readers: the chart is an image with this description. */
 export function flowSummary(rows: PointsFlowRow[]): string {
@@ -45,7 +43,7 @@ export default function FlowChart({ rows, compact }: { rows: PointsFlowRow[]; co
           tickLine={false}
           axisLine={false}
           width={48}
-          tickFormatter={(v: number) => compactFormat.format(v)}
+          tickFormatter={formatCompactNumber}
         />
         <Tooltip
           cursor={{ fillOpacity: 0.6 }}

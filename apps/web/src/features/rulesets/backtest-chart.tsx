@@ -2,7 +2,7 @@ import type { BacktestResponse } from '@loyalty/contracts';
 import { useId } from 'react';
 import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
 import { type ChartConfig, ChartContainer, ChartTooltipContent } from '@/components/ui/chart';
-import { formatNumber } from '@/lib/format';
+import { formatCompactNumber, formatNumber } from '@/lib/format';
 
 // Current in a muted slate, candidate in the brand colour; each a step lighter on the dark background.
 const config = {
@@ -38,12 +38,8 @@ export default function BacktestChart({ rows }: { rows: BacktestResponse['byCate
         <BarChart role="img" aria-label="Backtest by category chart" aria-describedby={summaryId} data={data}>
           <CartesianGrid vertical={false} />
           <XAxis dataKey="label" tickLine={false} axisLine={false} tickMargin={8} minTickGap={8} />
-          <YAxis
-            tickLine={false}
-            axisLine={false}
-            width={48}
-            tickFormatter={(v: number) => formatNumber(v)}
-          />
+          {/* Compact, as Finance's chart: a full '2,500,000,000' lost its start to the chart's edge. */}
+          <YAxis tickLine={false} axisLine={false} width={48} tickFormatter={formatCompactNumber} />
           <Tooltip
             content={<ChartTooltipContent valueFormatter={(v: number) => `${formatNumber(v)} pts`} />}
           />
