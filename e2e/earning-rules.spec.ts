@@ -107,7 +107,10 @@ test('creates a ruleset with rules, shows them, backtests it and names the rule 
     await expect(details.getByText('Max Points per Receipt')).toBeVisible();
 
     // Backtest over the last 7 days: numbers, the chart, the per-category table.
-    await details.getByRole('button', { name: 'Run Backtest' }).click();
+    // By keyboard: the button disables itself while it runs; focus goes to the result's heading, in the dialog.
+    await details.getByRole('button', { name: 'Run Backtest' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(details.getByRole('heading', { name: 'Backtest result' })).toBeFocused();
     const result = details.getByRole('definition').filter({ hasText: /^\d/ }).first();
     await expect(result).toBeVisible();
     await expect(details.getByRole('img', { name: 'Backtest by category chart' })).toBeVisible();

@@ -85,11 +85,17 @@ test('bulk credits: checked, imported, and the same file again is already import
   await page.getByRole('radio', { name: /Bulk credits/ }).check();
   const file = csv('clientId,points,reason', `${tag}-A,10,Goodwill`, `${tag}-B,2.5,Goodwill`);
   await pick(page, 'credits.csv', file);
-  await page.getByRole('button', { name: 'Check file' }).click();
+  // By keyboard: each button disables itself while it runs, and focus goes on to what it brought (its
+  // heading is read out), not to <body>.
+  await page.getByRole('button', { name: 'Check file' }).focus();
+  await page.keyboard.press('Enter');
   await expect(counts(page, 'Check report')).toContainText('Would create2');
+  await expect(page.getByRole('heading', { level: 2, name: 'Check', exact: true })).toBeFocused();
   await expect(page.getByText('No errors: every row is valid.')).toBeVisible();
-  await page.getByRole('button', { name: 'Import', exact: true }).click();
+  await page.getByRole('button', { name: 'Import', exact: true }).focus();
+  await page.keyboard.press('Enter');
   await expect(counts(page, 'Import result')).toContainText('Created2');
+  await expect(page.getByRole('heading', { level: 2, name: 'Imported' })).toBeFocused();
 
   // The same file again: the check answers the first import, and nothing is credited twice.
   await pick(page, 'credits.csv', file);
@@ -123,6 +129,8 @@ test.describe('at 390 px in the dark theme', () => {
     await page.getByRole('button', { name: 'Check file' }).focus();
     await page.keyboard.press('Enter');
     await expect(page.getByRole('alert')).toHaveText(/^Line 1: unknown column name/);
+    // The button disabled itself while it ran: focus is back on it, not on <body>.
+    await expect(page.getByRole('button', { name: 'Check file' })).toBeFocused();
     expect(await fitsViewport(page)).toBe(true);
     await page.screenshot({ path: `${SHOTS}/refused-390-dark.png`, fullPage: true });
   });

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { expect, expectJson, test, toast, uniqueName } from './support/fixtures';
 import { createAccount, fitsViewport } from './support/loyalty-api';
@@ -165,6 +166,87 @@ test('a receiver answering 500: the delivery fails, Retry sends it again; reveal
         await page.screenshot({ path: `${SHOTS}/deliveries-${width}-${theme}.png`, animations: 'disabled' });
       }
     }
+  } finally {
+    await receiver.close();
+  }
+});
+
+test('55 deliveries: Previous / Next reach the oldest, the status filter, and Export CSV downloads them all', async ({
+  page,
+  signIn,
+  api,
+}) => {
+  const receiver = await startWebhookReceiver(500);
+  try {
+    const url = receiver.url(uniqueName('paged'));
+    const { id } = await expectJson<{ id: string }>(
+      await api.post('/api/v1/webhooks', { data: { url, eventTypes: [QUIET_TYPE] } }),
+    );
+    const count = async (status: string) =>
+      (
+        await expectJson<{ totalElements: number }>(
+          await api.get(`/api/v1/webhooks/${id}/deliveries?status=${status}&size=1`),
+        )
+      ).totalElements;
+    const sendTests = async (n: number) => {
+      for (let i = 0; i < n; i++) await expectJson(await api.post(`/api/v1/webhooks/${id}/test`));
+    };
+    // The 5 oldest fail (an attempt and its one retry, WEBHOOK_RETRY_SCHEDULE), the 50 newest succeed: the
+    // first page is all successes, so the failed ones are only reachable on page 2 or with the filter.
+    await sendTests(5);
+    await expect.poll(() => count('failed'), { timeout: 30_000 }).toBe(5);
+    receiver.answer(200);
+    await sendTests(50);
+    await expect.poll(() => count('succeeded'), { timeout: 30_000 }).toBe(50);
+
+    await signIn(page);
+    await page.goto('/webhooks');
+    await rowAction(page, url, 'View deliveries');
+    const items = drawer(page).getByRole('list', { name: 'Deliveries' }).getByRole('listitem');
+    await expect(drawer(page).getByText('The newest 50 of 55 deliveries.')).toBeVisible();
+    await expect(items).toHaveCount(50);
+    await expect(drawer(page).getByText('Page 1 of 2')).toBeVisible();
+    await expect(drawer(page).getByRole('button', { name: 'Retry' })).toHaveCount(0);
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+      expect(await fitsViewport(page)).toBe(true);
+      await page.screenshot({ path: `${SHOTS}/deliveries-paged-${width}.png`, animations: 'disabled' });
+    }
+
+    await drawer(page).getByRole('button', { name: 'Next' }).click();
+    await expect(drawer(page).getByText('Page 2 of 2')).toBeVisible();
+    await expect(items).toHaveCount(5);
+    await expect(drawer(page).getByText('51–55 of 55 deliveries, newest first.')).toBeVisible();
+    for (const item of await items.all())
+      await expect(item.getByText('Failed', { exact: true })).toBeVisible();
+    await expect(drawer(page).getByRole('button', { name: 'Retry' })).toHaveCount(5);
+    // Next disabled itself on the last page: focus moved to Previous, still in the drawer.
+    await expect(drawer(page).getByRole('button', { name: 'Previous' })).toBeFocused();
+
+    const filter = drawer(page).getByRole('combobox', { name: 'Filter by status' });
+    await filter.click();
+    await page.getByRole('option', { name: 'Failed', exact: true }).click();
+    await expect(drawer(page).getByText('Page 1 of 1')).toBeVisible();
+    await expect(items).toHaveCount(5);
+    await filter.click();
+    await page.getByRole('option', { name: 'Pending', exact: true }).click();
+    await expect(drawer(page).getByText('No pending deliveries.')).toBeVisible();
+    await filter.click();
+    await page.getByRole('option', { name: 'All statuses', exact: true }).click();
+    await expect(items).toHaveCount(50);
+
+    // Every delivery of the filter (none: all of them), not the page shown.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      drawer(page).getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^webhook-deliveries-\d{4}-\d{2}-\d{2}\.csv$/);
+    const lines = (await readFile((await download.path()) as string, 'utf8'))
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n');
+    expect(lines).toHaveLength(56);
+    expect(lines.slice(1).filter((line) => line.includes(',failed,'))).toHaveLength(5);
   } finally {
     await receiver.close();
   }

@@ -1,6 +1,6 @@
 import type { ImportKind, ImportReport } from '@loyalty/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ForbiddenState } from '@/components/feedback/forbidden-state';
 import { FormAlert } from '@/components/feedback/form-alert';
@@ -22,6 +22,12 @@ function resultTitle(result: ImportReport, withoutCheck: boolean): string {
   return withoutCheck ? 'Already imported' : 'Imported';
 }
 
+/** Focus lost with a button that disabled itself while it ran (it goes to <body>), or still on it. */
+function focusLost(...buttons: (HTMLElement | null)[]): boolean {
+  const active = document.activeElement;
+  return active === null || active === document.body || buttons.includes(active as HTMLElement);
+}
+
 /**
  * PROGRAMME-API.md §4 in the console: choose the kind, pick a CSV, check it (a dry run: counts and the
  * errors by line), then import it. Changing the kind, the file or the option asks for a new check, so
@@ -35,6 +41,12 @@ export function ImportPage() {
   const [checked, setChecked] = useState<ImportReport | null>(null);
   const [result, setResult] = useState<ImportReport | null>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
+  const checkButton = useRef<HTMLButtonElement>(null);
+  const importButton = useRef<HTMLButtonElement>(null);
+  const checkHeading = useRef<HTMLHeadingElement>(null);
+  const resultHeading = useRef<HTMLHeadingElement>(null);
+  // The card's sentence is read with its heading when focus moves there.
+  const checkNote = useId();
 
   const mutation = useMutation({
     mutationFn: (request: ImportRequest) => postImport(request),
@@ -46,6 +58,19 @@ export function ImportPage() {
       else handleServerError(error, { title: 'Import failed' });
     },
   });
+
+  // Check file and Import disable themselves while they run (Import stays so after an import), which drops a
+  // keyboard user's focus on <body>: it goes to the report that arrived (its heading is read out), or back to
+  // the button after a failure.
+  useEffect(() => {
+    if (!focusLost(checkButton.current, importButton.current)) return;
+    if (result) resultHeading.current?.focus();
+    else if (checked) checkHeading.current?.focus();
+  }, [checked, result]);
+  useEffect(() => {
+    if (!mutation.isError || !focusLost(checkButton.current, importButton.current)) return;
+    (mutation.variables?.dryRun ? checkButton : importButton).current?.focus();
+  }, [mutation.isError, mutation.variables]);
 
   const reset = () => {
     setChecked(null);
@@ -111,6 +136,7 @@ export function ImportPage() {
           {refusal && <FormAlert message={refusal} />}
           <div className="flex flex-wrap gap-2">
             <Button
+              ref={checkButton}
               variant={checked ? 'outline' : 'default'}
               disabled={!file || mutation.isPending}
               onClick={() => run(true)}
@@ -118,6 +144,7 @@ export function ImportPage() {
               Check file
             </Button>
             <Button
+              ref={importButton}
               disabled={!checked || blocked || result !== null || mutation.isPending}
               onClick={() => run(false)}
             >
@@ -136,8 +163,12 @@ export function ImportPage() {
       {checked && !result && (
         <Card>
           <CardHeader>
-            <CardTitle>Check</CardTitle>
-            <CardDescription>What importing this file would do. Nothing has been written.</CardDescription>
+            <CardTitle ref={checkHeading} tabIndex={-1} aria-describedby={checkNote} className="outline-none">
+              Check
+            </CardTitle>
+            <CardDescription id={checkNote}>
+              What importing this file would do. Nothing has been written.
+            </CardDescription>
           </CardHeader>
           <CardContent>
             <ImportReportView report={checked} title="Check report" />
@@ -148,7 +179,9 @@ export function ImportPage() {
       {result && (
         <Card>
           <CardHeader>
-            <CardTitle>{resultTitle(result, checked === null)}</CardTitle>
+            <CardTitle ref={resultHeading} tabIndex={-1} className="outline-none">
+              {resultTitle(result, checked === null)}
+            </CardTitle>
             <CardDescription aria-live="polite">
               {result.importId ? 'The import is recorded in the audit log.' : 'The file was not imported.'}
             </CardDescription>

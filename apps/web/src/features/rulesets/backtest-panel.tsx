@@ -1,6 +1,6 @@
 import type { BacktestResponse, Ruleset } from '@loyalty/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Label } from '@/components/ui/label';
 import { OptionSelect } from '@/components/ui/option-select';
@@ -40,6 +40,17 @@ export function BacktestPanel({ ruleset }: { ruleset: Ruleset }) {
     },
     meta: { errorTitle: 'Backtest failed' },
   });
+  const button = useRef<HTMLButtonElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Run Backtest disables itself while it runs, which drops a keyboard user's focus on <body>, out of the
+  // details dialog: it goes to the result's heading when the answer arrives, or back to the button after a
+  // failure.
+  useEffect(() => {
+    const active = document.activeElement;
+    if (active !== null && active !== document.body && active !== button.current) return;
+    if (mutation.isSuccess) heading.current?.focus();
+    else if (mutation.isError) button.current?.focus();
+  }, [mutation.isSuccess, mutation.isError]);
 
   return (
     <section aria-labelledby="backtest-title" className="grid gap-3 border-t pt-4">
@@ -60,13 +71,25 @@ export function BacktestPanel({ ruleset }: { ruleset: Ruleset }) {
             options={ranges}
           />
         </div>
-        <Button type="button" onClick={() => mutation.mutate(Number(range))} disabled={mutation.isPending}>
+        <Button
+          ref={button}
+          type="button"
+          onClick={() => mutation.mutate(Number(range))}
+          disabled={mutation.isPending}
+        >
           {mutation.isPending ? 'Running...' : 'Run Backtest'}
         </Button>
       </div>
       <div aria-live="polite" aria-busy={mutation.isPending}>
         {mutation.isPending && <Skeleton className="h-24 w-full" />}
-        {mutation.data && <BacktestResult result={mutation.data} />}
+        {mutation.data && (
+          <div className="grid gap-3">
+            <h4 ref={heading} tabIndex={-1} className="text-sm font-medium outline-none">
+              Backtest result
+            </h4>
+            <BacktestResult result={mutation.data} />
+          </div>
+        )}
       </div>
     </section>
   );

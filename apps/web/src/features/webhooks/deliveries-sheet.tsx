@@ -1,18 +1,45 @@
-import type { Delivery, Webhook } from '@loyalty/contracts';
+import { type Delivery, deliveryStatuses, type Webhook } from '@loyalty/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { InboxIcon } from 'lucide-react';
+import { type ReactNode, useRef, useState } from 'react';
 import { toast } from 'sonner';
+import { DataTablePagination } from '@/components/data-table/data-table-pagination';
+import { ExportListButton } from '@/components/data-table/export-list-button';
 import { ErrorWithRetry } from '@/components/feedback/error-with-retry';
+import { FilterSelect } from '@/components/ui/option-select';
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from '@/components/ui/sheet';
 import { Skeleton } from '@/components/ui/skeleton';
 import { getServerMessage } from '@/lib/handle-server-error';
 import { useReturnFocus } from '@/lib/use-return-focus';
 import { DeliveryItem } from './delivery-item';
-import { DELIVERIES_SHOWN, deliveriesQuery, retryDelivery, webhooksKeys } from './webhooks-api';
+import {
+  DELIVERIES_SHOWN,
+  type DeliveriesView,
+  deliveriesQuery,
+  deliveriesUrl,
+  retryDelivery,
+  webhooksKeys,
+} from './webhooks-api';
+
+const statusOptions = deliveryStatuses.map((status) => ({
+  value: status,
+  label: status[0]!.toUpperCase() + status.slice(1),
+}));
+
+/** "The newest 50 of 55 failed deliveries." on the first page; where a later page is in the whole. */
+function rangeText(view: DeliveriesView, shown: number, total: number): string {
+  const what = view.status ? `${view.status} deliveries` : 'deliveries';
+  if (view.page === 0) return `The newest ${shown} of ${total} ${what}.`;
+  const first = view.page * DELIVERIES_SHOWN + 1;
+  return `${first}–${first + shown - 1} of ${total} ${what}, newest first.`;
+}
 
 function DeliveriesList({ endpoint }: { endpoint: Webhook }) {
   const queryClient = useQueryClient();
-  const query = useQuery(deliveriesQuery(endpoint.id));
+  const [view, setView] = useState<DeliveriesView>({ page: 0, status: undefined });
+  const query = useQuery(deliveriesQuery(endpoint.id, view));
+  const list = useRef<HTMLDivElement>(null);
   const retry = useMutation({
     mutationFn: retryDelivery,
     meta: { errorTitle: 'Failed to retry the delivery' },
@@ -21,54 +48,99 @@ function DeliveriesList({ endpoint }: { endpoint: Webhook }) {
       void queryClient.invalidateQueries({ queryKey: webhooksKeys.all });
     },
   });
+  // A table only to drive the console's shared Previous / Next (the rows are drawn as cards below).
+  const pager = useReactTable<Delivery>({
+    data: query.data?.content ?? [],
+    columns: [],
+    getCoreRowModel: getCoreRowModel(),
+    manualPagination: true,
+    rowCount: query.data?.totalElements ?? 0,
+    state: { pagination: { pageIndex: view.page, pageSize: DELIVERIES_SHOWN } },
+    onPaginationChange: (update) => {
+      const next =
+        typeof update === 'function' ? update({ pageIndex: view.page, pageSize: DELIVERIES_SHOWN }) : update;
+      setView((current) => ({ ...current, page: next.pageIndex }));
+      list.current?.scrollTo({ top: 0 });
+    },
+  });
 
+  let body: ReactNode;
   if (query.isPending) {
-    return (
+    body = (
       <div role="status" className="grid gap-3" aria-label="Loading deliveries">
         <Skeleton className="h-32 w-full" />
         <Skeleton className="h-32 w-full" />
       </div>
     );
-  }
-  if (query.error) {
-    return (
+  } else if (query.error) {
+    body = (
       <ErrorWithRetry
         message={`Failed to load deliveries: ${getServerMessage(query.error)}`}
         onRetry={() => void query.refetch()}
       />
     );
-  }
-  const { content, totalElements } = query.data;
-  if (content.length === 0) {
-    return (
+  } else if (query.data.content.length === 0) {
+    body = (
       <div className="flex flex-col items-center gap-2 rounded-lg border border-dashed p-8 text-center text-sm text-muted-foreground">
         <InboxIcon className="size-6" aria-hidden="true" />
-        <p>No deliveries yet. Send a test event to try the endpoint.</p>
+        <p>
+          {view.status
+            ? `No ${view.status} deliveries.`
+            : 'No deliveries yet. Send a test event to try the endpoint.'}
+        </p>
       </div>
     );
+  } else {
+    const { content, totalElements } = query.data;
+    body = (
+      <>
+        <ul className="grid gap-3" aria-label="Deliveries">
+          {content.map((delivery: Delivery) => (
+            <DeliveryItem
+              key={delivery.id}
+              delivery={delivery}
+              onRetry={retry.mutate}
+              retrying={retry.isPending && retry.variables?.id === delivery.id}
+            />
+          ))}
+        </ul>
+        {totalElements > DELIVERIES_SHOWN && (
+          <p className="text-sm text-muted-foreground">{rangeText(view, content.length, totalElements)}</p>
+        )}
+      </>
+    );
   }
+
   return (
     <>
-      <ul className="grid gap-3" aria-label="Deliveries">
-        {content.map((delivery: Delivery) => (
-          <DeliveryItem
-            key={delivery.id}
-            delivery={delivery}
-            onRetry={retry.mutate}
-            retrying={retry.isPending && retry.variables?.id === delivery.id}
-          />
-        ))}
-      </ul>
-      {totalElements > DELIVERIES_SHOWN && (
-        <p className="text-sm text-muted-foreground">
-          The newest {DELIVERIES_SHOWN} of {totalElements} deliveries.
-        </p>
-      )}
+      <div className="flex flex-wrap items-center gap-2 border-b px-4 py-3">
+        <FilterSelect
+          label="Filter by status"
+          allLabel="All statuses"
+          options={statusOptions}
+          className="w-40"
+          value={view.status}
+          onChange={(status) => setView({ page: 0, status })}
+        />
+        <div className="ml-auto">
+          <ExportListButton name="webhook-deliveries" url={deliveriesUrl(endpoint.id, view.status)} />
+        </div>
+      </div>
+      <div ref={list} className="grid flex-1 content-start gap-3 overflow-y-auto p-4">
+        {body}
+      </div>
+      <div className="border-t px-4 py-3">
+        <DataTablePagination
+          table={pager}
+          totalElements={query.data?.totalElements ?? 0}
+          disabled={query.isPending}
+        />
+      </div>
     </>
   );
 }
 
-/** Issue 12: an endpoint's deliveries, newest first, refreshed while any is pending. */
+/** Issue 12: an endpoint's deliveries, newest first, a page at a time, refreshed while any is pending. */
 export function DeliveriesSheet({ endpoint, onClose }: { endpoint: Webhook | null; onClose: () => void }) {
   const returnFocus = useReturnFocus();
   const queryClient = useQueryClient();
@@ -85,7 +157,7 @@ export function DeliveriesSheet({ endpoint, onClose }: { endpoint: Webhook | nul
           <SheetTitle>Deliveries</SheetTitle>
           <SheetDescription className="break-all">{endpoint?.url}</SheetDescription>
         </SheetHeader>
-        <div className="flex-1 overflow-y-auto p-4">{endpoint && <DeliveriesList endpoint={endpoint} />}</div>
+        {endpoint && <DeliveriesList key={endpoint.id} endpoint={endpoint} />}
       </SheetContent>
     </Sheet>
   );

@@ -2,19 +2,20 @@ import type {
   CreatedWebhook,
   CreateWebhookRequest,
   Delivery,
+  DeliveryStatus,
   EventType,
   Paged,
   Webhook,
   WebhookListItem,
   WebhookStatus,
 } from '@loyalty/contracts';
-import { queryOptions } from '@tanstack/react-query';
-import { apiClient } from '@/lib/api-client';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { apiClient, buildUrl } from '@/lib/api-client';
 
 const WEBHOOKS = '/api/v1/webhooks';
 const endpointPath = (id: string) => `${WEBHOOKS}/${encodeURIComponent(id)}`;
 
-/** The newest deliveries the drawer shows; older ones are in the CSV export. */
+/** The drawer's page of deliveries, newest first: Previous / Next and the CSV export reach the rest. */
 export const DELIVERIES_SHOWN = 50;
 /** While a delivery is pending the drawer asks again this often, so its outcome appears by itself. */
 const PENDING_REFRESH_MS = 2000;
@@ -22,7 +23,7 @@ const PENDING_REFRESH_MS = 2000;
 export const webhooksKeys = {
   all: ['webhooks'] as const,
   list: ['webhooks', 'list'] as const,
-  deliveries: (id: string) => ['webhooks', 'deliveries', id] as const,
+  deliveries: (id: string, view: DeliveriesView) => ['webhooks', 'deliveries', id, view] as const,
 };
 
 /**
@@ -41,14 +42,27 @@ export const webhooksListQuery = queryOptions({
   meta: { errorTitle: 'Failed to load webhook endpoints', ignoreStatuses: [403] },
 });
 
-export function deliveriesQuery(id: string) {
+/** What the drawer shows: a page (from 0) of one status, or of all. */
+export interface DeliveriesView {
+  page: number;
+  status: DeliveryStatus | undefined;
+}
+
+/** An endpoint's deliveries with the drawer's filter, for Export CSV (which drops page and size). */
+export function deliveriesUrl(id: string, status: DeliveryStatus | undefined): string {
+  return buildUrl(`${endpointPath(id)}/deliveries`, { status });
+}
+
+export function deliveriesQuery(id: string, view: DeliveriesView) {
   return queryOptions({
-    queryKey: webhooksKeys.deliveries(id),
+    queryKey: webhooksKeys.deliveries(id, view),
     queryFn: ({ signal }) =>
       apiClient.get<Paged<Delivery>>(`${endpointPath(id)}/deliveries`, {
-        query: { page: 0, size: DELIVERIES_SHOWN },
+        query: { page: view.page, size: DELIVERIES_SHOWN, status: view.status },
         signal,
       }),
+    // The page shown stays while the next page or another filter loads.
+    placeholderData: keepPreviousData,
     refetchInterval: (query) =>
       query.state.data?.content.some((d) => d.status === 'pending') ? PENDING_REFRESH_MS : false,
     meta: { errorTitle: 'Failed to load deliveries' },
