@@ -1,40 +1,23 @@
 import { WEBHOOK_BACKLOG_CAP, type WebhookListItem } from '@loyalty/contracts';
 import { sql } from 'kysely';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { bearer } from '../../../test/helper';
+import { describe, expect, it } from 'vitest';
 import { inTransaction } from '../../db/transaction';
 import { metricValue } from '../../plugins/metrics.test-support';
 import { deliverUntilCaughtUp } from './deliver-until-caught-up.test-support';
 import { insertEvents } from './events.repository';
 import { deliveryBacklog } from './streams.repository';
-import { type Receiver, startReceiver } from './webhook-receiver.test-support';
-import { webhookTestContext } from './webhook-test-context.test-support';
+import { adminApi, receiverPerTest, webhookTestContext } from './webhook-test-context.test-support';
 import { listWebhooks } from './webhooks.repository';
 
 const { ctx, db, crypto } = await webhookTestContext();
 const options = { timeoutMs: 30_000, allowPrivate: true, retrySchedule: [0] };
 
-let receiver: Receiver;
-beforeEach(async () => {
-  // Each test starts without endpoints: none counts the events of another's.
-  await db.deleteFrom('webhook_endpoints').execute();
-  receiver = await startReceiver();
-  return () => receiver.close();
-});
+const receivers = receiverPerTest(db);
 
-async function api(method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) {
-  const res = await ctx.app.inject({
-    method,
-    url,
-    headers: bearer(ctx.tokens.ADMIN),
-    ...(payload ? { payload } : {}),
-  });
-  expect(res.statusCode, res.body).toBeLessThan(300);
-  return res.json();
-}
+const api = adminApi(ctx);
 
 async function endpoint(eventTypes: string[]): Promise<string> {
-  return (await api('POST', '/api/v1/webhooks', { url: receiver.url, eventTypes })).id;
+  return (await api('POST', '/api/v1/webhooks', { url: receivers.current.url, eventTypes })).id;
 }
 
 /** The endpoint's row of `GET /api/v1/webhooks`. */
@@ -92,14 +75,14 @@ describe('the backlog of the endpoints list', () => {
     await write(['account.created', 'account.created']);
     expect((await listed(hook)).backlog).toBe(2);
     await deliverUntilCaughtUp(db, crypto, options);
-    expect(receiver.received).toHaveLength(2);
+    expect(receivers.current.received).toHaveLength(2);
     expect(await listed(hook)).toMatchObject({ backlog: 0, backlogSince: null });
 
     // A failed attempt waits for its retry in an hour: not behind until then.
-    receiver.always(500);
+    receivers.current.always(500);
     await write(['account.created']);
     await deliverUntilCaughtUp(db, crypto, { ...options, retrySchedule: [3600] });
-    expect(receiver.received).toHaveLength(3);
+    expect(receivers.current.received).toHaveLength(3);
     expect(await listed(hook)).toMatchObject({ backlog: 0, lastDeliveryStatus: 'pending' });
     await sql`update webhook_deliveries set next_attempt_at = now()
       where endpoint_id = ${hook}::uuid and status = 'pending'`.execute(db);
@@ -109,10 +92,10 @@ describe('the backlog of the endpoints list', () => {
   it("the last delivery and the success rate are over the endpoint's latest deliveries only", async () => {
     const hook = await endpoint(['account.created']);
     // One that fails for good (no retry), then two that succeed.
-    receiver.always(500);
+    receivers.current.always(500);
     await write(['account.created']);
     await deliverUntilCaughtUp(db, crypto, { ...options, retrySchedule: [] });
-    receiver.always(200);
+    receivers.current.always(200);
     await write(['account.created', 'account.created']);
     await deliverUntilCaughtUp(db, crypto, options);
     const summary = async (window: number) => {

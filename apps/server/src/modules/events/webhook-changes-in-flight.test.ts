@@ -1,10 +1,9 @@
 import { setTimeout as pause } from 'node:timers/promises';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { bearer } from '../../../test/helper';
+import { describe, expect, it } from 'vitest';
 import { deliverUntilCaughtUp } from './deliver-until-caught-up.test-support';
 import { claimStreamBatch, deliverStream } from './stream-batch';
 import { type Receiver, startReceiver } from './webhook-receiver.test-support';
-import { webhookTestContext } from './webhook-test-context.test-support';
+import { adminApi, receiverPerTest, webhookTestContext } from './webhook-test-context.test-support';
 
 /**
  * An endpoint changed (PATCH) while a worker holds its stream's lease: between the claim and the read, or
@@ -14,21 +13,12 @@ const { ctx, db, crypto } = await webhookTestContext();
 const options = { timeoutMs: 30_000, allowPrivate: true, retrySchedule: [0, 0] };
 const deliverAll = () => deliverUntilCaughtUp(db, crypto, options);
 
-let receiver: Receiver;
-beforeEach(async () => {
-  await db.deleteFrom('webhook_endpoints').execute();
-  receiver = await startReceiver();
-  return () => receiver.close();
-});
+const receivers = receiverPerTest(db);
 
-async function api(method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) {
-  const res = await ctx.app.inject({ method, url, headers: bearer(ctx.tokens.ADMIN), payload });
-  expect(res.statusCode, res.body).toBeLessThan(300);
-  return res.json();
-}
+const api = adminApi(ctx);
 
 const endpoint = async (): Promise<string> =>
-  (await api('POST', '/api/v1/webhooks', { url: receiver.url, eventTypes: ['account.created'] })).id;
+  (await api('POST', '/api/v1/webhooks', { url: receivers.current.url, eventTypes: ['account.created'] })).id;
 const patch = (id: string, change: object) => api('PATCH', `/api/v1/webhooks/${id}`, change);
 
 let accounts = 0;
@@ -61,7 +51,7 @@ describe('an endpoint changed while its stream is leased', () => {
     const id = await endpoint();
     const before = await account('before-disable');
     const { stream, token } = await claim();
-    const held = receiver.hold(200);
+    const held = receivers.current.hold(200);
     const batch = deliverStream(db, crypto, options, stream, token);
     await held.arrived;
     await patch(id, { status: 'disabled' });
@@ -71,7 +61,7 @@ describe('an endpoint changed while its stream is leased', () => {
     expect(await batch).toMatchObject({ attempts: 1 });
     await deliverAll();
     // Before: the batch moved the stream back to its own position, and 'while-disabled' was sent.
-    expect(sent(receiver)).toEqual([before]);
+    expect(sent(receivers.current)).toEqual([before]);
     // The receiver got it: the batch's delivery is recorded.
     const deliveries = await api('GET', `/api/v1/webhooks/${id}/deliveries`);
     expect(deliveries.content).toMatchObject([{ status: 'succeeded', attempts: 1, responseStatus: 200 }]);
@@ -88,7 +78,7 @@ describe('an endpoint changed while its stream is leased', () => {
     await deliverAll();
     // As with no claim at all: enabled again, the stream starts from then, and 'before-disable' had not
     // been handed over when it was disabled. Before: the batch read from the position it was claimed at.
-    expect(sent(receiver)).toEqual([]);
+    expect(sent(receivers.current)).toEqual([]);
     expect((await api('GET', `/api/v1/webhooks/${id}/deliveries`)).content).toEqual([]);
   });
 
@@ -98,7 +88,7 @@ describe('an endpoint changed while its stream is leased', () => {
     try {
       const before = await account('before-move');
       const { stream, token } = await claim();
-      const held = receiver.hold(500);
+      const held = receivers.current.hold(500);
       const batch = deliverStream(db, crypto, options, stream, token);
       await held.arrived;
       await patch(id, { url: moved.url });
@@ -108,7 +98,7 @@ describe('an endpoint changed while its stream is leased', () => {
       await deliverAll();
       // The batch's attempt went to the URL it had read; its retry and every later event go to the new one,
       // and the batch's position holds: nothing is sent twice to the new URL, nothing is skipped.
-      expect(sent(receiver)).toEqual([before]);
+      expect(sent(receivers.current)).toEqual([before]);
       expect(sent(moved).sort()).toEqual([after, before].sort());
       const deliveries = await api('GET', `/api/v1/webhooks/${id}/deliveries`);
       expect(deliveries.content).toHaveLength(2);
