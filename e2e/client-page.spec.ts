@@ -175,7 +175,8 @@ test('Available is what a till may spend: balance − held − pending, as the s
   await expect(figures.first()).toHaveText('40 pts');
   // Balance, its hint-less figure; Held and its hint; then Available and its hint.
   await expect(figures.nth(3)).toHaveText('27.5 pts');
-  await expect(figures.nth(4)).toHaveText('balance − held − pending');
+  // The pending amount is named: staff see what is held back, not only that something is.
+  await expect(figures.nth(4)).toHaveText('balance − held − 12.5 pts pending');
   await page.unrouteAll({ behavior: 'ignoreErrors' });
 });
 

@@ -51,7 +51,13 @@ export function ClientSummary({ account }: { account: Account }) {
         </Figure>
         <Figure
           label="Available"
-          hint={account.pendingBalance > 0 ? 'balance − held − pending' : 'balance − held'}
+          // The pending figure itself: shown nowhere else here, and "Available 0 pts" beside a large balance
+          // otherwise leaves staff guessing what is held back.
+          hint={
+            account.pendingBalance > 0
+              ? `balance − held − ${formatPoints(account.pendingBalance)} pending`
+              : 'balance − held'
+          }
         >
           {figures[2]}
         </Figure>
