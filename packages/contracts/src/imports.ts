@@ -77,7 +77,7 @@ const pointsText = z
   .trim()
   // A bulk credit never takes points away: "-5" hears that, not a word about decimals.
   .regex(POINTS_TEXT, 'must be a positive number of points with at most 2 decimal places')
-  .refine((v) => Number(v) <= 1_000_000_000, 'must be at most 1000000000');
+  .refine((v) => Number(v) <= 1_000_000_000, 'must be at most 1,000,000,000');
 
 /** A card number issued as given (8–19 digits). */
 export const importCardNumber = z

@@ -113,15 +113,21 @@ describe('import input', () => {
     ]);
   });
 
-  it('negative points are an error row that says points must be positive (an import only credits)', async () => {
-    const res = await post('accounts', csv('clientId,points', 'NEG-1,-5', 'NEG-2,1.234'), {
-      query: 'dryRun=true',
-    });
+  it('points out of range are error rows that say why: positive (an import only credits), 2 decimals, the limit', async () => {
+    const res = await post(
+      'accounts',
+      csv('clientId,points', 'NEG-1,-5', 'NEG-2,1.234', 'NEG-3,1000000001'),
+      {
+        query: 'dryRun=true',
+      },
+    );
     const messages = res.json().errors.map((e: { message: string }) => e.message);
     // Before: both said "must be a number of points with at most 2 decimal places".
     expect(messages).toEqual([
       expect.stringMatching(/points.*must be a positive number of points/),
       expect.stringMatching(/points.*at most 2 decimal places/),
+      // Grouped as the console's own limits are ("1000000000" before).
+      expect.stringMatching(/points.*must be at most 1,000,000,000/),
     ]);
   });
 
