@@ -14,6 +14,12 @@ export interface TokenService {
 
 const ISSUER = 'loyalty-admin';
 
+/**
+ * Seconds a token's times may be off between servers whose clocks differ. It applies to `exp` too: a token is
+ * accepted until `exp` plus this, so a sign-out's revocation must be kept as long (`logout`).
+ */
+export const CLOCK_TOLERANCE_SECONDS = 60;
+
 export function createTokenService(secret: string, ttlSeconds: number): TokenService {
   const key = new TextEncoder().encode(secret);
   return {
@@ -41,7 +47,7 @@ export function createTokenService(secret: string, ttlSeconds: number): TokenSer
           maxTokenAge: ttlSeconds,
           // With maxTokenAge an iat in the future is refused: servers behind one load balancer whose clocks
           // differ by a few seconds would sign each other's fresh sessions out.
-          clockTolerance: 60,
+          clockTolerance: CLOCK_TOLERANCE_SECONDS,
         });
         // A jti we did not issue (ours are UUIDs, the type of revoked_sessions.jti) is refused, not looked up.
         if (payload.jti !== undefined && !isUuid(payload.jti)) throw new AppError('UNAUTHORIZED');

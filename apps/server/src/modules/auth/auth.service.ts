@@ -4,7 +4,7 @@ import type { Db } from '../../db/connection';
 import { inTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import { verifyAgainstDummy, verifyPassword } from '../../lib/password';
-import type { TokenService } from '../../lib/tokens';
+import { CLOCK_TOLERANCE_SECONDS, type TokenService } from '../../lib/tokens';
 import type { AuthSession, AuthUser } from '../../plugins/auth';
 import { insertAudit } from '../audit/audit.repository';
 import { findCredentialsByUsername, touchLastLogin } from '../users/users.repository';
@@ -130,7 +130,10 @@ export async function login(
 export async function logout(db: Db, user: AuthUser, session: AuthSession, address: string): Promise<void> {
   await inTransaction(db, async (trx) => {
     // A token issued before sign-outs were recorded has no jti to revoke: it stays valid until it expires.
-    if (session.jti) await revokeSession(trx, session.jti, new Date(session.exp * 1000));
+    // Kept as long as the token is accepted: until exp plus the clock tolerance. Kept only until exp, a
+    // sign-out in that last minute was pruned by its own statement and the token went on working.
+    const acceptedUntil = (session.exp + CLOCK_TOLERANCE_SECONDS) * 1000;
+    if (session.jti) await revokeSession(trx, session.jti, new Date(acceptedUntil));
     await insertAudit(trx, {
       username: user.username,
       message: `Signed out from ${address}`,

@@ -2,6 +2,7 @@ import { SignJWT } from 'jose';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { bearer, createTestContext } from '../../../test/helper';
+import { CLOCK_TOLERANCE_SECONDS } from '../../lib/tokens';
 
 const ctx = await createTestContext();
 const { app } = ctx;
@@ -77,7 +78,28 @@ describe('POST /auth/api/v1/logout', () => {
       .selectAll()
       .where('jti', 'in', [stale, jti])
       .execute();
-    expect(rows).toEqual([{ jti, expires_at: new Date(exp * 1000) }]);
+    // As long as the token is accepted: its exp plus the clock tolerance.
+    expect(rows).toEqual([{ jti, expires_at: new Date((exp + CLOCK_TOLERANCE_SECONDS) * 1000) }]);
+  });
+
+  it('a token signed out in the minute after its exp, which is still accepted, is refused from then on', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const late = await new SignJWT({ username: 'admin', role: 'ADMIN' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(ctx.users.ADMIN)
+      .setIssuer('loyalty-admin')
+      .setJti(crypto.randomUUID())
+      .setIssuedAt(now - 60)
+      .setExpirationTime(now - 20)
+      .sign(new TextEncoder().encode('test-secret-that-is-long-enough-0123456789'));
+    const audit = () => app.inject({ url: '/api/v1/audit', headers: bearer(late) });
+    expect((await audit()).statusCode).toBe(200);
+    expect((await logout(late)).statusCode).toBe(204);
+    // Before: its revocation, kept until exp, was pruned by its own sign-out, and the token still worked.
+    expect((await audit()).statusCode).toBe(401);
+    // Another sign-out's pruning leaves it refused.
+    expect((await logout(await signIn('viewer'))).statusCode).toBe(204);
+    expect((await audit()).statusCode).toBe(401);
   });
 
   it('a token issued before sign-outs were recorded (no jti) signs out but stays valid until it expires', async () => {
