@@ -213,7 +213,21 @@ test('55 deliveries: Previous / Next reach the oldest, the status filter, and Ex
       await page.screenshot({ path: `${SHOTS}/deliveries-paged-${width}.png`, animations: 'disabled' });
     }
 
+    // While page 2 is on its way, page 1's rows stay with their own label (it read "51–100 of 55" over them).
+    const secondPage = /\/deliveries\?(.*&)?page=1(&|$)/;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const asked = page.waitForRequest(secondPage);
+    await page.route(secondPage, async (route) => {
+      await held;
+      await route.continue();
+    });
     await drawer(page).getByRole('button', { name: 'Next' }).click();
+    await asked;
+    await expect(drawer(page).getByText('The newest 50 of 55 deliveries.')).toBeVisible();
+    release();
     await expect(drawer(page).getByText('Page 2 of 2')).toBeVisible();
     await expect(items).toHaveCount(5);
     await expect(drawer(page).getByText('51–55 of 55 deliveries, newest first.')).toBeVisible();

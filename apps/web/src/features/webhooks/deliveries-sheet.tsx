@@ -2,7 +2,7 @@ import { type Delivery, deliveryStatuses, type Webhook } from '@loyalty/contract
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { InboxIcon } from 'lucide-react';
-import { type ReactNode, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { DataTablePagination } from '@/components/data-table/data-table-pagination';
 import { ExportListButton } from '@/components/data-table/export-list-button';
@@ -39,7 +39,18 @@ function DeliveriesList({ endpoint }: { endpoint: Webhook }) {
   const queryClient = useQueryClient();
   const [view, setView] = useState<DeliveriesView>({ page: 0, status: undefined });
   const query = useQuery(deliveriesQuery(endpoint.id, view));
+  // The view of the rows on screen: while the next page or filter loads, the previous rows stay (placeholder)
+  // and their label with them ("51–100 of 55" over page 1's rows, before).
+  const [shownView, setShownView] = useState(view);
+  const answered = query.data !== undefined && !query.isPlaceholderData;
+  if (answered && shownView !== view) setShownView(view);
   const list = useRef<HTMLDivElement>(null);
+  // A page emptied meanwhile (its pending deliveries finished, or were pruned) falls back to the last one.
+  const emptied = answered && view.page > 0 && query.data.content.length === 0;
+  const lastPage = Math.max((query.data?.totalPages ?? 1) - 1, 0);
+  useEffect(() => {
+    if (emptied) setView((current) => ({ ...current, page: Math.min(current.page, lastPage) }));
+  }, [emptied, lastPage]);
   const retry = useMutation({
     mutationFn: retryDelivery,
     meta: { errorTitle: 'Failed to retry the delivery' },
@@ -84,8 +95,8 @@ function DeliveriesList({ endpoint }: { endpoint: Webhook }) {
       <div className="flex flex-col items-center gap-2 rounded-lg border border-dashed p-8 text-center text-sm text-muted-foreground">
         <InboxIcon className="size-6" aria-hidden="true" />
         <p>
-          {view.status
-            ? `No ${view.status} deliveries.`
+          {shownView.status
+            ? `No ${shownView.status} deliveries.`
             : 'No deliveries yet. Send a test event to try the endpoint.'}
         </p>
       </div>
@@ -105,7 +116,9 @@ function DeliveriesList({ endpoint }: { endpoint: Webhook }) {
           ))}
         </ul>
         {totalElements > DELIVERIES_SHOWN && (
-          <p className="text-sm text-muted-foreground">{rangeText(view, content.length, totalElements)}</p>
+          <p className="text-sm text-muted-foreground">
+            {rangeText(shownView, content.length, totalElements)}
+          </p>
         )}
       </>
     );
