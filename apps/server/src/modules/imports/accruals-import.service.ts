@@ -6,19 +6,17 @@ import { requestHash } from '../../lib/request-hash';
 import type { AuthUser } from '../../plugins/auth';
 import { claimKey, findStoredAnswer, storeAnswer } from '../ledger/admin-idempotency.repository';
 import { postStagedCredits } from '../ledger/staged-credits';
+import {
+  accrualsOutcome,
+  refuseRenamedAccounts,
+  resolveAccrualAccounts,
+  stageAccruals,
+} from './accruals-stage.repository';
 import type { CsvRecord } from './csv-reader';
 import type { ImportRow } from './import-rows.repository';
 import { type ImportOptions, invalidRow, runImport } from './import-run';
 import { withSpooledFile } from './import-spool';
-import {
-  ACCRUALS_STAGE,
-  accrualsOutcome,
-  BULK_ROWS,
-  planForBulk,
-  refuseRenamedAccounts,
-  resolveAccrualAccounts,
-  stageAccruals,
-} from './imports.repository';
+import { ACCRUALS_STAGE, BULK_ROWS, planForBulk } from './imports.repository';
 
 /** A line of a bulk-credits file checked against the contract's row schema. */
 function creditRow({ line, cells }: CsvRecord): ImportRow {

@@ -59,7 +59,7 @@ export async function refreshTableStatistics(trx: Tx): Promise<void> {
  * A staging table for one import's transaction (dropped at its end): a spooled row, the account it resolves
  * to and whether it is posted, plus a kind's own columns (`extra`, each followed by a comma).
  */
-async function createStage(trx: Tx, table: string, extra: RawBuilder<unknown> = sql``): Promise<void> {
+export async function createStage(trx: Tx, table: string, extra: RawBuilder<unknown> = sql``): Promise<void> {
   await sql`
     create temporary table ${sql.table(table)} (
       line integer primary key,
@@ -81,7 +81,7 @@ async function createStage(trx: Tx, table: string, extra: RawBuilder<unknown> = 
  * the transaction is retried), then analyses it: a temporary table has no statistics until then, and
  * without them the merge's joins are planned for a handful of rows.
  */
-async function loadStage(trx: Tx, table: string, importId: string): Promise<void> {
+export async function loadStage(trx: Tx, table: string, importId: string): Promise<void> {
   await sql`
     insert into ${sql.table(table)} (line, client_id, card_number, points, expires_at, reason, error, message)
     select line, client_id, card_number, points, expires_at, reason, error, message
@@ -320,7 +320,7 @@ export interface StageOutcome {
 }
 
 /** The error rows of a staging table: all counted, the first REPORTED_ERRORS listed. */
-async function stageErrors(trx: Tx, table: string): Promise<Pick<StageOutcome, 'failed' | 'errors'>> {
+export async function stageErrors(trx: Tx, table: string): Promise<Pick<StageOutcome, 'failed' | 'errors'>> {
   const failed = await sql<{ failed: number }>`
     select count(*)::int as failed from ${sql.table(table)} where error is not null`.execute(trx);
   const errors = await sql<{ line: number; code: string; message: string | null }>`
@@ -335,58 +335,6 @@ export async function accountsOutcome(trx: Tx): Promise<StageOutcome> {
       count(*) filter (where not created and error is null)::int as unchanged
     from import_accounts_stage`.execute(trx);
   return { ...counts.rows[0]!, ...(await stageErrors(trx, ACCOUNTS_STAGE)) };
-}
-
-export async function stageAccruals(trx: Tx, importId: string): Promise<void> {
-  await createStage(trx, ACCRUALS_STAGE);
-  await loadStage(trx, ACCRUALS_STAGE, importId);
-}
-
-/**
- * Finds each row's account by client ID (in any case, as client lookup does) or by any of its cards. Read
- * before the accounts are locked: `refuseRenamedAccounts` checks the client IDs again under the lock.
- */
-export async function resolveAccrualAccounts(trx: Tx): Promise<void> {
-  await sql`
-    update import_accruals_stage s set account_id = a.id
-    from accounts a
-    where s.error is null and s.client_id is not null and lower(a.client_id) = lower(s.client_id)`.execute(
-    trx,
-  );
-  await sql`
-    update import_accruals_stage s set account_id = c.account_id
-    from cards c where s.error is null and s.card_number is not null and c.number = s.card_number`.execute(
-    trx,
-  );
-  await sql`
-    update import_accruals_stage
-    set error = case when client_id is not null then 'ACCOUNT_NOT_FOUND' else 'CARD_NOT_FOUND' end
-    where error is null and account_id is null`.execute(trx);
-  await sql`update import_accruals_stage set post = true where error is null`.execute(trx);
-}
-
-/**
- * Once the accounts are locked: a row found by client ID whose account no longer carries it is refused
- * (ACCOUNT_NOT_FOUND, as it is when the file comes after). An erasure that renamed the account after
- * `resolveAccrualAccounts` read it, and that held the lock the credit waited on, booked the credit, its
- * free-text reason and all, to the erased account.
- */
-export async function refuseRenamedAccounts(trx: Tx): Promise<void> {
-  await sql`
-    update import_accruals_stage s set error = 'ACCOUNT_NOT_FOUND', post = false
-    where s.post and s.client_id is not null
-      and not exists (
-        select 1 from accounts a where a.id = s.account_id and lower(a.client_id) = lower(s.client_id))`.execute(
-    trx,
-  );
-}
-
-export async function accrualsOutcome(trx: Tx): Promise<StageOutcome> {
-  const counts = await sql<{ created: number }>`
-    select count(*) filter (where post and error is null)::int as created from import_accruals_stage`.execute(
-    trx,
-  );
-  return { created: counts.rows[0]!.created, unchanged: 0, ...(await stageErrors(trx, ACCRUALS_STAGE)) };
 }
 
 /**

@@ -1,0 +1,61 @@
+import { sql } from 'kysely';
+import type { Tx } from '../../db/transaction';
+import { ACCRUALS_STAGE, createStage, loadStage, type StageOutcome, stageErrors } from './imports.repository';
+
+/**
+ * The staging table of a bulk credit file (`POST /api/v1/imports/accruals`): its rows matched to accounts by
+ * client ID or card number, checked again once the accounts are locked, and counted for the answer. The
+ * staging, refusals and counting common to both imports are in `imports.repository.ts`.
+ */
+
+export async function stageAccruals(trx: Tx, importId: string): Promise<void> {
+  await createStage(trx, ACCRUALS_STAGE);
+  await loadStage(trx, ACCRUALS_STAGE, importId);
+}
+
+/**
+ * Finds each row's account by client ID (in any case, as client lookup does) or by any of its cards. Read
+ * before the accounts are locked: `refuseRenamedAccounts` checks the client IDs again under the lock.
+ */
+export async function resolveAccrualAccounts(trx: Tx): Promise<void> {
+  await sql`
+    update import_accruals_stage s set account_id = a.id
+    from accounts a
+    where s.error is null and s.client_id is not null and lower(a.client_id) = lower(s.client_id)`.execute(
+    trx,
+  );
+  await sql`
+    update import_accruals_stage s set account_id = c.account_id
+    from cards c where s.error is null and s.card_number is not null and c.number = s.card_number`.execute(
+    trx,
+  );
+  await sql`
+    update import_accruals_stage
+    set error = case when client_id is not null then 'ACCOUNT_NOT_FOUND' else 'CARD_NOT_FOUND' end
+    where error is null and account_id is null`.execute(trx);
+  await sql`update import_accruals_stage set post = true where error is null`.execute(trx);
+}
+
+/**
+ * Once the accounts are locked: a row found by client ID whose account no longer carries it is refused
+ * (ACCOUNT_NOT_FOUND, as it is when the file comes after). An erasure that renamed the account after
+ * `resolveAccrualAccounts` read it, and that held the lock the credit waited on, booked the credit, its
+ * free-text reason and all, to the erased account.
+ */
+export async function refuseRenamedAccounts(trx: Tx): Promise<void> {
+  await sql`
+    update import_accruals_stage s set error = 'ACCOUNT_NOT_FOUND', post = false
+    where s.post and s.client_id is not null
+      and not exists (
+        select 1 from accounts a where a.id = s.account_id and lower(a.client_id) = lower(s.client_id))`.execute(
+    trx,
+  );
+}
+
+export async function accrualsOutcome(trx: Tx): Promise<StageOutcome> {
+  const counts = await sql<{ created: number }>`
+    select count(*) filter (where post and error is null)::int as created from import_accruals_stage`.execute(
+    trx,
+  );
+  return { created: counts.rows[0]!.created, unchanged: 0, ...(await stageErrors(trx, ACCRUALS_STAGE)) };
+}
