@@ -1,5 +1,6 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { expect, test, toast } from './support/fixtures';
+import { holdRequests } from './support/loyalty-api';
 
 // Spec section 2 "Route rules" and "Shell", section 4 "Session", "Sidebar", "Theme", section 9.
 test.describe.configure({ mode: 'parallel' });
@@ -138,23 +139,14 @@ test('logout does not wait for the server: with the call held, then failing, the
   page,
   signIn,
 }) => {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let held!: () => void;
-  const requestHeld = new Promise<void>((resolve) => {
-    held = resolve;
-  });
   // The call never reaches the server: the worker's shared session stays valid for later tests.
-  await page.route('**/auth/api/v1/logout', async (route) => {
-    held();
-    await released;
-    await route.abort('connectionrefused');
-  });
+  const { release } = await holdRequests(page, '**/auth/api/v1/logout', 'POST', (route) =>
+    route.abort('connectionrefused'),
+  );
   await signIn(page);
   await page.goto('/');
 
+  const requestHeld = page.waitForRequest((r) => r.url().endsWith('/auth/api/v1/logout'));
   await page.getByRole('button', { name: 'Logout' }).click();
   await requestHeld;
   await expect(page).toHaveURL('/login');

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { expect, expectJson, test, toast, uniqueName } from './support/fixtures';
-import { createAccount, fitsViewport } from './support/loyalty-api';
+import { createAccount, fitsViewport, holdRequests } from './support/loyalty-api';
 import { manualAccrual } from './support/programme-api';
 import { startWebhookReceiver } from './support/webhook-receiver';
 
@@ -215,15 +215,8 @@ test('55 deliveries: Previous / Next reach the oldest, the status filter, and Ex
 
     // While page 2 is on its way, page 1's rows stay with their own label (it read "51–100 of 55" over them).
     const secondPage = /\/deliveries\?(.*&)?page=1(&|$)/;
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const { release } = await holdRequests(page, secondPage, 'GET');
     const asked = page.waitForRequest(secondPage);
-    await page.route(secondPage, async (route) => {
-      await held;
-      await route.continue();
-    });
     await drawer(page).getByRole('button', { name: 'Next' }).click();
     await asked;
     await expect(drawer(page).getByText('The newest 50 of 55 deliveries.')).toBeVisible();

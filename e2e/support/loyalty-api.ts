@@ -88,8 +88,16 @@ export function failWith(status: number, message: string, code?: string) {
     });
 }
 
-/** Holds matching calls until `release()`; the page can be checked in its "saving" state meanwhile. */
-export async function holdRequests(page: Page, url: string | RegExp, method = 'POST') {
+/**
+ * Holds matching calls until `release()`; the page can be checked in its "saving" state meanwhile. Released,
+ * a call goes on to the server, or meets `then` (e.g. `route.abort()` for a call that must never get there).
+ */
+export async function holdRequests(
+  page: Page,
+  url: string | RegExp,
+  method = 'POST',
+  then: (route: Route) => Promise<void> = (route) => route.fallback(),
+) {
   let release: () => void = () => {};
   const gate = new Promise<void>((resolve) => {
     release = resolve;
@@ -97,7 +105,7 @@ export async function holdRequests(page: Page, url: string | RegExp, method = 'P
   await page.route(url, async (route) => {
     if (route.request().method() !== method) return route.fallback();
     await gate;
-    return route.fallback();
+    return then(route);
   });
   return { release };
 }

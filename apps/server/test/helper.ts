@@ -89,6 +89,9 @@ export interface TestContext {
  * holds, and its 60 s timer fired inside files that count what a sweep by hand voided or expired once a
  * loaded machine made them run that long.
  */
+/** The session signing key of every test app (`buildTestApp`): tests sign tokens of their own with it. */
+export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-0123456789';
+
 export async function buildTestApp(database: DatabaseHandle, env: Record<string, string> = {}): Promise<App> {
   const app = await buildApp({
     config: loadConfig({
@@ -99,7 +102,7 @@ export async function buildTestApp(database: DatabaseHandle, env: Record<string,
       ...env,
     }),
     database,
-    secrets: { jwtSecret: 'test-secret-that-is-long-enough-0123456789', posKeySecret: '0'.repeat(64) },
+    secrets: { jwtSecret: TEST_JWT_SECRET, posKeySecret: '0'.repeat(64) },
   });
   await app.ready();
   return app;

@@ -1,9 +1,9 @@
-import { SignJWT } from 'jose';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { bearer, createTestContext, PASSWORD } from '../../../test/helper';
 import { dummyVerificationCount } from '../../lib/password';
 import { deletedWhileWaiting } from '../pos/pos.fixtures';
+import { signAdminToken } from './session-token.test-support';
 
 const ctx = await createTestContext({ LOGIN_MAX_FAILURES_PER_USERNAME: '3' });
 const { app } = ctx;
@@ -131,8 +131,6 @@ describe('POST /auth/api/v1/login', () => {
 });
 
 describe('session tokens', () => {
-  const secret = new TextEncoder().encode('test-secret-that-is-long-enough-0123456789');
-
   it('without a token: 401 NO_TOKEN', async () => {
     const res = await app.inject({ url: '/auth/api/v1/users' });
     expect(res.statusCode).toBe(401);
@@ -178,13 +176,10 @@ describe('session tokens', () => {
   });
 
   it('an expired token: 401 TOKEN_EXPIRED', async () => {
-    const expired = await new SignJWT({ username: 'admin', role: 'ADMIN' })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setSubject(ctx.users.ADMIN)
-      .setIssuer('loyalty-admin')
-      .setIssuedAt(Math.floor(Date.now() / 1000) - 7200)
-      .setExpirationTime(Math.floor(Date.now() / 1000) - 3600)
-      .sign(secret);
+    const expired = await signAdminToken(ctx.users.ADMIN, {
+      iat: Math.floor(Date.now() / 1000) - 7200,
+      exp: Math.floor(Date.now() / 1000) - 3600,
+    });
     const res = await app.inject({ url: '/api/v1/audit', headers: bearer(expired) });
     expect(res.statusCode).toBe(401);
     expect(res.json()).toMatchObject({
@@ -195,15 +190,7 @@ describe('session tokens', () => {
 
   it('a token without an expiry, or older than the session lifetime: 401', async () => {
     const now = Math.floor(Date.now() / 1000);
-    const sign = (claims: { iat?: number; exp?: number }) => {
-      const jwt = new SignJWT({ username: 'admin', role: 'ADMIN' })
-        .setProtectedHeader({ alg: 'HS256' })
-        .setSubject(ctx.users.ADMIN)
-        .setIssuer('loyalty-admin');
-      if (claims.iat !== undefined) jwt.setIssuedAt(claims.iat);
-      if (claims.exp !== undefined) jwt.setExpirationTime(claims.exp);
-      return jwt.sign(secret);
-    };
+    const sign = (claims: { iat?: number; exp?: number }) => signAdminToken(ctx.users.ADMIN, claims);
     // Before: each of these was a session that never ended (or ended a year later).
     const forever = await sign({ iat: now });
     const noIssuedAt = await sign({ exp: now + 3600 });

@@ -1,8 +1,8 @@
-import { SignJWT } from 'jose';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { bearer, createTestContext } from '../../../test/helper';
 import { CLOCK_TOLERANCE_SECONDS } from '../../lib/tokens';
+import { signAdminToken } from './session-token.test-support';
 
 const ctx = await createTestContext();
 const { app } = ctx;
@@ -84,14 +84,11 @@ describe('POST /auth/api/v1/logout', () => {
 
   it('a token signed out in the minute after its exp, which is still accepted, is refused from then on', async () => {
     const now = Math.floor(Date.now() / 1000);
-    const late = await new SignJWT({ username: 'admin', role: 'ADMIN' })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setSubject(ctx.users.ADMIN)
-      .setIssuer('loyalty-admin')
-      .setJti(crypto.randomUUID())
-      .setIssuedAt(now - 60)
-      .setExpirationTime(now - 20)
-      .sign(new TextEncoder().encode('test-secret-that-is-long-enough-0123456789'));
+    const late = await signAdminToken(ctx.users.ADMIN, {
+      jti: crypto.randomUUID(),
+      iat: now - 60,
+      exp: now - 20,
+    });
     const audit = () => app.inject({ url: '/api/v1/audit', headers: bearer(late) });
     expect((await audit()).statusCode).toBe(200);
     expect((await logout(late)).statusCode).toBe(204);
@@ -104,13 +101,7 @@ describe('POST /auth/api/v1/logout', () => {
 
   it('a token issued before sign-outs were recorded (no jti) signs out but stays valid until it expires', async () => {
     const now = Math.floor(Date.now() / 1000);
-    const legacy = await new SignJWT({ username: 'admin', role: 'ADMIN' })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setSubject(ctx.users.ADMIN)
-      .setIssuer('loyalty-admin')
-      .setIssuedAt(now)
-      .setExpirationTime(now + 3600)
-      .sign(new TextEncoder().encode('test-secret-that-is-long-enough-0123456789'));
+    const legacy = await signAdminToken(ctx.users.ADMIN, { iat: now, exp: now + 3600 });
     expect((await logout(legacy)).statusCode).toBe(204);
     expect((await app.inject({ url: '/api/v1/audit', headers: bearer(legacy) })).statusCode).toBe(200);
   });
