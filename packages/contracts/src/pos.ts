@@ -73,10 +73,24 @@ export const receiptLineRequest = z
     price: money,
     discount: money.default(0),
   })
-  .refine((line) => line.discount <= line.quantity * line.price + 1e-9, {
+  .refine((line) => Math.round(line.discount * 100) <= lineGrossCents(line.quantity, line.price), {
     message: 'discount must not exceed quantity × price',
     path: ['discount'],
   });
+
+/**
+ * quantity × price in cents, rounded half away from zero: the gross the server's lineTotal starts from
+ * (`receipt-math.ts`), so a discount of the whole rounded gross (2.5 kg × 0.99 = 2.475 → 2.48) is a free
+ * line, not a refusal. Exact while the product of thousandths and cents is a safe integer, which holds for
+ * every line a receipt's bound (MAX_RECEIPT_AMOUNT) lets through; past it the float product is close enough,
+ * since the receipt is refused anyway.
+ */
+export function lineGrossCents(quantity: number, price: number): number {
+  const product = Math.round(quantity * 1000) * Math.round(price * 100);
+  if (!Number.isSafeInteger(product)) return Math.round(quantity * price * 100);
+  const rest = product % 1000;
+  return (product - rest) / 1000 + (rest * 2 >= 1000 ? 1 : 0);
+}
 
 /** Before discounts. Floats are fine here: the bound sits far below what the columns can store. */
 const grossAmount = (items: Array<{ quantity: number; price: number }>) =>

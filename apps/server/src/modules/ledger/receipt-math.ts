@@ -39,7 +39,8 @@ export interface ComputedReceipt extends ReceiptTotals<ComputedLine> {
 
 /**
  * lineTotal = quantity × price − discount, to the cent (half away from zero), in plain-number cents and
- * thousandths. The request check allows for float noise; a discount a hair above the gross caps the line at 0.
+ * thousandths. The request check lets a discount reach this rounded gross (`lineGrossCents` in the contracts);
+ * the floor at 0 only guards callers that skip it.
  */
 export function lineTotalCents(quantityMilli: number, priceCents: number, discountCents: number): number {
   const total = mulDivRound(quantityMilli, priceCents, 1000) - discountCents;

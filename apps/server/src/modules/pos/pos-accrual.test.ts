@@ -244,4 +244,27 @@ describe('POST /pos/api/v1/accruals', () => {
     const ok = await pos.accrue({ operationId: id, cardNumber: card.number, receipt: receipt() });
     expect(ok.statusCode).toBe(201);
   });
+
+  it('takes a discount of the whole gross as rounded to the cent: a weighed line made free earns 0', async () => {
+    const card = await createCard(db);
+    // 2.5 kg × 0.99 = 2.475, a gross of 2.48 to the cent: the till's full discount is 2.48, not 2.475.
+    const free = { sku: 'APPLES', quantity: 2.5, price: 0.99, discount: 2.48 };
+    const bread = { sku: 'BREAD', quantity: 1, price: 3.5 };
+    const res = await pos.accrue({
+      operationId: opId(),
+      cardNumber: card.number,
+      receipt: { receiptId: 'R-free', items: [free, bread] },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().receipt.items[0]).toMatchObject({ lineTotal: 0, bonusPoints: 0 });
+    expect(res.json().points).toBe(0.35);
+    // A cent more than the rounded gross is still refused, naming the field.
+    const over = await pos.accrue({
+      operationId: opId(),
+      cardNumber: card.number,
+      receipt: { receiptId: 'R-over', items: [{ ...free, discount: 2.49 }] },
+    });
+    expect(over.statusCode).toBe(400);
+    expect(over.json().message).toContain('discount must not exceed quantity × price');
+  });
 });
