@@ -158,7 +158,7 @@ export const idParam = z.object({ id: idInput });
 export const errorBody = z.object({
   status: z.number().int(),
   message: z.string(),
-  code: z.string().optional(),
+  code: z.string(),
   requestId: z.string().optional(),
   details: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
 });

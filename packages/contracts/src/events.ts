@@ -70,11 +70,25 @@ export const webhook = z.object({
 });
 export type Webhook = z.infer<typeof webhook>;
 
+/**
+ * How a receiver checks a delivery (PROGRAMME-API §5 names the signed string, not the key): the HMAC key is the
+ * base64-decoded text after `whsec_`, as Standard Webhooks libraries take such a secret.
+ */
+function webhookSigningSecret() {
+  return z
+    .string()
+    .describe(
+      '`whsec_` + base64 of the key. Each delivery carries `webhook-id`, `webhook-timestamp` (Unix seconds) and ' +
+        '`webhook-signature: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed ' +
+        'with the base64-decoded text after `whsec_` (what Standard Webhooks libraries do with this secret).',
+    );
+}
+
 /** Only at creation: the signing secret, shown once (revealable later by an ADMIN, audited). */
-export const createdWebhook = webhook.extend({ secret: z.string() });
+export const createdWebhook = webhook.extend({ secret: webhookSigningSecret() });
 export type CreatedWebhook = z.infer<typeof createdWebhook>;
 
-export const webhookSecret = z.object({ secret: z.string() });
+export const webhookSecret = z.object({ secret: webhookSigningSecret() });
 
 /**
  * Deliveries are authenticated by their signature (Standard Webhooks), so a URL needs no user name or

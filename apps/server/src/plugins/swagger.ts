@@ -1,5 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { errorCatalogue } from '@loyalty/contracts';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { declareErrorResponses } from './error-responses';
@@ -52,6 +53,15 @@ const streamedBodies: typeof jsonSchemaTransform = (input) => {
   return out;
 };
 
+/**
+ * The error catalogue once, in the document's description: each error response's `code` is one of these, and
+ * clients switch on it (listed per response it would repeat in every one of the document's error schemas).
+ */
+function catalogueText(): string {
+  const codes = Object.entries(errorCatalogue).map(([code, { status }]) => `${code} (${status})`);
+  return `The codes, with the status each is answered with: ${codes.join(', ')}.`;
+}
+
 /** OpenAPI 3 generated from the zod route schemas: `/openapi.json`, and Swagger UI at `/swagger.html`. */
 export async function registerSwagger(app: FastifyInstance) {
   // Before any API route is added, so each one's error statuses are declared (and serialized) too.
@@ -64,7 +74,7 @@ export async function registerSwagger(app: FastifyInstance) {
         version: '1.0.0',
         description:
           'Admin API (Bearer token from /auth/api/v1/login) and POS API (X-API-Key of an active POS key). ' +
-          'Every error is `{status, message, code}`.',
+          `Every error is \`{status, message, code}\`. ${catalogueText()}`,
       },
       components: {
         securitySchemes: {

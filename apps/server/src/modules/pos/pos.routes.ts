@@ -41,6 +41,14 @@ const HOLD_SETTLE_RULES =
   'Only the POS that made the hold (else 404 NO_ACTIVE_HOLD_FOR_POS; unknown: 404 HOLD_NOT_FOUND). A hold ' +
   'whose expiresAt has passed answers 409 HOLD_EXPIRED, whether or not the sweeper has voided it yet; a hold ' +
   'captured or released before then answers 409 ALREADY_CAPTURED_OR_CLOSED.';
+// What every write answers besides its own rules, so that a till's integrator finds each code the route can
+// send in the API document (POS-API.md names them across its sections).
+const WRITE_RULES =
+  'Idempotent by operationId: a repeat by this POS gets the first answer again (status and body, a refusal ' +
+  'too) with the header Idempotent-Replayed: true; the same operationId with another body answers 409 ' +
+  'OPERATION_ID_ALREADY_USED, one another POS used 409 OPERATION_ID_USED_BY_OTHER_POS. A refusal is recorded ' +
+  'as a failed operation that staff see on the Operations screen.';
+const CARD_RULES = 'Unknown card: 404 CARD_NOT_FOUND; blocked or pending: 409 CARD_BLOCKED.';
 
 /** The first answer or its replay, as the exact bytes stored for it. */
 function send(reply: FastifyReply, outcome: PosOutcome) {
@@ -79,9 +87,7 @@ export const posRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Secrets
       schema: {
         tags: [TAG],
         summary: 'Accrue points for a receipt (ruleset in force, excluded SKUs earn nothing)',
-        description:
-          'Idempotent by operationId: a repeat returns the first answer with Idempotent-Replayed: true. ' +
-          BALANCE_LIMIT_RULE,
+        description: `${CARD_RULES} No ruleset in force: 409 NO_ACTIVE_RULESET. ${BALANCE_LIMIT_RULE} ${WRITE_RULES}`,
         security,
         body: accrualRequest,
         response: { 201: accrualResponse, ...errors },
@@ -96,7 +102,7 @@ export const posRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Secrets
       schema: {
         tags: [TAG],
         summary: 'What an accrual would earn; nothing is written',
-        description: `Refuses what the accrual would refuse, with the same codes. ${BALANCE_LIMIT_RULE}`,
+        description: `Refuses what the accrual would refuse, with the same codes: ${CARD_RULES} No ruleset in force: 409 NO_ACTIVE_RULESET. ${BALANCE_LIMIT_RULE}`,
         security,
         body: accrualPreviewRequest,
         response: { 200: accrualPreviewResponse, ...errors },
@@ -113,8 +119,9 @@ export const posRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Secrets
         tags: [TAG],
         summary: 'Hold points for a redemption (expires after holds.ttl_minutes, default 15)',
         description:
-          'Needs points ≤ available (balance − held − pending), else 409 INSUFFICIENT_FUNDS. A hold whose expiresAt has ' +
-          'passed never counts as held, whether or not the sweeper has voided it yet.',
+          `${CARD_RULES} Needs points ≤ available (balance − held − pending), else 409 INSUFFICIENT_FUNDS. A hold ` +
+          'whose expiresAt has passed never counts as held, whether or not the sweeper has voided it yet. ' +
+          WRITE_RULES,
         security,
         body: holdRequest,
         response: { 201: holdResponse, ...errors },
@@ -130,7 +137,9 @@ export const posRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Secrets
       schema: {
         tags: [TAG],
         summary: 'Capture a hold, fully or partly (the rest is released)',
-        description: HOLD_SETTLE_RULES,
+        description:
+          `${HOLD_SETTLE_RULES} A card blocked since the hold: 409 CARD_BLOCKED; points above the held ones: 409 ` +
+          `INSUFFICIENT_FUNDS. ${WRITE_RULES}`,
         security,
         params: holdParams,
         body: captureRequest,
@@ -151,7 +160,7 @@ export const posRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Secrets
       schema: {
         tags: [TAG],
         summary: 'Release a hold: its points are available again',
-        description: HOLD_SETTLE_RULES,
+        description: `${HOLD_SETTLE_RULES} ${WRITE_RULES}`,
         security,
         params: holdParams,
         body: releaseRequest,
@@ -173,7 +182,11 @@ export const posRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Secrets
         tags: [TAG],
         summary: 'Return lines of an earlier accrual of this POS: their points are taken back',
         description:
-          'Also on a card blocked since the accrual (a lost card reissued, say): a blocked card neither earns nor spends, but what it earned is still taken back for goods brought back.',
+          'No accrual of this POS with originalOperationId: 404 OPERATION_NOT_FOUND; a SKU not on the receipt, or ' +
+          'nothing left to return of its lines: 409 RETURN_NOT_ALLOWED. Also on a card blocked since the accrual (a ' +
+          'lost card reissued, say): a blocked card neither earns nor spends, but what it earned is still taken ' +
+          'back for goods brought back (POS-API.md says 409 CARD_BLOCKED for writes; a return is the exception). ' +
+          `The balance never goes below zero: what cannot be taken is recorded as the return's shortfall. ${WRITE_RULES}`,
         security,
         body: returnRequest,
         response: { 201: returnResponse, ...errors },
