@@ -310,6 +310,27 @@ test("Reissue Card: a failure shows 'Failed to reissue card'; a load failure 'Fa
   );
 });
 
+test("a proxy's error page in front of the server is told in the spec's words, not its status line", async ({
+  page,
+  api,
+}) => {
+  const { card } = await createCardholder(api);
+  await openCards(page, card.number);
+  // What a load balancer answers while the server is away: HTML, not the API's JSON error.
+  await page.route('**/api/v1/cards?*', (route) =>
+    route.fulfill({
+      status: 503,
+      contentType: 'text/html',
+      body: '<html><h1>503 Service Unavailable</h1></html>',
+    }),
+  );
+  await search(page, `${card.number.slice(0, 7)}`);
+  const failed = toast(page, 'Failed to load cards');
+  await expect(failed.locator('[data-description]')).toHaveText(
+    'Service temporarily unavailable. Please try again later.',
+  );
+});
+
 test('a VIEWER sees no card actions', async ({ page, api, signIn, createUser }) => {
   const { account, card } = await createCardholder(api);
   const blocked = await issueCard(api, account.id);

@@ -18,6 +18,14 @@ export interface RequestOptions {
 
 export const NETWORK_ERROR_MESSAGE = 'Network error. Please check your connection.';
 
+/**
+ * What a failed response said. `explained`: the message is the server's own (its JSON error body); a proxy's or
+ * load balancer's page in front of it (HTML, "Bad Gateway") leaves only the status line, which is not shown.
+ */
+export interface ReadErrorBody extends ApiErrorBody {
+  explained?: boolean;
+}
+
 /** Every failed call: `status` 0 means the server was not reached. */
 export class ApiError extends Error {
   readonly status: number;
@@ -25,8 +33,9 @@ export class ApiError extends Error {
   readonly details?: FieldError[];
   readonly requestId?: string;
   readonly silent: boolean;
+  readonly explained: boolean;
 
-  constructor(body: ApiErrorBody, silent = false) {
+  constructor(body: ReadErrorBody, silent = false) {
     super(body.message);
     this.name = 'ApiError';
     this.status = body.status;
@@ -34,6 +43,7 @@ export class ApiError extends Error {
     this.details = body.details;
     this.requestId = body.requestId;
     this.silent = silent;
+    this.explained = body.explained ?? true;
   }
 }
 
@@ -59,16 +69,22 @@ export function buildUrl(path: string, query?: QueryParams): string {
   return qs ? `${path}?${qs}` : path;
 }
 
-export async function readErrorBody(response: Response): Promise<ApiErrorBody> {
-  const fallback = { status: response.status, message: response.statusText || `HTTP ${response.status}` };
+export async function readErrorBody(response: Response): Promise<ReadErrorBody> {
+  const fallback = {
+    status: response.status,
+    message: response.statusText || `HTTP ${response.status}`,
+    explained: false,
+  };
   try {
-    const body = (await response.json()) as Partial<ApiErrorBody>;
+    const body = (await response.json()) as Partial<ApiErrorBody> | null;
+    const message = typeof body?.message === 'string' && body.message ? body.message : null;
     return {
       ...fallback,
-      message: typeof body.message === 'string' && body.message ? body.message : fallback.message,
-      code: typeof body.code === 'string' ? body.code : undefined,
-      requestId: body.requestId,
-      details: Array.isArray(body.details) ? body.details : undefined,
+      message: message ?? fallback.message,
+      explained: message !== null,
+      code: typeof body?.code === 'string' ? body.code : undefined,
+      requestId: body?.requestId,
+      details: Array.isArray(body?.details) ? body.details : undefined,
     };
   } catch {
     return fallback;

@@ -89,7 +89,8 @@ export function getServerMessage(error: unknown): string {
   if (isApiError(error)) {
     const detail = error.code === 'VALIDATION_ERROR' ? error.details?.[0]?.message : undefined;
     if (detail) return detail;
-    if (error.status !== 0 && error.message) return error.message;
+    // A proxy's status line ("Bad Gateway") is not the server's word: the status's own sentence says it.
+    if (error.status !== 0 && error.explained && error.message) return error.message;
   }
   return getErrorMessage(error);
 }
@@ -113,7 +114,7 @@ function messageAfterContext(error: unknown): string {
   if (isApiError(error)) {
     if (error.code === 'VALIDATION_ERROR' && error.details?.length) return getServerMessage(error);
     if (isSpecCode(error.code)) return codeMessages[error.code];
-    if ([400, 409, 422].includes(error.status) && error.message) return error.message;
+    if ([400, 409, 422].includes(error.status) && error.explained && error.message) return error.message;
   }
   return getErrorMessage(error);
 }

@@ -7,6 +7,7 @@ import { ClientLink, clientPath } from '@/components/links/client-link';
 import { Button } from '@/components/ui/button';
 import { isApiError } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
+import { getServerMessage } from '@/lib/handle-server-error';
 import { formatPoints } from '@/lib/points';
 import { ClientView } from './client-view';
 import { useClientTarget } from './use-client-target';
@@ -64,7 +65,7 @@ export function ClientPage() {
               Failed to load client data
             </p>
             {isApiError(target.error) && (
-              <p className="text-sm text-muted-foreground">{target.error.message}</p>
+              <p className="text-sm text-muted-foreground">{getServerMessage(target.error)}</p>
             )}
             <Button variant="outline" size="sm" onClick={target.retry}>
               Try again
