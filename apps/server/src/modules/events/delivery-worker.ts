@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/connection';
+import { runLog } from '../../lib/outage-log';
 import type { KeyCrypto } from '../pos-keys/key-crypto';
 import { outcomeOf } from './attempt-outcome';
 import {
@@ -98,6 +99,7 @@ export function startDeliveryWorker(
   const inFlight = new Set<Promise<void>>();
   let slotsInUse = 0;
   let claiming: Promise<void> | null = null;
+  const runs = runLog(log, 'webhook delivery');
   let stopped = false;
   let lastPrune = 0;
 
@@ -191,7 +193,10 @@ export function startDeliveryWorker(
     }
     again = false;
     claiming = tick()
-      .catch((error) => log.error({ err: error }, 'webhook delivery run failed'))
+      .then(
+        () => runs.succeeded(),
+        (error) => runs.failed(error, 'webhook delivery run failed'),
+      )
       .finally(() => {
         claiming = null;
         if (again) claimNow();

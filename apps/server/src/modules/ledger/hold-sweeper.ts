@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/connection';
 import { inTransaction } from '../../db/transaction';
+import { runLog } from '../../lib/outage-log';
 import { type PeriodicJob, startPeriodic } from '../../lib/periodic';
 import { expireHoldsIn } from './expire-holds';
 import { lockExpiredHolds, lockFreeAccounts } from './expired-holds.repository';
@@ -44,15 +45,17 @@ export function startHoldSweeper(
   log: FastifyBaseLogger,
   onRun?: (outcome: 'ok' | 'error', voided: number) => void,
 ): PeriodicJob {
+  const runs = runLog(log, 'hold sweep');
   return startPeriodic(intervalMs, () =>
     sweepExpiredHolds(db).then(
       (voided) => {
+        runs.succeeded();
         onRun?.('ok', voided);
         if (voided > 0) log.info({ voided }, 'expired holds voided');
       },
       (error) => {
         onRun?.('error', 0);
-        log.error({ err: error }, 'hold sweep failed');
+        runs.failed(error, 'hold sweep failed');
       },
     ),
   );

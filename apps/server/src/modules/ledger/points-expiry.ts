@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/connection';
 import { inTransaction } from '../../db/transaction';
 import { type Cents, centsNumber, parseCents } from '../../lib/money';
+import { runLog } from '../../lib/outage-log';
 import { type PeriodicJob, startPeriodic } from '../../lib/periodic';
 import { appendOperationEvents } from '../events/emit';
 import { sweepExpiredHolds } from './hold-sweeper';
@@ -64,15 +65,17 @@ export function startPointsExpirySweeper(
   log: FastifyBaseLogger,
   onRun?: (outcome: 'ok' | 'error', run: ExpiryRun) => void,
 ): PeriodicJob {
+  const runs = runLog(log, 'points expiry');
   return startPeriodic(intervalMs, () =>
     expirePoints(db).then(
       (run) => {
+        runs.succeeded();
         onRun?.('ok', run);
         if (run.accounts > 0) log.info(run, 'points expired');
       },
       (error) => {
         onRun?.('error', { accounts: 0, points: 0 });
-        log.error({ err: error }, 'points expiry failed');
+        runs.failed(error, 'points expiry failed');
       },
     ),
   );
