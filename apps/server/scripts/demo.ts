@@ -1,17 +1,21 @@
-import { ConfigError, loadConfig } from '../src/config';
+import { loadConfig } from '../src/config';
 import { adminToken } from '../src/seed/admin-token';
 import { defaultSeedOptions, seedProgramme } from '../src/seed/seed';
 import { startServer } from '../src/start';
+import { exitOnStartProblem } from '../src/start-problems';
 
 /**
  * `npm run demo`: the product on its own embedded database (`./data-demo`), seeded with 30 days of a
- * living programme on first run, so the dashboard has something to show. Your `./data` is untouched.
+ * living programme on first run, so the dashboard has something to show. Your `./data` is untouched, and so
+ * is the database of DATABASE_URL: it is ignored (it used to get 2,000 demo accounts and admin/demo-password).
  */
+const { DATABASE_URL: ignoredDatabaseUrl, ...env } = process.env;
+if (ignoredDatabaseUrl) console.log('DATABASE_URL is ignored: the demo runs on its own embedded database.');
 const username = process.env.ADMIN_USERNAME || 'admin';
 const password = process.env.ADMIN_PASSWORD || 'demo-password';
 try {
   const config = loadConfig({
-    ...process.env,
+    ...env,
     DATA_DIR: process.env.DEMO_DATA_DIR || './data-demo',
     ADMIN_USERNAME: username,
     ADMIN_PASSWORD: password,
@@ -30,6 +34,5 @@ try {
     banner: `\n  Loyalty Admin demo: http://${process.env.HOST || '127.0.0.1'}:${process.env.PORT || 3000}\n  Sign in as ${username} / ${password}\n\n`,
   });
 } catch (error) {
-  console.error(error instanceof ConfigError ? error.message : error);
-  process.exit(1);
+  exitOnStartProblem(error);
 }

@@ -1,43 +1,71 @@
-import { parseArgs } from 'node:util';
 import { buildApp } from '../src/app';
 import { ensureFirstAdmin } from '../src/bootstrap';
 import { loadConfig } from '../src/config';
-import { openDatabase } from '../src/db/connection';
 import { migrateToLatest } from '../src/db/migrate';
+import { assertSharedSecrets } from '../src/db/secret-fingerprints';
 import { loadSecrets } from '../src/lib/secrets';
 import { adminToken } from '../src/seed/admin-token';
 import { defaultSeedOptions, seedProgramme } from '../src/seed/seed';
+import { parseSeedArguments, SeedUsageError } from '../src/seed/seed-arguments';
+import {
+  databaseProblem,
+  dataDirProblem,
+  exitOnStartProblem,
+  explained,
+  openScriptDatabase,
+} from '../src/start-problems';
 
-/** `npm run seed [-- --accounts 2000 --days 30 --per-day 220]`: fills the configured database with a demo programme. */
-const { values } = parseArgs({
-  options: { accounts: { type: 'string' }, days: { type: 'string' }, 'per-day': { type: 'string' } },
-});
-const config = loadConfig({
-  ...process.env,
-  LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-  HOLD_SWEEP_INTERVAL_MS: '0',
-});
-const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+/**
+ * `npm run seed [-- --accounts 2000 --days 30 --per-day 220]`: fills the configured database with a demo
+ * programme. Exit code 2 for bad arguments (nothing written), 1 when it could not seed.
+ */
+let seedArguments: ReturnType<typeof parseSeedArguments>;
 try {
-  await migrateToLatest(database.db);
-  const app = await buildApp({ config, database, secrets: loadSecrets(config.DATA_DIR, config) });
-  const admin = await ensureFirstAdmin(database.db, config);
-  if (admin?.password) console.log(`First administrator: ${admin.username} / ${admin.password} (shown once)`);
-  const started = performance.now();
-  const result = await seedProgramme(app, database.db, await adminToken(app, database.db), {
-    ...defaultSeedOptions,
-    accounts: Number(values.accounts ?? defaultSeedOptions.accounts),
-    days: Number(values.days ?? defaultSeedOptions.days),
-    purchasesPerDay: Number(values['per-day'] ?? defaultSeedOptions.purchasesPerDay),
-    log: (line) => console.log(`  ${line}`),
+  seedArguments = parseSeedArguments(process.argv.slice(2));
+} catch (error) {
+  if (!(error instanceof SeedUsageError)) throw error;
+  console.error(error.message);
+  process.exit(2);
+}
+
+try {
+  const config = loadConfig({
+    ...process.env,
+    LOG_LEVEL: process.env.LOG_LEVEL || 'warn',
+    HOLD_SWEEP_INTERVAL_MS: '0',
   });
-  const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  console.log(
-    result.seeded
-      ? `Seeded in ${seconds} s: ${JSON.stringify(result)}`
-      : 'The database already has accounts; nothing seeded.',
-  );
-  await app.close();
-} finally {
-  await database.close();
+  const database = await openScriptDatabase(config);
+  try {
+    await explained(
+      () => migrateToLatest(database.db),
+      (error) => databaseProblem(error, config),
+    );
+    const secrets = await explained(
+      () => loadSecrets(config.DATA_DIR, config),
+      (error) => dataDirProblem(error, config.DATA_DIR),
+    );
+    // The servers' check: POS keys written with other secrets than theirs could never be opened by them.
+    await assertSharedSecrets(database.db, secrets);
+    const app = await buildApp({ config, database, secrets });
+    const admin = await ensureFirstAdmin(database.db, config);
+    if (admin?.password)
+      console.log(`First administrator: ${admin.username} / ${admin.password} (shown once)`);
+    const started = performance.now();
+    const result = await seedProgramme(app, database.db, await adminToken(app, database.db), {
+      ...defaultSeedOptions,
+      ...seedArguments,
+      log: (line) => console.log(`  ${line}`),
+    });
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    console.log(
+      result.seeded
+        ? `Seeded in ${seconds} s: ${JSON.stringify(result)}`
+        : 'The database already has accounts; nothing seeded.',
+    );
+    await app.close();
+  } finally {
+    await database.close();
+  }
+} catch (error) {
+  exitOnStartProblem(error);
 }

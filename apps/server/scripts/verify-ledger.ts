@@ -1,25 +1,40 @@
-import { loadConfig } from '../src/config';
-import { openDatabase } from '../src/db/connection';
+import { ConfigError, loadDatabaseConfig } from '../src/config';
+import type { Db } from '../src/db/connection';
 import { pendingMigrations } from '../src/db/migrate';
 import { ledgerIsSound, verifyLedger } from '../src/modules/ledger/verify-ledger';
+import { exitOnStartProblem, openScriptDatabase } from '../src/start-problems';
 
 /**
  * `npm run verify-ledger`: recompute every account's balance and held balance from the operations of
- * the configured database, and prove the points lots against their consumptions and the balances (DATABASE_URL or DATA_DIR) and print any difference. Exit code 1 when any.
+ * the configured database, and prove the points lots against their consumptions and the balances (DATABASE_URL or DATA_DIR) and print any difference.
+ * Exit codes: 0 the ledger is sound, 1 differences found, 2 it could not run (a bad variable, a database it
+ * cannot reach or that is not migrated, told in one line as the server tells it; or an unforeseen failure).
+ * A pipeline can tell "the ledger is wrong" from "the check never ran".
  */
-const config = loadConfig();
-const handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
-let sound = false;
+const COULD_NOT_RUN = 2;
+
 try {
-  const pending = await pendingMigrations(handle.db);
+  const handle = await openScriptDatabase(loadDatabaseConfig());
+  let sound: boolean;
+  try {
+    sound = await verify(handle.db);
+  } finally {
+    await handle.close();
+  }
+  process.exit(sound ? 0 : 1);
+} catch (error) {
+  exitOnStartProblem(error, COULD_NOT_RUN);
+}
+
+async function verify(db: Db): Promise<boolean> {
+  const pending = await pendingMigrations(db);
   if (pending.length > 0) {
-    console.error(
+    throw new ConfigError(
       `The database is not migrated (pending: ${pending.join(', ')}); run npm run migrate first.`,
     );
-    process.exit(2);
   }
-  const report = await verifyLedger(handle.db);
-  sound = ledgerIsSound(report);
+  const report = await verifyLedger(db);
+  const sound = ledgerIsSound(report);
   console.log(`Accounts checked: ${report.accountsChecked}`);
   for (const d of report.differences) {
     console.log(
@@ -42,7 +57,5 @@ try {
   console.log(
     sound ? 'Ledger OK: every balance matches its operations and its lots.' : 'Ledger differences found.',
   );
-} finally {
-  await handle.close();
+  return sound;
 }
-process.exit(sound ? 0 : 1);

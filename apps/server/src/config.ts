@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { PASSWORD_MAX_LENGTH, USERNAME_MAX_LENGTH } from '@loyalty/contracts';
 import { z } from 'zod';
 import { IDLE_IN_TRANSACTION_TIMEOUT_MS } from './db/connection';
 import { ConfigError } from './lib/config-error';
@@ -35,6 +36,15 @@ export function parsePostgresUrl(value: string): URL | undefined {
   return undefined;
 }
 
+/**
+ * The checks of JWT_SECRET and POS_KEY_SECRET, also applied to the ones kept in DATA_DIR/secrets.json
+ * (lib/secrets.ts): a one-character JWT key from a hand-edited file signs sessions as badly as from the environment.
+ */
+export const secretChecks = {
+  jwtSecret: z.string().min(32, 'must be at least 32 characters'),
+  posKeySecret: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (a 256-bit key)'),
+};
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -47,13 +57,27 @@ const envSchema = z.object({
     )
     .optional(),
   DATA_DIR: z.string().min(1).default('./data'),
-  ADMIN_USERNAME: z.string().trim().min(1).default('admin'),
-  ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
-  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  POS_KEY_SECRET: z
+  // The first admin must be able to sign in: the bounds of the sign-in form (contracts auth.ts). A blank
+  // password is refused with every whitespace-only value (loadConfig).
+  ADMIN_USERNAME: z
     .string()
-    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (a 256-bit key)')
+    .trim()
+    .min(1)
+    .max(
+      USERNAME_MAX_LENGTH,
+      `must be at most ${USERNAME_MAX_LENGTH} characters (the longest a sign-in takes)`,
+    )
+    .default('admin'),
+  ADMIN_PASSWORD: z
+    .string()
+    .min(8, 'must be at least 8 characters')
+    .max(
+      PASSWORD_MAX_LENGTH,
+      `must be at most ${PASSWORD_MAX_LENGTH} characters (the longest a sign-in takes)`,
+    )
     .optional(),
+  JWT_SECRET: secretChecks.jwtSecret.optional(),
+  POS_KEY_SECRET: secretChecks.posKeySecret.optional(),
   SESSION_TTL_SECONDS: z.coerce
     .number()
     .int()
@@ -159,12 +183,40 @@ export type Config = z.infer<typeof envSchema>;
 
 export { ConfigError };
 
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  // Empty strings mean "unset", so `FOO= npm start` behaves like not setting FOO.
-  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-  const parsed = envSchema.safeParse(cleaned);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env): Config {
+  return parseEnv(envSchema, env);
+}
+
+/** What the database scripts (migrate, verify-ledger, rebuild-derived) read: a bad PORT is no concern of theirs. */
+const databaseSchema = envSchema.pick({ DATABASE_URL: true, DATA_DIR: true });
+export type DatabaseConfig = z.infer<typeof databaseSchema>;
+
+export function loadDatabaseConfig(env: Env = process.env): DatabaseConfig {
+  return parseEnv(databaseSchema, env);
+}
+
+/**
+ * Empty strings mean "unset", so `FOO= npm start` behaves like not setting FOO. A value of only whitespace is
+ * refused: coerced to a number it was 0 (PORT=" " took a random port, an interval of " " switched its sweeper
+ * off), and as ADMIN_PASSWORD it was a password no sign-in accepts.
+ */
+function parseEnv<Shape extends z.ZodRawShape>(
+  schema: z.ZodObject<Shape>,
+  env: Env,
+): z.infer<z.ZodObject<Shape>> {
+  const cleaned: Record<string, string> = {};
+  const lines: string[] = [];
+  for (const name of Object.keys(schema.shape)) {
+    const value = env[name];
+    if (value === undefined || value === '') continue;
+    if (value.trim() === '') lines.push(`  ${name}: is only whitespace (leave it empty for the default)`);
+    else cleaned[name] = value;
+  }
+  const parsed = schema.safeParse(cleaned);
+  if (!parsed.success) lines.push(...parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`));
+  if (!parsed.success || lines.length > 0) {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   return parsed.data;

@@ -1,6 +1,37 @@
-/** Start-up failures whose cause is known, told as the variable to fix (start.ts). */
+/** Start-up failures whose cause is known, told as the variable to fix (start.ts, server.ts and the scripts). */
+import { sql } from 'kysely';
 import { type Config, ConfigError, parsePostgresUrl } from './config';
+import { type DatabaseHandle, openDatabase } from './db/connection';
 import { isConnectionError } from './db/connection-errors';
+
+/**
+ * How the server and the scripts end on a failure: a ConfigError (a bad variable, or a cause `explained`
+ * found) is its one-line message, anything else is a bug or an unforeseen failure and keeps its stack.
+ */
+export function exitOnStartProblem(error: unknown, exitCode = 1): never {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(exitCode);
+}
+
+/**
+ * The scripts' database (migrate, seed, verify-ledger, rebuild-derived), opened and asked once, so that an
+ * unreachable or missing database and an unusable DATA_DIR fail here with the server's own words.
+ */
+export async function openScriptDatabase(
+  config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>,
+): Promise<DatabaseHandle> {
+  const explain = (error: unknown) => databaseProblem(error, config);
+  const database = await explained(
+    () => openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }),
+    explain,
+  );
+  await explained(
+    () => sql`select 1`.execute(database.db),
+    explain,
+    () => database.close(),
+  );
+  return database;
+}
 
 /**
  * Runs one start-up step. A failure whose cause is known becomes a ConfigError naming the variable to fix

@@ -12,15 +12,19 @@ export const roleLabels: Record<Role, string> = {
   VIEWER: 'Viewer',
 };
 
+/** The longest username and password a sign-in takes (the server's ADMIN_USERNAME / ADMIN_PASSWORD check too). */
+export const USERNAME_MAX_LENGTH = 100;
+export const PASSWORD_MAX_LENGTH = 200;
+
 export const loginRequest = z.object({
-  username: z.string().trim().min(1, 'Username is required').max(100),
+  username: z.string().trim().min(1, 'Username is required').max(USERNAME_MAX_LENGTH),
   // Spec section 5: a whitespace-only password counts as blank, like the username.
   password: z
     .string()
     .refine((v) => v.trim().length > 0, 'Password is required')
-    .pipe(z.string().max(200))
+    .pipe(z.string().max(PASSWORD_MAX_LENGTH))
     // The document shows the refinement's input side; state the rule (not blank, at most 200) there too.
-    .meta({ minLength: 1, maxLength: 200, pattern: '\\S' }),
+    .meta({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH, pattern: '\\S' }),
 });
 export type LoginRequest = z.infer<typeof loginRequest>;
 

@@ -1,13 +1,19 @@
-import { loadConfig } from '../config';
-import { openDatabase } from './connection';
+import { loadDatabaseConfig } from '../config';
+import { exitOnStartProblem, openScriptDatabase } from '../start-problems';
 import { migrateToLatest } from './migrate';
 
-/** `npm run migrate`: the same migrations the server runs on start, for deploy pipelines. */
-const config = loadConfig();
-const handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+/**
+ * `npm run migrate`: the same migrations the server runs on start, for deploy pipelines. A database it cannot
+ * use is told in one line, as the server tells it (start-problems.ts); exit code 1.
+ */
 try {
-  const applied = await migrateToLatest(handle.db);
-  console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date.');
-} finally {
-  await handle.close();
+  const handle = await openScriptDatabase(loadDatabaseConfig());
+  try {
+    const applied = await migrateToLatest(handle.db);
+    console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date.');
+  } finally {
+    await handle.close();
+  }
+} catch (error) {
+  exitOnStartProblem(error);
 }
