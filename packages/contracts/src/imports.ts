@@ -40,8 +40,9 @@ export const importHeadersSchema = z.looseObject({
   // The key's rule is manual accrual's; what it covers here is the whole file.
   'idempotency-key': manualAccrualHeaders.shape['idempotency-key'].describe(
     'Bulk credits only: the whole file is one unit under this key (default: SHA-256 of the body), the ' +
-      "programme's, not the poster's. The same file again, whoever posts it, gets the first answer (header " +
-      'Idempotent-Replayed: true); another file with the key is 409.',
+      "programme's, not the poster's. The same file again, whoever posts it and with any skipInvalid, gets the " +
+      'first answer (header Idempotent-Replayed: true); a dry run of it too (dryRun false: the file is imported). ' +
+      'Another file with the key is 409.',
   ),
 });
 
@@ -108,12 +109,13 @@ export const accountImportRow = z
     // The report prefixes the field's name ("expiresAt: needs points").
     message: 'needs points',
     path: ['expiresAt'],
-  })
-  // An opening lot that has already expired would be points nobody can spend.
-  .refine((row) => row.expiresAt === undefined || Date.parse(row.expiresAt) > Date.now(), {
-    message: 'must be in the future',
-    path: ['expiresAt'],
   });
+
+// An opening lot that has already expired would be points nobody can spend, but "in the future" is not a
+// property of the row alone: the same row imported while its date was ahead is unchanged once the date has
+// passed (PROGRAMME-API.md §4), so the server refuses a past expiresAt only on a row that would create an
+// account (imports.repository.ts `refuseExpiredOpenings`), with this message.
+export const EXPIRES_AT_PAST = 'expiresAt: must be in the future';
 export type AccountImportRow = z.output<typeof accountImportRow>;
 
 export const accrualImportRow = z

@@ -36,9 +36,20 @@ function fromCatalogue(code: ErrorCode) {
 /** Codes whose catalogue message says it better than Fastify's (which names its own internals). */
 const CATALOGUE_MESSAGES = new Set<ErrorCode>(['PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE']);
 
-function clientErrorMessage(error: FastifyError, code: ErrorCode): string {
+/**
+ * A 415 names what the route takes: its schema's `consumes` (the CSV imports: text/csv), else JSON, which
+ * every other route takes. The catalogue's one message told a CSV upload sent as text/plain to send JSON.
+ */
+export function unsupportedMediaTypeMessage(request: FastifyRequest): string {
+  const consumes = (request.routeOptions?.schema as { consumes?: readonly string[] } | undefined)?.consumes;
+  if (!consumes?.length) return errorCatalogue.UNSUPPORTED_MEDIA_TYPE.message;
+  return `Content type must be ${consumes.join(' or ')}`;
+}
+
+function clientErrorMessage(error: FastifyError, code: ErrorCode, request: FastifyRequest): string {
   if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError)
     return 'Malformed JSON body';
+  if (code === 'UNSUPPORTED_MEDIA_TYPE') return unsupportedMediaTypeMessage(request);
   if (CATALOGUE_MESSAGES.has(code)) return errorCatalogue[code].message;
   return error.message || errorCatalogue[code].message;
 }
@@ -82,7 +93,7 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
     const code = known ?? 'BAD_REQUEST';
     return send(reply, request, {
       status: errorCatalogue[code].status,
-      message: clientErrorMessage(error, code),
+      message: clientErrorMessage(error, code, request),
       code,
     });
   }

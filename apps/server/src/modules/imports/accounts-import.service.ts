@@ -1,4 +1,4 @@
-import { accountImportRow, type ImportReport, importColumns } from '@loyalty/contracts';
+import { accountImportRow, EXPIRES_AT_PAST, type ImportReport, importColumns } from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
 import type { AuthUser } from '../../plugins/auth';
 import { postStagedCredits } from '../ledger/staged-credits';
@@ -18,6 +18,7 @@ import {
   refuseCardsOverLimit,
   refuseErasedClients,
   refuseErasedMeanwhile,
+  refuseExpiredOpenings,
   refuseRepeatsInFile,
   refuseTakenCards,
   stageAccounts,
@@ -66,6 +67,8 @@ export async function importAccounts(
         const bulk = file.rows >= BULK_ROWS;
         if (bulk) await planForBulk(trx);
         await stageAccounts(trx, file.importId);
+        // The server's clock, as the row schema's checks read it (tests move it with fake timers).
+        await refuseExpiredOpenings(trx, new Date(), EXPIRES_AT_PAST);
         await refuseRepeatsInFile(trx);
         await refuseTakenCards(trx);
         await refuseErasedClients(trx);

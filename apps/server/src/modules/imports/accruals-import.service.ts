@@ -8,6 +8,7 @@ import { claimKey, findStoredAnswer, storeAnswer } from '../ledger/admin-idempot
 import { postStagedCredits } from '../ledger/staged-credits';
 import {
   accrualsOutcome,
+  keyImportedAt,
   refuseRenamedAccounts,
   resolveAccrualAccounts,
   stageAccruals,
@@ -34,6 +35,32 @@ function creditRow({ line, cells }: CsvRecord): ImportRow {
   };
 }
 
+/**
+ * The request hash stored with a bulk credit key: the file and the skipInvalid it was imported with (the
+ * format of the first release: stored hashes stay comparable).
+ */
+const fileHash = (sha256: string, skipInvalid: boolean) =>
+  requestHash('imports/accruals', String(skipInvalid), sha256);
+
+/**
+ * Whether a stored hash is of this file, whatever its options. A key's answer is only ever stored for a
+ * file that was written (a refused file leaves the key free), so the same file again, with another
+ * skipInvalid or as a dry run, is answered as imported: the first answer, never a 409 about a key the
+ * user did not send (PROGRAMME-API.md §4 "the same file again returns the first answer").
+ */
+const sameFile = (stored: string, sha256: string) =>
+  stored === fileHash(sha256, false) || stored === fileHash(sha256, true);
+
+/** Another file under a key already used: a 409 saying so in the words of whoever posted it. */
+async function otherFile(trx: Tx, key: string): Promise<AppError> {
+  const at = await keyImportedAt(trx, key);
+  const when = at ? ` on ${at.toISOString().slice(0, 16).replace('T', ' ')} UTC` : '';
+  return new AppError(
+    'IDEMPOTENCY_KEY_REUSED',
+    `This Idempotency-Key was already used for another file, imported${when}: nothing was imported (a new file needs a new key)`,
+  );
+}
+
 export interface AccrualsImportOutcome {
   report: ImportReport;
   /** The answer of an earlier import of this file (or key), given again; nothing was written. */
@@ -43,7 +70,8 @@ export interface AccrualsImportOutcome {
 /**
  * POST /api/v1/imports/accruals: each row an adjustment like a manual accrual, the whole file one unit
  * under its Idempotency-Key (default: the body's SHA-256), the programme's and not the poster's: the same file
- * from a second manager is answered as the first, never credited twice.
+ * from a second manager, with another skipInvalid or as a dry run is answered as the first (a dry run's answer
+ * is then the import's report: `dryRun` false, with its `importId`), never credited twice.
  * The key is claimed in the import's transaction and stored with its answer only when the file was
  * written: a refused file (or a dry run) leaves the key free, so a corrected retry is not stuck on it.
  */
@@ -56,15 +84,14 @@ export async function importAccruals(
   const read = { columns: importColumns.accruals, maxBytes: options.maxBytes };
   return withSpooledFile(db, body, read, creditRow, async (file) => {
     const key = options.idempotencyKey ?? file.body.sha256;
-    // The options are part of the request: the same file with another skipInvalid is another request.
-    const hash = requestHash('imports/accruals', String(options.skipInvalid), file.body.sha256);
+    const hash = fileHash(file.body.sha256, options.skipInvalid);
     let replayed = false;
     const replay = async (trx: Tx) => {
       const earlier = options.dryRun
         ? await findStoredAnswer(trx, { scope: 'bulk-credits', key })
         : await claimKey(trx, { scope: 'bulk-credits', key, hash });
       if (!earlier) return undefined;
-      if (earlier.request_hash !== hash) throw new AppError('IDEMPOTENCY_KEY_REUSED');
+      if (!sameFile(earlier.request_hash, file.body.sha256)) throw await otherFile(trx, key);
       replayed = true;
       return earlier.response as ImportReport;
     };

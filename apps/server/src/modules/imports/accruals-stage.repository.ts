@@ -59,3 +59,11 @@ export async function accrualsOutcome(trx: Tx): Promise<StageOutcome> {
   );
   return { created: counts.rows[0]!.created, unchanged: 0, ...(await stageErrors(trx, ACCRUALS_STAGE)) };
 }
+
+/** When the file answered under a bulk credit key was imported (its claim commits with the import). */
+export async function keyImportedAt(trx: Tx, key: string): Promise<Date | undefined> {
+  const found = await sql<{ created_at: Date | string }>`
+    select created_at from bulk_credit_keys where key = ${key}`.execute(trx);
+  const at = found.rows[0]?.created_at;
+  return at === undefined ? undefined : new Date(at);
+}

@@ -3,11 +3,23 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CsvError, parse } from 'csv-parse';
 import { AppError } from '../../lib/app-error';
+import {
+  type CsvColumns,
+  cellCountProblem,
+  csvProblem,
+  headerProblem,
+  invalidCsv,
+  MAX_RECORD_BYTES,
+} from './csv-problems';
+
+export type { CsvColumns } from './csv-problems';
 
 export interface CsvRecord {
   /** The file's line the record ends on (the header is line 1). */
   line: number;
   cells: Record<string, string>;
+  /** Why the record is no row of the header (another number of cells): an error row, the cells left empty. */
+  problem?: string;
 }
 
 export interface CsvBody {
@@ -15,8 +27,6 @@ export interface CsvBody {
   /** SHA-256 (hex) of the body as sent: the default Idempotency-Key of a bulk credit. */
   sha256: string;
 }
-
-const invalidCsv = (line: number, why: string) => new AppError('INVALID_CSV', `Line ${line}: ${why}`);
 
 /**
  * The body on its way to the parser: counted (413 past the limit, whatever Content-Length claimed),
@@ -82,40 +92,12 @@ class BodyGuard extends Transform {
   }
 }
 
-/** The longest row (record) a file may have, in bytes of UTF-8 (the parser counts its buffer). */
-export const MAX_RECORD_BYTES = 65_536;
-
-/** The columns a kind of import knows, and those its header must have (one of `oneOf` when given). */
-export interface CsvColumns {
-  known: readonly string[];
-  required: readonly string[];
-  oneOf?: readonly string[];
-}
-
-/** A header cell as a message names it: bounded (a one-line file's only cell is the whole file), a blank one by place. */
-function columnName(names: readonly string[], name: string): string {
-  if (name === '') return `(unnamed, column ${names.indexOf(name) + 1})`;
-  return name.length > 50 ? `${name.slice(0, 50)}…` : name;
-}
-
-/** Why a header row is not one of `columns`, or null. Columns may come in any order; unknown or repeated ones are refused. */
-export function headerProblem(names: readonly string[], columns: CsvColumns): string | null {
-  const unknown = names.filter((n) => !columns.known.includes(n));
-  if (unknown.length > 0)
-    return `unknown column ${columnName(names, unknown[0]!)}; the columns are ${columns.known.join(',')}`;
-  const repeated = names.find((n, i) => names.indexOf(n) !== i);
-  if (repeated) return `column ${repeated} appears twice`;
-  const missing = columns.required.find((n) => !names.includes(n));
-  if (missing) return `the header needs the column ${missing}`;
-  if (columns.oneOf && columns.oneOf.filter((n) => names.includes(n)).length !== 1)
-    return `the header needs exactly one of ${columns.oneOf.join(', ')}`;
-  return null;
-}
-
 /**
  * Reads a CSV body as a stream of records under a header of `columns` (RFC 4180 quoting, a UTF-8 BOM
- * allowed, blank lines and lines of empty cells skipped). Bad quoting, a row with another number of cells or a wrong header is a
- * 400 INVALID_CSV naming the line. `onRecord` sees each record in order; a missing column reads as ''.
+ * allowed, blank lines and lines of empty cells skipped). A row with another number of cells than the
+ * header is a record with a `problem` (an error row of the report, so skipInvalid imports the others).
+ * What the parser cannot find the next row after (bad quoting: an unclosed quote runs on to the end of
+ * the file; a row over MAX_RECORD_BYTES), or a wrong header, is a 400 INVALID_CSV naming the line. `onRecord` sees each record in order; a missing column reads as ''.
  * When it answers a promise, reading waits for it (backpressure down to the request's socket).
  */
 export async function readCsv(
@@ -127,6 +109,8 @@ export async function readCsv(
   // The line the last record ended on, tracked as the parser goes: an unclosed quote is only noticed at
   // the end of the file, and the useful line is where its record began.
   let lastRecordLine = 0;
+  // The header's names as the parser met them: a parser error may come before `consume` has read them.
+  let header: string[] | undefined;
   const parser = parse({
     bom: true,
     // Every line ending, whichever comes first: left to detect, the parser took the first one for the whole
@@ -139,9 +123,13 @@ export async function readCsv(
     // A spreadsheet saves the blank rows under its data as lines of commas: blank lines too, not rows that
     // fail for a missing clientId (which, without skipInvalid, would refuse the whole file).
     skip_records_with_empty_values: true,
+    // Another number of cells is the row's error, not the file's (checked in `consume`).
+    relax_column_count: true,
     info: true,
     on_record: (record, context) => {
       lastRecordLine = context.lines;
+      // With `info`, the record comes as {record, info}.
+      header ??= (record as unknown as { record: string[] }).record.map((n) => n.trim());
       return record;
     },
   });
@@ -155,8 +143,9 @@ export async function readCsv(
         continue;
       }
       const cells: Record<string, string> = {};
-      for (const [i, name] of names.entries()) cells[name] = record[i] ?? '';
-      const written = onRecord({ line: info.lines, cells });
+      const problem = cellCountProblem(record.length, names.length);
+      if (!problem) for (const [i, name] of names.entries()) cells[name] = record[i] ?? '';
+      const written = onRecord(problem ? { line: info.lines, cells, problem } : { line: info.lines, cells });
       if (written) await written;
     }
     if (!names) throw invalidCsv(1, 'the file is empty; it needs a header row');
@@ -171,17 +160,9 @@ export async function readCsv(
     body.unpipe(guard);
     body.resume();
     if (error instanceof CsvError) {
-      const line =
-        error.code === 'CSV_QUOTE_NOT_CLOSED'
-          ? lastRecordLine + 1
-          : typeof error.lines === 'number'
-            ? error.lines
-            : 1;
-      const message =
-        error.code === 'CSV_MAX_RECORD_SIZE'
-          ? `a row is longer than ${MAX_RECORD_BYTES.toLocaleString('en-US')} bytes`
-          : error.message.replace(/ (at|on) line \d+/, '');
-      throw invalidCsv(line, message);
+      // The parser's own state: whether it was inside a quoted cell when it gave up (not in its error).
+      const quoting = (parser as unknown as { state?: { quoting?: boolean } }).state?.quoting === true;
+      throw csvProblem(error, { rowStart: lastRecordLine + 1, quoting, names: header });
     }
     throw error;
   }

@@ -30,7 +30,7 @@ class NothingWritten extends Error {
 }
 
 /** A line kept out of the import: spooled with its error, so the report reads one place. */
-function errorRow(line: number, message: string): ImportRow {
+function errorRow(line: number, message: string, code = 'VALIDATION_ERROR'): ImportRow {
   return {
     line,
     clientId: null,
@@ -38,7 +38,7 @@ function errorRow(line: number, message: string): ImportRow {
     points: null,
     expiresAt: null,
     reason: null,
-    error: 'VALIDATION_ERROR',
+    error: code,
     message,
   };
 }
@@ -48,6 +48,11 @@ export function invalidRow(line: number, error: z.ZodError): ImportRow {
   const issue = error.issues[0]!;
   const field = issue.path.join('.');
   return errorRow(line, field ? `${field}: ${issue.message}` : issue.message);
+}
+
+/** A line that is no row of the header (another number of cells: `CsvRecord.problem`), or undefined. */
+export function malformedRow({ line, problem }: CsvRecord): ImportRow | undefined {
+  return problem === undefined ? undefined : errorRow(line, problem, 'INVALID_CSV');
 }
 
 /**

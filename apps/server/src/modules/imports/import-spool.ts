@@ -9,7 +9,7 @@ import {
   insertImportRows,
   sweepAbandonedImportRows,
 } from './import-rows.repository';
-import { unstorableRow } from './import-run';
+import { malformedRow, unstorableRow } from './import-run';
 
 /**
  * Rows per spool statement: what the server holds of a file at any moment, whatever the file's size
@@ -66,7 +66,7 @@ export async function withSpooledFile<T>(
     let rows = 0;
     const read = await readCsv(body, options, (record) => {
       rows++;
-      return spool.add(unstorableRow(record) ?? toRow(record));
+      return spool.add(malformedRow(record) ?? unstorableRow(record) ?? toRow(record));
     });
     await spool.flush();
     return await work({ importId, rows, body: read });

@@ -170,6 +170,19 @@ async function decideOpenRowsInOrder(trx: Tx): Promise<void> {
     end $$`.execute(trx);
 }
 
+/**
+ * A row that would open a new account with points expiring at `now` or before is refused: an opening lot
+ * already expired is points nobody can spend. Only such a row: the same row imported while its date was
+ * ahead is unchanged after it (`classifyExisting`), and a re-run of a members file must keep working.
+ * Before the repeats in the file are looked at, as the row schema's checks are.
+ */
+export async function refuseExpiredOpenings(trx: Tx, now: Date, message: string): Promise<void> {
+  await sql`
+    update import_accounts_stage s set error = 'VALIDATION_ERROR', message = ${message}
+    where s.error is null and s.expires_at <= ${now.toISOString()}::timestamptz
+      and not exists (select 1 from accounts a where lower(a.client_id) = lower(s.client_id))`.execute(trx);
+}
+
 /** A card number issued to an account of another client cannot be imported for this one. */
 export async function refuseTakenCards(trx: Tx): Promise<void> {
   await sql`

@@ -5,20 +5,23 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config';
 import { AppError } from '../../lib/app-error';
 import { MANAGERS } from '../../plugins/auth';
+import { unsupportedMediaTypeMessage } from '../../plugins/errors';
 import { importAccounts } from './accounts-import.service';
 import { importAccruals } from './accruals-import.service';
 
 const CSV_BODY =
   'Body `text/csv` (UTF-8, RFC 4180 quoting, header row first), read as a stream; above IMPORT_MAX_BYTES the ' +
-  'answer is 413. A wrong header, bad quoting or another encoding is 400 INVALID_CSV naming the line. ';
+  'answer is 413. A wrong header, bad quoting or another encoding is 400 INVALID_CSV naming the line; a row ' +
+  'with another number of cells than the header is an error row (code INVALID_CSV). ';
 
 /**
  * The request body as it arrives: only the text/csv parser of this scope hands over the stream; any
- * other content type (JSON included, which the app parses everywhere) is a 415 here.
+ * other content type (JSON included, which the app parses everywhere) is a 415 here, in the words of the
+ * 415 of a type no parser takes (the route's `consumes`).
  */
 function csvStream(request: FastifyRequest): Readable {
   if (request.body instanceof Readable) return request.body;
-  throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content type must be text/csv');
+  throw new AppError('UNSUPPORTED_MEDIA_TYPE', unsupportedMediaTypeMessage(request));
 }
 
 /** PROGRAMME-API.md §4: member import and bulk credits from CSV. */

@@ -16,10 +16,16 @@ import { ImportProgress } from './import-progress';
 import { ImportReportView } from './import-report';
 import { type ImportRequest, postImport } from './imports-api';
 
-function resultTitle(result: ImportReport, withoutCheck: boolean): string {
+function resultTitle(result: ImportReport, alreadyImported: boolean): string {
   if (!result.importId) return 'Nothing imported';
-  // Only bulk credits answer a check with an import's result: the file was imported before.
-  return withoutCheck ? 'Already imported' : 'Imported';
+  return alreadyImported ? 'Already imported' : 'Imported';
+}
+
+function resultNote(result: ImportReport, alreadyImported: boolean): string {
+  if (!result.importId) return 'The file was not imported.';
+  if (alreadyImported)
+    return 'This file was imported before, with these results; nothing was written now. The import is recorded in the audit log.';
+  return 'The import is recorded in the audit log.';
 }
 
 /** Focus lost with a button that disabled itself while it ran (it goes to <body>), or still on it. */
@@ -40,6 +46,9 @@ export function ImportPage() {
   const [skipInvalid, setSkipInvalid] = useState(false);
   const [checked, setChecked] = useState<ImportReport | null>(null);
   const [result, setResult] = useState<ImportReport | null>(null);
+  // A check answered with an import's result: bulk credits already imported (the file is one unit, whatever
+  // its options), shown as that import's figures.
+  const [alreadyImported, setAlreadyImported] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
   const checkButton = useRef<HTMLButtonElement>(null);
   const importButton = useRef<HTMLButtonElement>(null);
@@ -50,8 +59,11 @@ export function ImportPage() {
 
   const mutation = useMutation({
     mutationFn: (request: ImportRequest) => postImport(request),
-    // A check of bulk credits already imported answers the first import's result (the file is one unit).
-    onSuccess: (report) => (report.dryRun ? setChecked(report) : setResult(report)),
+    onSuccess: (report, request) => {
+      if (report.dryRun) return setChecked(report);
+      setAlreadyImported(request.dryRun);
+      setResult(report);
+    },
     onError: (error) => {
       // A file the server cannot read (400 with its line, 413 too large) is shown in place.
       if (isApiError(error) && (error.status === 400 || error.status === 413)) setRefusal(error.message);
@@ -180,11 +192,9 @@ export function ImportPage() {
         <Card>
           <CardHeader>
             <CardTitle ref={resultHeading} tabIndex={-1} className="outline-none">
-              {resultTitle(result, checked === null)}
+              {resultTitle(result, alreadyImported)}
             </CardTitle>
-            <CardDescription aria-live="polite">
-              {result.importId ? 'The import is recorded in the audit log.' : 'The file was not imported.'}
-            </CardDescription>
+            <CardDescription aria-live="polite">{resultNote(result, alreadyImported)}</CardDescription>
           </CardHeader>
           <CardContent className="space-y-4">
             <ImportReportView report={result} title="Import result" />
