@@ -444,6 +444,103 @@ test('every displayed status, each POS fallback and each detail from meta', asyn
   await expect(cells(1, 6)).toHaveText('Jan 2, 2030, 3:04 AM');
 });
 
+test('a till request refused before it took its id is found by that id, shown as its Requested ID', async ({
+  page,
+  api,
+  request,
+}) => {
+  // A hold of -1 fails validation: recorded as failed without taking the id (POS-API "Failed writes"), so
+  // its Operation ID stays empty and the id the till sent is what staff search for.
+  const { card } = await accountWithCard(api);
+  const till = await createPosKey(api, { name: uniqueName('Till'), address: null });
+  const requested = uniqueName('op-refused');
+  const refused = await request.post('/pos/api/v1/holds', {
+    data: { operationId: requested, cardNumber: card.number, points: -1 },
+    headers: { 'X-API-Key': till.apiKey },
+  });
+  expect(refused.status()).toBe(400);
+  await page.goto('/operations');
+  await search(page, requested.slice(0, -2)); // a prefix, as operation ids are searched
+  await expect(dataRows(page)).toHaveCount(1);
+  await expect(dataRows(page).getByRole('cell')).toHaveText([
+    '—',
+    'Hold',
+    card.number,
+    '0',
+    till.name,
+    'failed',
+    DATE,
+    `Requested ID:${requested}Error:VALIDATION_ERROR`,
+  ]);
+});
+
+test('a return the balance could not cover shows its shortfall and links to the accrual it returns', async ({
+  page,
+  api,
+  request,
+}) => {
+  await ensureRulesetInForce(api);
+  const { account, card } = await accountWithCard(api);
+  const till = await createPosKey(api, { name: uniqueName('Till'), address: null });
+  const receiptId = uniqueName('R');
+  const accrual = await posAccrual(request, till, {
+    operationId: uniqueName('op-acc'),
+    cardNumber: card.number,
+    receipt: { receiptId, items: [{ sku: uniqueName('SKU'), quantity: 1, price: 500 }] },
+  });
+  expect(accrual.points).toBeGreaterThanOrEqual(0.02);
+  // Half the points held: the return can take back only the other half.
+  const held = Math.round(accrual.points * 50) / 100;
+  const pos = (path: string, data: object) =>
+    request.post(`/pos/api/v1/${path}`, { data, headers: { 'X-API-Key': till.apiKey } });
+  await expectJson(
+    await pos('holds', { operationId: uniqueName('op-hold'), cardNumber: card.number, points: held }),
+  );
+  const returnId = uniqueName('op-ret');
+  const returned = await expectJson<{ points: number }>(
+    await pos('returns', { operationId: returnId, originalOperationId: accrual.operationId }),
+  );
+  const taken = Math.round((accrual.points - held) * 100) / 100;
+  expect(returned.points).toBe(-taken);
+
+  await page.goto('/operations');
+  await search(page, returnId);
+  await expect(dataRows(page)).toHaveCount(1);
+  await expect(dataRows(page).getByRole('cell')).toHaveText([
+    returnId,
+    'Adjustment',
+    card.number,
+    signed(-taken),
+    till.name,
+    'completed',
+    DATE,
+    `Receipt:${receiptId}Reason:Return of receipt ${receiptId}Return of:${accrual.operationId}` +
+      `Shortfall:${points.format(held)} pts`,
+  ]);
+  // The accrual it returns, one click away.
+  await dataRows(page).getByRole('link', { name: accrual.operationId }).click();
+  await expect(page).toHaveURL(new RegExp(`/operations\\?search=${accrual.operationId}$`));
+  await expect(dataRows(page)).toHaveCount(1);
+  await expect(rowFor(page, accrual.operationId).getByRole('cell').nth(1)).toHaveText('Accrual');
+
+  // The client page's operations say it too, under the reason.
+  await page.goto(`/clients/${account.id}`);
+  const ofClient = page.getByRole('table', { name: `Operations of ${account.clientId}` });
+  await expect(
+    ofClient.locator(DATA_ROWS).filter({ hasText: 'Return of receipt' }).getByRole('cell').last(),
+  ).toHaveText(`Return of receipt ${receiptId}Shortfall: ${points.format(held)} pts`);
+
+  // At 390 px the Details keep the shortfall whole, and the page does not scroll sideways.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/operations?search=${returnId}`);
+  const shortfall = dataRows(page).getByText(`${points.format(held)} pts`, { exact: true });
+  await shortfall.scrollIntoViewIfNeeded();
+  await expect(shortfall).toBeVisible();
+  expect(await shortfall.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+});
+
 test("a load failure shows 'Failed to load operations'", async ({ page }) => {
   await page.route(`**${OPERATIONS}?**`, (route) =>
     route.fulfill({

@@ -22,6 +22,20 @@ export const operationMeta = z.object({
   error: metaValue,
   /** An `expiry` operation: how many lots it expired. */
   lots: metaValue,
+  // Described for the API document too: integrators read these in answers and in webhook events.
+  operationId: metaValue.describe(
+    'A failed POS write refused before it could take its operationId (validation errors, an operationId ' +
+      "already used, by this or another POS): the id the till sent. Not taken: the operation's own " +
+      'operationId stays null and the id stays free. The list search finds the row by it.',
+  ),
+  holdId: metaValue.describe('A failed POS capture or release: the hold id the till named.'),
+  returnOf: metaValue.describe(
+    'A POS return (adjustment): the operationId of the accrual it takes points back from.',
+  ),
+  shortfall: metaValue.describe(
+    'A POS return: the points it could not take back, the account holding less than the returned goods ' +
+      'earned (what is held or spent stays); points is what it took. Absent when it took them all.',
+  ),
 });
 export type OperationMeta = z.infer<typeof operationMeta>;
 
@@ -45,7 +59,10 @@ export type Operation = z.infer<typeof operation>;
 
 export const operationSortFields = ['createdAt'] as const;
 
-/** `search`: a card-number prefix or an operation-id prefix (or an operation's exact UUID). */
+/**
+ * `search`: a card-number prefix or an operation-id prefix (or an operation's exact UUID); the id prefix
+ * also finds the failed POS writes by the id they asked for (`meta.operationId`).
+ */
 export const operationListQuery = pageQuery.extend({
   format: listFormat,
   type: operationType.optional(),

@@ -32,6 +32,7 @@ import * as m036 from './036-audit-counts';
 import * as m037 from './037-holds-ttl-zero';
 import * as m038 from './038-revoked-sessions';
 import * as m039 from './039-login-attempts-pruning';
+import * as m040 from './040-requested-operation-ids';
 
 /**
  * Every migration, in order. Forward-only: a shipped migration is never edited; add the next one.
@@ -71,4 +72,5 @@ export const migrations: Record<string, Migration> = {
   '037-holds-ttl-zero': m037,
   '038-revoked-sessions': m038,
   '039-login-attempts-pruning': m039,
+  '040-requested-operation-ids': m040,
 };

@@ -1,14 +1,26 @@
 import type { Operation, OperationMeta, OperationStatus, OperationType } from '@loyalty/contracts';
-import { isUuid } from '@loyalty/contracts';
 import { type Expression, type SqlBool, sql } from 'kysely';
 import { anyUuid } from '../../db/any-of';
 import type { Db } from '../../db/connection';
 import type { Executor } from '../../db/executor';
 import { listSource } from '../../lib/list-stream';
-import { likePrefix, toIso } from '../../lib/paging';
+import { toIso } from '../../lib/paging';
 import { availableSql } from '../ledger/balances.sql';
+import { countShortSearch, SEARCH_COUNTER_MAX, searchCondition } from './operation-search.sql';
 
-const META_KEYS = ['store', 'transactionId', 'receipt', 'reward', 'reason', 'error', 'lots'] as const;
+const META_KEYS = [
+  'store',
+  'transactionId',
+  'receipt',
+  'reward',
+  'reason',
+  'error',
+  'lots',
+  'operationId',
+  'holdId',
+  'returnOf',
+  'shortfall',
+] as const;
 
 /** Only the Details keys leave the server; a structured value is shown as its JSON text. */
 function pickMeta(meta: unknown): OperationMeta {
@@ -154,15 +166,7 @@ function conditions(filter: OperationFilter): Expression<SqlBool>[] {
   } else if (filter.accountId) where.push(sql<SqlBool>`account_id = ${filter.accountId}`);
   if (filter.accountIds) where.push(sql<SqlBool>`account_id in (${sql.join(filter.accountIds)})`);
   if (filter.cardNumber) where.push(sql<SqlBool>`card_number = ${filter.cardNumber}`);
-  if (filter.search) {
-    const prefix = likePrefix(filter.search);
-    // Each alternative has its own index (card_number, operation_id: COLLATE "C" btrees; id: the key).
-    where.push(
-      isUuid(filter.search)
-        ? sql<SqlBool>`(card_number like ${prefix} or operation_id like ${prefix} or id = ${filter.search.toLowerCase()}::uuid)`
-        : sql<SqlBool>`(card_number like ${prefix} or operation_id like ${prefix})`,
-    );
-  }
+  if (filter.search) where.push(searchCondition(filter.search));
   return where;
 }
 
@@ -231,30 +235,6 @@ export function operationsExportSource(db: Db, filter: OperationFilter) {
     { column: 'o.created_at', direction, nulls: 'database', tiebreak: { column: 'o.id', direction } },
     (rows) => rows.map(toOperation),
   );
-}
-
-/** Searches up to this length are counted from operation_search_counts (db/DERIVED.md). */
-const SEARCH_COUNTER_MAX = 3;
-
-/**
- * A short search matches a large share of all operations (one digit: a ninth of them), spread over the
- * whole table: its exact total comes from operation_search_counts — card numbers starting with it, plus
- * operation ids starting with it, minus the operations where both do. Longer ones count through the
- * card-number and operation-id indexes.
- */
-async function countShortSearch(
-  db: Db,
-  ch: string,
-  type?: OperationType,
-  status?: OperationStatus,
-): Promise<number> {
-  let query = db
-    .selectFrom('operation_search_counts')
-    .select(sql<number>`coalesce(sum(case when kind = 'b' then -n else n end), 0)::bigint`.as('n'))
-    .where('ch', '=', ch);
-  if (type) query = query.where('type', '=', type);
-  if (status) query = query.where('status', '=', status);
-  return (await query.executeTakeFirstOrThrow()).n;
 }
 
 /** Exact, from the counter rows the operations triggers keep (db/DERIVED.md). */

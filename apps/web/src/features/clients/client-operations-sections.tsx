@@ -12,7 +12,7 @@ import { ReceiptDialog } from '@/components/receipts/receipt-dialog';
 import { useReceiptDialog } from '@/components/receipts/use-receipt-dialog';
 import { Button } from '@/components/ui/button';
 import { buildUrl } from '@/lib/api-client';
-import { formatDateTime } from '@/lib/format';
+import { formatDateTime, formatNumber } from '@/lib/format';
 import { clientOperationsQuery } from './client-api';
 import { ClientSection } from './client-section';
 
@@ -64,6 +64,16 @@ const pos: ColumnDef<Operation> = {
   cell: ({ row }) => <Truncated text={row.original.posName ?? row.original.posAddress} />,
 };
 
+/**
+ * Under the one line of Details, worded as /operations' Details (features/operations/operation-format.ts;
+ * features share no files): what a return could not take back, so a partial recovery does not read as a
+ * full one. (The refused writes that carry only the id they asked for are bound to no account: not here.)
+ */
+function shortfallNote(meta: Operation['meta']): string | null {
+  if (meta.shortfall === undefined || meta.shortfall === '') return null;
+  return `Shortfall: ${formatNumber(meta.shortfall as number | string)} pts`;
+}
+
 const operationColumns: ColumnDef<Operation>[] = [
   when,
   {
@@ -83,8 +93,16 @@ const operationColumns: ColumnDef<Operation>[] = [
     cell: ({ row }) => {
       const { reason, error, receipt } = row.original.meta;
       const text = error ?? reason ?? (receipt === undefined ? null : `Receipt ${receipt}`);
-      return (
+      const shortfall = shortfallNote(row.original.meta);
+      const main = (
         <Truncated text={text === null ? null : String(text)} className={error ? 'text-destructive' : ''} />
+      );
+      if (shortfall === null) return main;
+      return (
+        <div className="min-w-0">
+          {main}
+          <Truncated text={shortfall} className="text-xs font-medium text-warning-foreground" />
+        </div>
       );
     },
   },

@@ -1,4 +1,5 @@
 import type { Operation, OperationMeta } from '@loyalty/contracts';
+import { formatNumber } from '@/lib/format';
 
 /**
  * Spec section 2, the POS cell: name and address; else name; else address; else the first 8 characters of
@@ -17,12 +18,22 @@ export function posParts(pos: Pick<Operation, 'posId' | 'posName' | 'posAddress'
   return { primary: '—' };
 }
 
+/**
+ * Spec section 3's meta (store, transaction, receipt, reward, reason, error), and what tells staff more about
+ * a POS write: the accrual a return takes back (`returnOf`) and the points it could not (`shortfall`), so a
+ * partial recovery does not read as a full one; the hold a refused capture or release named; and the id a
+ * refused write asked for but did not take (`operationId`: the Operation ID column stays the id taken).
+ */
 const detailLabels: ReadonlyArray<[keyof OperationMeta, string]> = [
   ['store', 'Store'],
   ['transactionId', 'Transaction'],
   ['receipt', 'Receipt'],
   ['reward', 'Reward'],
   ['reason', 'Reason'],
+  ['returnOf', 'Return of'],
+  ['shortfall', 'Shortfall'],
+  ['holdId', 'Hold'],
+  ['operationId', 'Requested ID'],
   ['error', 'Error'],
 ];
 
@@ -32,13 +43,17 @@ export interface OperationDetail {
   value: string;
 }
 
-/** Spec section 2: Details come from meta (store, transaction, receipt, reward, reason, error). */
+/** Spec section 2: Details come from meta (store, transaction, receipt, reward, reason, error, and the above). */
 export function operationDetails(meta: OperationMeta | null | undefined): OperationDetail[] {
   const details: OperationDetail[] = [];
   for (const [key, label] of detailLabels) {
     const value = meta?.[key];
     if (value === undefined || value === null || value === '') continue;
-    details.push({ key, label, value: String(value) });
+    details.push({
+      key,
+      label,
+      value: key === 'shortfall' ? `${formatNumber(value as number | string)} pts` : String(value),
+    });
   }
   return details;
 }

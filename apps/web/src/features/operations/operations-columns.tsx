@@ -1,6 +1,7 @@
 import type { Operation } from '@loyalty/contracts';
 import type { ColumnDef } from '@tanstack/react-table';
 import { ReceiptTextIcon } from 'lucide-react';
+import { Link } from 'react-router';
 import { CardNumber } from '@/components/cards/card-number';
 import { DateTimeCell, IdCell } from '@/components/data-table';
 import { ClientLink } from '@/components/links/client-link';
@@ -15,16 +16,39 @@ import { type OperationDetail, operationDetails, posParts } from './operation-fo
 const ID_DETAILS: Partial<Record<OperationDetail['key'], string>> = {
   transactionId: 'transaction ID',
   receipt: 'receipt ID',
+  returnOf: 'returned operation ID',
+  holdId: 'hold ID',
+  operationId: 'requested operation ID',
+};
+
+const TONES: Partial<Record<OperationDetail['key'], string>> = {
+  error: 'text-destructive',
+  // Points the return could not take back: not an error, but not to be read past either.
+  shortfall: 'font-medium text-warning-foreground',
 };
 
 function DetailValue({ detail }: { detail: OperationDetail }) {
   const idLabel = ID_DETAILS[detail.key];
+  if (detail.key === 'returnOf') {
+    // The accrual it returns, found by its id on this screen (the search takes operation ids).
+    return (
+      <IdCell value={detail.value} label="returned operation ID">
+        <Link
+          to={`/operations?${new URLSearchParams({ search: detail.value })}`}
+          // ClientLink's look: dotted underline, solid on hover and focus, the focus ring.
+          className={cn(
+            'rounded-sm underline decoration-muted-foreground/60 decoration-dotted underline-offset-4 outline-none',
+            'hover:decoration-current hover:decoration-solid focus-visible:decoration-solid focus-visible:ring-[3px] focus-visible:ring-ring/50',
+          )}
+        >
+          {detail.value}
+        </Link>
+      </IdCell>
+    );
+  }
   if (idLabel) return <IdCell value={detail.value} label={idLabel} />;
   return (
-    <span
-      className={cn('line-clamp-2 [overflow-wrap:anywhere]', detail.key === 'error' && 'text-destructive')}
-      title={detail.value}
-    >
+    <span className={cn('line-clamp-2 [overflow-wrap:anywhere]', TONES[detail.key])} title={detail.value}>
       {detail.value}
     </span>
   );
