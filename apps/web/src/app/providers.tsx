@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { type FocusEvent, type ReactNode, useRef, useState } from 'react';
 import { lazyModule, useLazyModule } from '@/lib/lazy-module';
 import { useToasterWanted } from '@/lib/toast';
 import { createQueryClient } from './query-client';
@@ -7,10 +7,34 @@ import { createQueryClient } from './query-client';
 // sonner stays out of the first download: its Toaster mounts when a toast is first wanted (lib/toast.ts).
 const toasterModule = lazyModule(() => import('@/components/ui/sonner'));
 
+/**
+ * Sonner remembers the element focus came from when it enters the toasts and sends focus back there whenever
+ * it leaves them, so Tab past the last control of a page (the Toaster is last in it) went to a toast and back
+ * to that control, again and again, until the toast went (placed first, Shift+Tab at the top would do the same).
+ * Only its hotkey (Alt+T, which focuses the list itself) is let through: Alt+T, a look, Tab or Escape, and
+ * focus is back where the user was. Focus that reaches a toast from the page (Tab, a click), and focus moving
+ * on among the toasts after it, is kept from sonner, so leaving goes wherever the key or the pointer sends it.
+ */
+function useToastFocusGuard() {
+  const byHotkey = useRef(false);
+  return (event: FocusEvent<HTMLDivElement>) => {
+    const from = event.relatedTarget;
+    if (!(from instanceof Node && event.currentTarget.contains(from))) {
+      byHotkey.current = event.target instanceof Element && event.target.matches('[data-sonner-toaster]');
+    }
+    if (!byHotkey.current) event.stopPropagation();
+  };
+}
+
 function DeferredToaster() {
   const wanted = useToasterWanted();
   const Toaster = useLazyModule(toasterModule, wanted)?.Toaster;
-  return Toaster ? <Toaster /> : null;
+  const onFocusCapture = useToastFocusGuard();
+  return Toaster ? (
+    <div className="contents" onFocusCapture={onFocusCapture}>
+      <Toaster />
+    </div>
+  ) : null;
 }
 
 // Tooltips bring their own provider (components/ui/tooltip.tsx): no Radix code on the first download.

@@ -16,6 +16,7 @@ import { DataTableBody } from './data-table-body';
 import { DataTableColumnHeader } from './data-table-column-header';
 import { DataTablePagination } from './data-table-pagination';
 import { DataTableSelectionBar } from './data-table-selection-bar';
+import { DataTableStatus } from './data-table-status';
 import { DataTableToolbar } from './data-table-toolbar';
 import type { ListExport } from './export-list-button';
 import { ScrollHint, useScrollRegion } from './scroll-region';
@@ -136,6 +137,12 @@ export function DataTable<TData>({
       {enableRowSelection && (
         <DataTableSelectionBar table={table} bulkActions={bulkActions} exportCsv={exportCsv} />
       )}
+      <DataTableStatus
+        page={page}
+        pageIndex={controls.pagination.pageIndex}
+        isLoading={isLoading}
+        isFetching={isFetching}
+      />
       {overflows && (
         <ScrollHint actionsStay={visibleColumns.some((column) => column.id === ACTIONS_COLUMN_ID)} />
       )}
