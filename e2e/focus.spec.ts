@@ -224,8 +224,8 @@ test('the chart range control: Tab lands on the checked range, arrows move focus
   await page.keyboard.press('Space');
   await expect(radio('Last month')).toHaveAttribute('aria-checked', 'true');
   await expect(radio('Last 7 days')).toHaveAttribute('aria-checked', 'false');
-  // The new range's data loads with Refresh disabled, and Shift+Tab skips a disabled button: a loaded run pressed
-  // it mid-load and focus went past Refresh. Wait for the load, as a person would see the spinner stop.
+  // The new range's data loads with Refresh busy (aria-disabled, still a tab stop since it keeps focus while it
+  // runs). Wait for the load, as a person would see the spinner stop.
   await expect(refresh).toBeEnabled();
   // Out and back: Tab leaves the group, Shift+Tab returns to its tab stop, a second Shift+Tab leaves it.
   await page.keyboard.press('Tab');

@@ -1,4 +1,5 @@
 import { useRef } from 'react';
+import { type FocusPlace, focusNear, notePlace } from './focus-fallback';
 
 /** The element to give focus back to: a menu item that opened the dialog gives way to its menu's trigger. */
 function focusOrigin(): HTMLElement | null {
@@ -11,29 +12,33 @@ function focusOrigin(): HTMLElement | null {
 }
 
 /**
+ * Where each open dialog was opened from, by its content element: a dialog opened from inside another
+ * ("Endpoint Added" from Add Endpoint's submit) falls back to where that one came from once both are gone.
+ */
+const openedFrom = new WeakMap<Element, FocusPlace>();
+
+/**
  * Radix dialogs opened without a Trigger (from a row menu or a button elsewhere) send focus to <body>
- * when they close. Spread these handlers on the dialog content: focus returns to where it came from.
+ * when they close. Spread these handlers on the dialog content: focus returns to where it came from, or,
+ * when that is gone or disabled (a deleted row's menu, a "Block selected" with nothing left selected), to
+ * the nearest place that can take it (lib/focus-fallback.ts), never <body>.
  * `onOpen` runs after the origin is recorded (to focus the first field yourself).
  */
 export function useReturnFocus(onOpen?: (event: Event) => void) {
-  const origin = useRef<{ element: HTMLElement; dialog: HTMLElement | null } | null>(null);
+  const origin = useRef<FocusPlace | null>(null);
   return {
     onOpenAutoFocus: (event: Event) => {
       const element = focusOrigin();
-      origin.current = element
-        ? { element, dialog: element.closest<HTMLElement>('[role="dialog"],[role="alertdialog"]') }
-        : null;
+      const outer = element?.closest('[role="dialog"],[role="alertdialog"]');
+      origin.current = element ? notePlace(element, (outer && openedFrom.get(outer)) ?? null) : null;
+      if (event.target instanceof Element && origin.current) openedFrom.set(event.target, origin.current);
       onOpen?.(event);
     },
     onCloseAutoFocus: (event: Event) => {
-      const { element, dialog } = origin.current ?? {};
+      const place = origin.current;
       origin.current = null;
-      // The origin may be gone (a Block button disappears once its card is blocked): then the dialog it sat in.
-      const target = element?.isConnected ? element : dialog?.isConnected ? dialog : null;
-      if (target) {
-        event.preventDefault();
-        target.focus();
-      }
+      event.preventDefault();
+      focusNear(place);
     },
   };
 }

@@ -63,7 +63,7 @@ export function DataTableToolbar<TData>({
       {filters}
       <div className="ml-auto flex items-center gap-2">
         {onRefresh && (
-          <Button variant="outline" size="sm" onClick={onRefresh} aria-label="Refresh" disabled={isFetching}>
+          <Button variant="outline" size="sm" onClick={onRefresh} aria-label="Refresh" pending={isFetching}>
             <RefreshCwIcon className={cn(isFetching && 'animate-spin')} />
             <span className="hidden sm:inline">Refresh</span>
           </Button>

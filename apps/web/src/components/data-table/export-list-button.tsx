@@ -46,7 +46,7 @@ export function ExportListButton({ name, url }: ListExport) {
 
   return (
     <>
-      <Button variant="outline" size="sm" onClick={run} disabled={busy} aria-label="Export CSV">
+      <Button variant="outline" size="sm" onClick={run} pending={busy} aria-label="Export CSV">
         {busy ? (
           <LoaderCircleIcon className="animate-spin" aria-hidden="true" />
         ) : (

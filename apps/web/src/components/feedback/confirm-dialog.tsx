@@ -49,7 +49,7 @@ export function ConfirmDialog({
         {children}
         <AlertDialogFooter>
           <AlertDialogCancel disabled={pending}>Cancel</AlertDialogCancel>
-          <Button variant={destructive ? 'destructive' : 'default'} disabled={pending} onClick={onConfirm}>
+          <Button variant={destructive ? 'destructive' : 'default'} pending={pending} onClick={onConfirm}>
             {pending ? pendingLabel : confirmLabel}
           </Button>
         </AlertDialogFooter>

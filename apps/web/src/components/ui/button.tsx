@@ -1,10 +1,10 @@
 import { cva, type VariantProps } from 'class-variance-authority';
 import { Slot } from 'radix-ui';
-import type { ComponentProps } from 'react';
+import type { ComponentProps, MouseEvent } from 'react';
 import { cn } from '@/lib/utils';
 
 export const buttonVariants = cva(
-  "inline-flex shrink-0 items-center justify-center gap-2 whitespace-nowrap rounded-md text-sm font-medium outline-none transition-[color,background-color,box-shadow] disabled:pointer-events-none disabled:opacity-50 aria-invalid:ring-destructive/20 [&_svg:not([class*='size-'])]:size-4 [&_svg]:pointer-events-none [&_svg]:shrink-0",
+  "inline-flex shrink-0 items-center justify-center gap-2 whitespace-nowrap rounded-md text-sm font-medium outline-none transition-[color,background-color,box-shadow] disabled:pointer-events-none disabled:opacity-50 data-pending:pointer-events-none data-pending:opacity-50 aria-invalid:ring-destructive/20 [&_svg:not([class*='size-'])]:size-4 [&_svg]:pointer-events-none [&_svg]:shrink-0",
   {
     variants: {
       variant: {
@@ -29,15 +29,40 @@ export const buttonVariants = cva(
 );
 
 export type ButtonProps = ComponentProps<'button'> &
-  VariantProps<typeof buttonVariants> & { asChild?: boolean };
+  VariantProps<typeof buttonVariants> & {
+    asChild?: boolean;
+    /**
+     * Busy with its own request: looks disabled and ignores presses (a second click or Enter does not send it
+     * again, nor submit its form), but keeps focus. A `disabled` button under focus drops it to <body>, and the
+     * next Tab would start again at "Skip to content". Said as aria-disabled.
+     */
+    pending?: boolean;
+  };
 
-export function Button({ className, variant, size, asChild = false, type, ...props }: ButtonProps) {
+function ignorePress(event: MouseEvent<HTMLButtonElement>) {
+  event.preventDefault();
+  event.stopPropagation();
+}
+
+export function Button({
+  className,
+  variant,
+  size,
+  asChild = false,
+  type,
+  pending = false,
+  onClick,
+  ...props
+}: ButtonProps) {
   const Comp = asChild ? Slot.Root : 'button';
   return (
     <Comp
       data-slot="button"
       type={asChild ? type : (type ?? 'button')}
       className={cn(buttonVariants({ variant, size, className }))}
+      data-pending={pending || undefined}
+      aria-disabled={pending || undefined}
+      onClick={pending ? ignorePress : onClick}
       {...props}
     />
   );

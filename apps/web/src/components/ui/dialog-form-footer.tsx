@@ -13,7 +13,11 @@ interface DialogFormFooterProps {
   destructive?: boolean;
 }
 
-/** Cancel + submit for a dialog form: both disabled while saving, the submit says what is happening. */
+/**
+ * Cancel + submit for a dialog form: both disabled while saving, the submit says what is happening. The
+ * submit is `pending` rather than disabled: pressed with Enter it keeps focus, so a failure (the dialog stays
+ * open) does not leave focus on <body> outside the dialog.
+ */
 export function DialogFormFooter({
   onCancel,
   pending,
@@ -30,7 +34,8 @@ export function DialogFormFooter({
       <Button
         type="submit"
         variant={destructive ? 'destructive' : 'default'}
-        disabled={pending || submitDisabled}
+        pending={pending}
+        disabled={!pending && submitDisabled}
       >
         {pending ? pendingLabel : submitLabel}
       </Button>

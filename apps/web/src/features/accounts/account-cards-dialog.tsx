@@ -90,7 +90,7 @@ function AccountCardsPanel({ account, canManage }: { account: Account; canManage
         pageSizeOptions={PAGE_SIZES}
         filters={
           canManage && (
-            <Button size="sm" onClick={() => issue.mutate(account.id)} disabled={issue.isPending}>
+            <Button size="sm" onClick={() => issue.mutate(account.id)} pending={issue.isPending}>
               <PlusIcon />
               {issue.isPending ? 'Issuing...' : 'Issue New Card'}
             </Button>

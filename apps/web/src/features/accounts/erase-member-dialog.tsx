@@ -83,7 +83,7 @@ export function EraseMemberDialog({ account, onClose }: { account: Account | nul
             <AlertDialogCancel type="button" disabled={mutation.isPending}>
               Cancel
             </AlertDialogCancel>
-            <Button type="submit" variant="destructive" disabled={!matches || mutation.isPending}>
+            <Button type="submit" variant="destructive" disabled={!matches} pending={mutation.isPending}>
               {mutation.isPending ? 'Erasing...' : 'Erase Member'}
             </Button>
           </AlertDialogFooter>

@@ -90,7 +90,7 @@ export function ClientsPage() {
               aria-describedby={error ? 'client-lookup-error' : undefined}
             />
           </div>
-          <Button type="submit" disabled={lookup.isSearching}>
+          <Button type="submit" pending={lookup.isSearching}>
             {lookup.isSearching ? 'Loading...' : 'Search'}
           </Button>
         </div>

@@ -4,6 +4,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { usePagerFocus } from '@/lib/use-pager-focus';
 import { cn } from '@/lib/utils';
 import { pageCount } from './clients-api';
 
@@ -39,6 +40,8 @@ export function LookupSection<T>({
 }: LookupSectionProps<T>) {
   const pages = pageCount(total);
   const headingId = `lookup-${title.toLowerCase().replace(/\s+/g, '-')}`;
+  // While a page loads both stay focusable (pending); on the last page Next hands focus to Previous.
+  const pager = usePagerFocus(page <= 0, page >= pages - 1);
   return (
     <Card className="min-w-0 gap-4" aria-labelledby={headingId} role="region">
       <CardHeader className="flex flex-row items-center gap-2">
@@ -91,19 +94,23 @@ export function LookupSection<T>({
             </span>
             <div className="flex items-center gap-2">
               <Button
+                ref={pager.previous}
                 variant="outline"
                 size="sm"
-                disabled={loading || page <= 0}
-                onClick={() => onPageChange(page - 1)}
+                disabled={page <= 0}
+                pending={loading}
+                onClick={(event) => pager.press(event.currentTarget, () => onPageChange(page - 1))}
               >
                 <ChevronLeftIcon />
                 Previous
               </Button>
               <Button
+                ref={pager.next}
                 variant="outline"
                 size="sm"
-                disabled={loading || page >= pages - 1}
-                onClick={() => onPageChange(page + 1)}
+                disabled={page >= pages - 1}
+                pending={loading}
+                onClick={(event) => pager.press(event.currentTarget, () => onPageChange(page + 1))}
               >
                 Next
                 <ChevronRightIcon />

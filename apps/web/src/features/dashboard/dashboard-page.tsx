@@ -32,7 +32,7 @@ export function DashboardPage() {
         title="Dashboard"
         description="Loyalty program analytics: points, operations, cards and active users."
         actions={
-          <Button variant="outline" onClick={data.refresh} disabled={data.refreshing}>
+          <Button variant="outline" onClick={data.refresh} pending={data.refreshing}>
             <RefreshCwIcon className={cn(data.refreshing && 'animate-spin')} aria-hidden="true" />
             Refresh
           </Button>

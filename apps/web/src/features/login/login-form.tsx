@@ -59,7 +59,7 @@ export function LoginForm() {
           <Input type="password" autoComplete="current-password" {...form.field('password')} {...control} />
         )}
       </FormField>
-      <Button type="submit" className="w-full" disabled={mutation.isPending}>
+      <Button type="submit" className="w-full" pending={mutation.isPending}>
         {mutation.isPending && <LoaderCircleIcon className="animate-spin" />}
         {mutation.isPending ? 'Signing in...' : 'Sign in'}
       </Button>

@@ -93,7 +93,7 @@ export function CreateRulesetForm() {
           >
             {(control) => <Input type="datetime-local" {...form.register('activeFrom')} {...control} />}
           </FormField>
-          <Button type="submit" className="md:mt-[1.375rem]" disabled={mutation.isPending}>
+          <Button type="submit" className="md:mt-[1.375rem]" pending={mutation.isPending}>
             {mutation.isPending ? 'Creating...' : 'Create Ruleset'}
           </Button>
           <AdvancedRulesSection form={form} />

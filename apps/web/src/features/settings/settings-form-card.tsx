@@ -1,5 +1,5 @@
 import type { Settings, UpdateSettingsRequest } from '@loyalty/contracts';
-import { type ReactNode, useEffect, useMemo, useRef } from 'react';
+import { type MouseEvent, type ReactNode, useEffect, useMemo, useRef } from 'react';
 import { type DefaultValues, type FieldValues, type UseFormReturn, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { Button } from '@/components/ui/button';
@@ -106,6 +106,14 @@ export function SettingsFormCard({
   children: ReactNode;
 }) {
   const { onSubmit, pending, edited, reset } = settingsForm;
+  const save = useRef<HTMLButtonElement>(null);
+  // Reset leaves once the form is clean again: pressed from the keyboard, focus goes on to the save button
+  // beside it instead of falling to <body> with it.
+  const resetKeepingFocus = (event: MouseEvent<HTMLButtonElement>) => {
+    const hadFocus = document.activeElement === event.currentTarget;
+    reset();
+    if (hadFocus) save.current?.focus();
+  };
   return (
     <Card>
       <CardHeader>
@@ -117,11 +125,11 @@ export function SettingsFormCard({
         {state.canEdit && (
           <CardFooter className="justify-end gap-2">
             {edited && (
-              <Button variant="outline" onClick={reset} disabled={pending}>
+              <Button variant="outline" onClick={resetKeepingFocus} pending={pending}>
                 Reset
               </Button>
             )}
-            <Button type="submit" disabled={state.loading || pending}>
+            <Button ref={save} type="submit" disabled={state.loading} pending={pending}>
               {pending ? 'Saving...' : submitLabel}
             </Button>
           </CardFooter>

@@ -3,6 +3,7 @@ import { RotateCcwIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { Textarea } from '@/components/ui/textarea';
+import { keepFocusNear } from '@/lib/focus-fallback';
 import { formatDateTime } from '@/lib/format';
 import { DeliveryStatusBadge } from './webhook-status';
 
@@ -63,8 +64,12 @@ export function DeliveryItem({
           variant="outline"
           size="sm"
           className="w-fit"
-          disabled={retrying}
-          onClick={() => onRetry(delivery)}
+          pending={retrying}
+          onClick={(event) => {
+            // A retried delivery may go through: its Retry leaves, and focus stays in the delivery.
+            keepFocusNear(event.currentTarget);
+            onRetry(delivery);
+          }}
         >
           <RotateCcwIcon />
           {retrying ? 'Retrying...' : 'Retry'}
