@@ -18,7 +18,7 @@ interface RouteSchema {
  * The error statuses a route can answer, from what kind of route it is, so that every operation in
  * the API document declares them (issue 15.6) without a hand-kept list per route:
  * - any input (body, query, path) or a write method (a body that is not JSON) → 400;
- * - a write → 413 (body too large) and 415 (not JSON);
+ * - a write → 413 (body too large) and 415 (a content type the route does not take: JSON, or CSV for imports);
  * - authenticated → 401; with a role check → 403;
  * - a path parameter names a resource → 404, and may be longer than Fastify accepts → 414;
  * - an authenticated write can name a resource in its body (404) and conflict with the state (409);

@@ -1,5 +1,6 @@
 import type { ImportReport } from '@loyalty/contracts';
 import { CheckCircle2Icon } from 'lucide-react';
+import { Fragment } from 'react';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 
 /** Enough to fix a file by; a file with more errors is better fixed from the first ones. */
@@ -15,6 +16,21 @@ function Count({ label, value }: { label: string; value: number }) {
 }
 
 /** The counts of a dry run or an import, and its errors by line. */
+/** A code may wrap after its underscores at 390 px ("VALIDATION_" / "ERROR"), never inside a word. */
+function breakableCode(code: string) {
+  return code.split('_').map((part, i) => (
+    // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed string, never reordered.
+    <Fragment key={i}>
+      {i > 0 && (
+        <>
+          _<wbr />
+        </>
+      )}
+      {part}
+    </Fragment>
+  ));
+}
+
 export function ImportReportView({ report, title }: { report: ImportReport; title: string }) {
   const shown = report.errors.slice(0, SHOWN_ERRORS);
   const verb = report.dryRun ? 'Would create' : 'Created';
@@ -38,8 +54,8 @@ export function ImportReportView({ report, title }: { report: ImportReport; titl
             <Table>
               <TableHeader>
                 <TableRow>
-                  <TableHead className="w-20">Line</TableHead>
-                  <TableHead className="w-48">Code</TableHead>
+                  <TableHead className="w-16 sm:w-20">Line</TableHead>
+                  <TableHead className="w-32 sm:w-48">Code</TableHead>
                   <TableHead>Message</TableHead>
                 </TableRow>
               </TableHeader>
@@ -47,7 +63,9 @@ export function ImportReportView({ report, title }: { report: ImportReport; titl
                 {shown.map((error) => (
                   <TableRow key={`${error.line}-${error.code}`}>
                     <TableCell className="tabular-nums">{error.line}</TableCell>
-                    <TableCell className="font-mono text-xs">{error.code}</TableCell>
+                    <TableCell className="whitespace-normal font-mono text-xs">
+                      {breakableCode(error.code)}
+                    </TableCell>
                     <TableCell className="whitespace-normal">{error.message}</TableCell>
                   </TableRow>
                 ))}
