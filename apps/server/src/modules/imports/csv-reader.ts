@@ -106,9 +106,11 @@ export async function readCsv(
   onRecord: (record: CsvRecord) => Promise<void> | undefined,
 ): Promise<CsvBody> {
   const guard = new BodyGuard(options.maxBytes);
-  // The line the last record ended on, tracked as the parser goes: an unclosed quote is only noticed at
-  // the end of the file, and the useful line is where its record began.
+  // The line the last record ended on, and the blank lines the parser had skipped by then, tracked as it
+  // goes: an unclosed quote is only noticed at the end of the file, and the useful line is where its record
+  // began, past the blank lines after the last record.
   let lastRecordLine = 0;
+  let emptyLinesThen = 0;
   // The header's names as the parser met them: a parser error may come before `consume` has read them.
   let header: string[] | undefined;
   const parser = parse({
@@ -120,16 +122,19 @@ export async function readCsv(
     // No row of an import comes near this (a reason is at most 500 characters); a longer one is no row.
     max_record_size: MAX_RECORD_BYTES,
     skip_empty_lines: true,
-    // A spreadsheet saves the blank rows under its data as lines of commas: blank lines too, not rows that
-    // fail for a missing clientId (which, without skipInvalid, would refuse the whole file).
-    skip_records_with_empty_values: true,
     // Another number of cells is the row's error, not the file's (checked in `consume`).
     relax_column_count: true,
     info: true,
     on_record: (record, context) => {
       lastRecordLine = context.lines;
+      emptyLinesThen = context.empty_lines;
       // With `info`, the record comes as {record, info}.
-      header ??= (record as unknown as { record: string[] }).record.map((n) => n.trim());
+      const cells = (record as unknown as { record: string[] }).record;
+      // A spreadsheet saves the blank rows under its data as lines of commas: blank lines too (skipped here,
+      // where their line still counts), not rows that fail for a missing clientId (which, without
+      // skipInvalid, would refuse the whole file).
+      if (cells.every((cell) => cell === '')) return null;
+      header ??= cells.map((n) => n.trim());
       return record;
     },
   });
@@ -162,7 +167,8 @@ export async function readCsv(
     if (error instanceof CsvError) {
       // The parser's own state: whether it was inside a quoted cell when it gave up (not in its error).
       const quoting = (parser as unknown as { state?: { quoting?: boolean } }).state?.quoting === true;
-      throw csvProblem(error, { rowStart: lastRecordLine + 1, quoting, names: header });
+      const skipped = parser.info.empty_lines - emptyLinesThen;
+      throw csvProblem(error, { rowStart: lastRecordLine + 1 + skipped, quoting, names: header });
     }
     throw error;
   }

@@ -69,6 +69,10 @@ describe('what the parser cannot read on from is a 400 naming the line its row s
       'cc-2,1,"Goodwill',
       ...Array(8000).fill('cc-3,1,ok'),
     );
+    // Blank lines and lines of commas (a spreadsheet's empty rows) before it are lines too.
+    const blanks = csv('clientId,points,reason', '', ',,', 'cc-2,1,"Goodwill', 'cc-3,1,ok');
+    const res = await post('accruals', blanks, { query: 'skipInvalid=true' });
+    expect(res.json().message).toMatch(/^Line 4: a double quote \("\) opened on this line is never closed/);
     for (const body of [small, large]) {
       const res = await post('accruals', body, { query: 'skipInvalid=true' });
       expect(res.statusCode, res.body.slice(0, 300)).toBe(400);

@@ -44,10 +44,11 @@ const HOLD_SETTLE_RULES =
 // What every write answers besides its own rules, so that a till's integrator finds each code the route can
 // send in the API document (POS-API.md names them across its sections).
 const WRITE_RULES =
-  'Idempotent by operationId: a repeat by this POS gets the first answer again (status and body, a refusal ' +
-  'too) with the header Idempotent-Replayed: true; the same operationId with another body answers 409 ' +
-  'OPERATION_ID_ALREADY_USED, one another POS used 409 OPERATION_ID_USED_BY_OTHER_POS. A refusal is recorded ' +
-  'as a failed operation that staff see on the Operations screen.';
+  'Idempotent by operationId: a repeat by this POS gets the first answer again (status and body, a 404 or 409 ' +
+  'refusal too) with the header Idempotent-Replayed: true; the same operationId with another body answers 409 ' +
+  'OPERATION_ID_ALREADY_USED, one another POS used 409 OPERATION_ID_USED_BY_OTHER_POS. An invalid request ' +
+  '(400) does not take the operationId: the corrected request may use it. Every refusal is recorded as a ' +
+  'failed operation that staff see on the Operations screen (found by the operationId sent).';
 const CARD_RULES = 'Unknown card: 404 CARD_NOT_FOUND; blocked or pending: 409 CARD_BLOCKED.';
 
 /** The first answer or its replay, as the exact bytes stored for it. */
