@@ -136,6 +136,27 @@ test.describe('at 390 px in the dark theme', () => {
   });
 });
 
+test("a proxy's 413 page in front of the server is told in words, not as its status line", async ({
+  page,
+  signIn,
+}) => {
+  await signIn(page);
+  // nginx's own answer above its client_max_body_size (1 MB by default): HTML, not the API's JSON error.
+  await page.route('**/api/v1/imports/accounts?*', (route) =>
+    route.fulfill({
+      status: 413,
+      contentType: 'text/html',
+      body: '<html><h1>413 Request Entity Too Large</h1></html>',
+    }),
+  );
+  await page.goto('/imports');
+  await pick(page, 'members.csv', csv('clientId', 'proxy-1'));
+  await page.getByRole('button', { name: 'Check file' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'too large' })).toHaveText(
+    'Request body is too large.',
+  );
+});
+
 test('a viewer is not offered Import and meets the wall at its URL', async ({ page, signIn, createUser }) => {
   await signIn(page, await createUser('VIEWER'));
   await page.goto('/');

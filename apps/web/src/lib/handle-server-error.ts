@@ -68,6 +68,8 @@ function byStatus(status: number, message: string): string {
       return 'Resource not found.';
     case 409:
       return `Conflict: ${message}`;
+    case 413:
+      return 'Request body is too large.';
     case 422:
       return `Validation failed: ${message}`;
     case 500:

@@ -9,7 +9,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { isApiError } from '@/lib/api-client';
 import { getCurrentUser } from '@/lib/current-user';
-import { handleServerError } from '@/lib/handle-server-error';
+import { getErrorMessage, handleServerError } from '@/lib/handle-server-error';
 import { FileDrop } from './file-drop';
 import { KindPicker, SkipInvalidOption } from './import-options';
 import { ImportProgress } from './import-progress';
@@ -66,7 +66,9 @@ export function ImportPage() {
     },
     onError: (error) => {
       // A file the server cannot read (400 with its line, 413 too large) is shown in place.
-      if (isApiError(error) && (error.status === 400 || error.status === 413)) setRefusal(error.message);
+      // (A proxy's own page for a 413, nginx's default above 1 MB, is told by its status, not its status line.)
+      if (isApiError(error) && (error.status === 400 || error.status === 413))
+        setRefusal(error.explained ? error.message : getErrorMessage(error));
       else handleServerError(error, { title: 'Import failed' });
     },
   });
