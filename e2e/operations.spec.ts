@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Operation } from '@loyalty/contracts';
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { chooseOption, expect, expectJson, seenWith, test, toast, uniqueName } from './support/fixtures';
 import {
   accountWithCard,
@@ -142,7 +142,8 @@ test('lists a card’s operations with the spec columns, signed points, POS and 
     a.failedHold,
     'Hold',
     a.cardNumber,
-    '-1,000,000',
+    // Signed as asked, but nothing moved: said to screen readers (and muted on screen, see below).
+    '-1,000,000 not applied (failed)',
     pos,
     'failed',
     DATE,
@@ -391,6 +392,128 @@ for (const width of [1280, 1440]) {
   });
 }
 
+/** A stubbed operation: a hold on no account, with the given fields. */
+const stubOperation = (n: number, fields: Partial<Operation>): Operation => ({
+  id: `00000000-0000-4000-8000-0000000002${String(n).padStart(2, '0')}`,
+  operationId: `stub-op-${n}`,
+  type: 'hold',
+  points: '-20.00',
+  status: 'active',
+  accountId: null,
+  cardNumber: '4000123412341234',
+  posId: null,
+  posName: null,
+  posAddress: null,
+  createdAt: '2030-01-02T03:04:05.000Z',
+  meta: {},
+  ...fields,
+});
+
+async function stubList(page: Page, content: Operation[]) {
+  await page.route(`**${OPERATIONS}?**`, (route) =>
+    route.fulfill({ json: { content, totalElements: content.length, totalPages: 1, page: 0, size: 10 } }),
+  );
+}
+
+/** Each Operation ID value: its text, and whether its box cut it (sideways, or past its second line). */
+async function operationIdValues(page: Page) {
+  return dataRows(page)
+    .locator('td:first-child [data-slot=id-cell-value]')
+    .evaluateAll((values) =>
+      values.map((el) => ({
+        text: el.textContent,
+        cut: el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight + 1,
+      })),
+    );
+}
+
+for (const width of [1280, 390]) {
+  test(`a till's operation id of up to 20 characters shows whole at ${width} px, the layout holding`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width, height: 800 });
+    // The seed's ids and a typical till's: every seeded row showed 'op-20261…' at 1280 px with the sidebar open.
+    const ids = ['op-20261109-000123', 'op-20261109-000124', 'till07-20261109-0042', 'POS0042LANE07R000123'];
+    await stubList(
+      page,
+      ids.map((operationId, n) =>
+        stubOperation(n, {
+          operationId,
+          type: 'accrual',
+          points: '999999999999.99',
+          status: 'completed',
+          meta: { receipt: `R-${operationId}` },
+        }),
+      ),
+    );
+    await page.goto('/operations');
+    await expect(dataRows(page)).toHaveCount(4);
+    expect(await operationIdValues(page)).toEqual(ids.map((text) => ({ text, cut: false })));
+    // Its copy button inside the cell, and the rest of the row as before: the widest points whole, View
+    // Receipt inside Details, nothing sideways at 1280 px (at 390 px the table scrolls, the page does not).
+    const row = dataRows(page).first();
+    const [cell, copy] = [
+      row.getByRole('cell').first(),
+      row.getByRole('button', { name: 'Copy operation ID' }),
+    ];
+    const [inner, outer] = [await copy.boundingBox(), await cell.boundingBox()];
+    expect(inner!.x + inner!.width).toBeLessThanOrEqual(outer!.x + outer!.width);
+    expect(inner!.y + inner!.height).toBeLessThanOrEqual(outer!.y + outer!.height);
+    expect((await pointsCells(page)).every((points) => !points.cut)).toBe(true);
+    const details = row.getByRole('cell').nth(7);
+    await details.scrollIntoViewIfNeeded();
+    const [button, detailsBox] = [
+      await details.getByRole('button', { name: 'View Receipt' }).boundingBox(),
+      await details.boundingBox(),
+    ];
+    expect(button!.x + button!.width).toBeLessThanOrEqual(detailsBox!.x + detailsBox!.width);
+    if (width === 1280) await expect(page.getByTestId('scroll-hint')).toHaveCount(0);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+}
+
+test('a failed operation keeps its signed points, muted and marked not applied; a moved one stays coloured', async ({
+  page,
+}) => {
+  await stubList(page, [
+    stubOperation(1, {
+      operationId: 'refused-hold',
+      points: '-99999.00',
+      status: 'failed',
+      meta: { error: 'INSUFFICIENT_FUNDS' },
+    }),
+    stubOperation(2, { operationId: 'open-hold', points: '-20.00', status: 'active' }),
+    stubOperation(3, {
+      operationId: 'refused-credit',
+      type: 'adjustment',
+      points: '12.50',
+      status: 'failed',
+    }),
+  ]);
+  await page.goto('/operations');
+  await expect(dataRows(page)).toHaveCount(3);
+  const points = (operationId: string) => rowFor(page, operationId).getByRole('cell').nth(3);
+  await expect(points('refused-hold')).toHaveText('-99,999 not applied (failed)');
+  await expect(points('refused-credit')).toHaveText('+12.5 not applied (failed)');
+  await expect(points('open-hold')).toHaveText('-20');
+  // The hint is there for a pointer too, on the number itself.
+  await expect(points('refused-hold').getByTitle(/not applied \(failed\)/)).toHaveText(/^-99,999/);
+  const colour = (cell: Locator) =>
+    cell
+      .locator('span')
+      .first()
+      .evaluate((el) => getComputedStyle(el).color);
+  const muted = await page
+    .locator('tbody [class*=text-muted-foreground]')
+    .first()
+    .evaluate((el) => getComputedStyle(el).color);
+  // Neither the red of a debit nor the green of a credit: the muted text colour.
+  expect(await colour(points('refused-hold'))).toBe(muted);
+  expect(await colour(points('refused-credit'))).toBe(muted);
+  expect(await colour(points('open-hold'))).not.toBe(muted);
+});
+
 test('every displayed status, each POS fallback and each detail from meta', async ({ page }) => {
   const base = { type: 'redemption', points: '-3.00', accountId: null, cardNumber: '4000123412341234' };
   const op = (n: number, fields: Partial<Operation>): Operation =>
@@ -435,7 +558,15 @@ test('every displayed status, each POS fallback and each detail from meta', asyn
     'pending',
     'failed',
   ]);
-  await expect(dataRows(page).locator('td:nth-child(4)')).toHaveText(['-3', '-3', '-3', '+0.5', '0', '-3']);
+  await expect(dataRows(page).locator('td:nth-child(4)')).toHaveText([
+    '-3',
+    '-3',
+    '-3',
+    '+0.5',
+    '0',
+    // The failed one: nothing moved.
+    '-3 not applied (failed)',
+  ]);
   await expect(cells(1, 7)).toHaveText('Store:S-9Transaction:T-77');
   await expect(cells(2, 7)).toHaveText('Reward:Free coffee');
   await expect(cells(3, 7)).toHaveText('Reason:Returned goods');
@@ -466,7 +597,7 @@ test('a till request refused before it took its id is found by that id, shown as
     '—',
     'Hold',
     card.number,
-    '0',
+    '0 not applied (failed)',
     till.name,
     'failed',
     DATE,

@@ -394,3 +394,25 @@ test('a header on a list with a default sort never turns sorting off: the server
   await expect(name).not.toHaveAttribute('aria-sort');
   await expect(page).toHaveURL((url) => url.pathname === '/pos-keys' && !url.searchParams.has('sort'));
 });
+
+test('while the first page loads the pager counts nothing: no made-up "Page 1 of 1 (0 total)"', async ({
+  page,
+}) => {
+  // The list's answer waits until the loading state has been looked at (no timer: released by the test).
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/api/v1/cards?**', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/cards');
+  await expect(cardsTable(page).getByTestId('skeleton-row').first()).toBeVisible();
+  const position = page.getByText(/^Page \d+/);
+  await expect(position).toHaveText('Page 1');
+  await expect(page.getByText(/\(0 total\)/)).toHaveCount(0);
+  release();
+  await expect(cardsTable(page).getByTestId('skeleton-row')).toHaveCount(0);
+  await expect(position).toHaveText(/^Page 1 of \d+ \(\d+ total\)$/);
+});

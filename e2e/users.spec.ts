@@ -393,3 +393,39 @@ test.describe('at 390 px', () => {
     }
   });
 });
+
+test('at 1280 px a long email shows whole (on two lines) rather than cut, beside a fixed Full Name', async ({
+  page,
+  createUser,
+}) => {
+  const username = uniqueName('long-mail');
+  // A realistic long address, fixed (addresses need not be unique): where a random part fell decided the breaks.
+  const email = 'alexandra.richardson@harbour-mall.example';
+  await createUser('MANAGER', { username, email, fullName: 'Alexandra Richardson' });
+  await page.goto('/users');
+  await page.getByLabel('Search users').fill(username);
+  const table = page.getByRole('table', { name: 'Users' });
+  // The search's answer: the page of every user before it may be taller and narrow the table by a scroll bar.
+  await expect(table.locator('tbody tr')).toHaveCount(1);
+  const row = table.getByRole('row').filter({ hasText: username });
+  await expect(row).toHaveCount(1);
+  // Email had the same width as Full Name and cut the address at its edge ('alexandra.richar…').
+  const cells = row.getByRole('cell');
+  for (const [index, text] of [
+    [1, 'Alexandra Richardson'],
+    [2, email],
+  ] as const) {
+    await expect(cells.nth(index)).toHaveText(text);
+    const shape = () =>
+      cells.nth(index).evaluate((td) => {
+        const value = td.firstElementChild ?? td;
+        return {
+          cut: td.scrollWidth > td.clientWidth || value.scrollHeight > value.clientHeight + 1,
+          title: value.getAttribute('title'),
+        };
+      });
+    // Polled: the layout settles once the longer list before the search has gone (and its scroll bar).
+    await expect.poll(shape).toEqual({ cut: false, title: text });
+  }
+  await expect(page.getByTestId('scroll-hint')).toHaveCount(0);
+});

@@ -18,3 +18,14 @@ export function pointsToneClass(value: number | string | null | undefined): stri
   if (n < 0) return 'text-red-600 dark:text-red-400';
   return 'text-muted-foreground';
 }
+
+/**
+ * Whether an operation's points moved a balance. A failed one (a refused hold, a declined redemption) still
+ * lists the points it asked for, signed (spec: "Points (signed)"), but nothing moved: it is shown muted, without
+ * the green or red of a credit or debit, and says so (NOT_APPLIED_HINT) to pointer and screen-reader users.
+ */
+export function pointsApplied(status: string): boolean {
+  return status !== 'failed';
+}
+
+export const NOT_APPLIED_HINT = 'not applied (failed)';

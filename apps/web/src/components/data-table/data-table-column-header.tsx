@@ -14,10 +14,12 @@ export function DataTableColumnHeader<TData, TValue>({
   const sorted = column.getIsSorted();
   const Icon = sorted === 'asc' ? ArrowUpIcon : sorted === 'desc' ? ArrowDownIcon : ArrowUpDownIcon;
   return (
+    // -ml-2 lines its title up with the cells below; the button then touches the cell's edge, which hides
+    // overflow, so its focus ring goes inside (.focus-inset) where nothing cuts it.
     <button
       type="button"
       onClick={column.getToggleSortingHandler()}
-      className="-ml-2 inline-flex h-8 items-center gap-1.5 rounded-md px-2 hover:bg-accent hover:text-accent-foreground"
+      className="focus-inset -ml-2 inline-flex h-8 items-center gap-1.5 rounded-md px-2 hover:bg-accent hover:text-accent-foreground"
     >
       {title}
       <Icon className={cn('size-3.5', !sorted && 'text-muted-foreground/70')} aria-hidden="true" />

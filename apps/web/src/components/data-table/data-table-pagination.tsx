@@ -6,7 +6,8 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 
 export interface DataTablePaginationProps<TData> {
   table: Table<TData>;
-  totalElements: number;
+  /** Undefined until the first page has arrived: no count is shown then rather than a made-up 'of 1 (0 total)'. */
+  totalElements: number | undefined;
   pageSizeOptions?: number[];
   disabled?: boolean;
 }
@@ -62,9 +63,15 @@ export function DataTablePagination<TData>({
             </Select>
           </div>
         )}
-        <span className="text-muted-foreground">
-          Page {pageIndex + 1} of {pageCount}
-          <span className="sr-only"> ({totalElements} total)</span>
+        <span className="text-muted-foreground" data-testid="page-position">
+          Page {pageIndex + 1}
+          {totalElements !== undefined && (
+            <>
+              {' '}
+              of {pageCount}
+              <span className="sr-only"> ({totalElements} total)</span>
+            </>
+          )}
         </span>
         <div className="flex items-center gap-2">
           <Button

@@ -84,6 +84,9 @@ export function DataTable<TData>({
   const enableRowSelection = Boolean(bulkActions || exportCsv);
   const [columnVisibility, setColumnVisibility] = useState<VisibilityState>({});
   const [rowSelection, setRowSelection] = useState<RowSelectionState>({});
+  // Counts selection changes made through the table (a checkbox, select all, Clear after a bulk action), not
+  // the reset below when the rows change: only the former are said (DataTableSelectionBar).
+  const [selectionChanges, setSelectionChanges] = useState(0);
   const allColumns = useMemo(
     () => (enableRowSelection ? [selectionColumn<TData>(), ...columns] : columns),
     [columns, enableRowSelection],
@@ -109,7 +112,10 @@ export function DataTable<TData>({
     onPaginationChange: controls.setPagination,
     onSortingChange: controls.setSorting,
     onColumnVisibilityChange: setColumnVisibility,
-    onRowSelectionChange: setRowSelection,
+    onRowSelectionChange: (updater) => {
+      setRowSelection(updater);
+      setSelectionChanges((count) => count + 1);
+    },
   });
 
   // Selection belongs to the rows on screen: a new page, sort or search starts without one.
@@ -135,7 +141,12 @@ export function DataTable<TData>({
         exportList={exportList}
       />
       {enableRowSelection && (
-        <DataTableSelectionBar table={table} bulkActions={bulkActions} exportCsv={exportCsv} />
+        <DataTableSelectionBar
+          table={table}
+          selectionChanges={selectionChanges}
+          bulkActions={bulkActions}
+          exportCsv={exportCsv}
+        />
       )}
       <DataTableStatus
         page={page}
@@ -201,7 +212,7 @@ export function DataTable<TData>({
       </div>
       <DataTablePagination
         table={table}
-        totalElements={page?.totalElements ?? 0}
+        totalElements={page?.totalElements}
         pageSizeOptions={pageSizeOptions}
         disabled={isLoading}
       />

@@ -7,6 +7,7 @@ export { DateTimeCell } from './date-time-cell';
 export type { ListExport } from './export-list-button';
 export { fromQuery } from './from-query';
 export { IdCell, type IdCellProps } from './id-cell';
+export { OperationPoints } from './operation-points';
 export { actionsColumn, RowActionsMenu } from './row-actions';
 export {
   DEFAULT_TABLE_PAGE_SIZE,

@@ -2,10 +2,10 @@ import type { Account, Operation } from '@loyalty/contracts';
 import { useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { CardNumber } from '@/components/cards/card-number';
-import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
+import { DataTable, fromQuery, OperationPoints, useServerTable } from '@/components/data-table';
 import { OperationStatusBadge } from '@/components/operations/operation-status-badge';
 import { OperationType } from '@/components/operations/operation-type';
-import { SIGNED_POINTS_COLUMN_WIDTH, SignedPoints } from '@/components/operations/signed-points';
+import { SIGNED_POINTS_COLUMN_WIDTH } from '@/components/operations/signed-points';
 import { buildUrl } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
 import { AccountTableDialog } from './account-table-dialog';
@@ -24,7 +24,7 @@ const columns: ColumnDef<Operation>[] = [
     accessorKey: 'points',
     header: 'Points',
     meta: { width: SIGNED_POINTS_COLUMN_WIDTH, className: 'text-right' },
-    cell: ({ row }) => <SignedPoints value={row.original.points} />,
+    cell: ({ row }) => <OperationPoints value={row.original.points} status={row.original.status} />,
   },
   {
     accessorKey: 'status',

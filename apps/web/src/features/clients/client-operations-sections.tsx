@@ -4,10 +4,10 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { ReceiptTextIcon } from 'lucide-react';
 import { useMemo } from 'react';
 import { CardNumber } from '@/components/cards/card-number';
-import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
+import { DataTable, fromQuery, OperationPoints, useServerTable } from '@/components/data-table';
 import { OperationStatusBadge } from '@/components/operations/operation-status-badge';
 import { OperationType } from '@/components/operations/operation-type';
-import { SIGNED_POINTS_COLUMN_WIDTH, SignedPoints } from '@/components/operations/signed-points';
+import { SIGNED_POINTS_COLUMN_WIDTH } from '@/components/operations/signed-points';
 import { ReceiptDialog } from '@/components/receipts/receipt-dialog';
 import { useReceiptDialog } from '@/components/receipts/use-receipt-dialog';
 import { Button } from '@/components/ui/button';
@@ -42,7 +42,7 @@ const points: ColumnDef<Operation> = {
   id: 'points',
   header: 'Points',
   meta: { width: SIGNED_POINTS_COLUMN_WIDTH, className: 'text-right' },
-  cell: ({ row }) => <SignedPoints value={row.original.points} />,
+  cell: ({ row }) => <OperationPoints value={row.original.points} status={row.original.status} />,
 };
 const status: ColumnDef<Operation> = {
   id: 'status',

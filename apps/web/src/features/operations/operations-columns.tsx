@@ -3,11 +3,11 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { ReceiptTextIcon } from 'lucide-react';
 import { Link } from 'react-router';
 import { CardNumber } from '@/components/cards/card-number';
-import { DateTimeCell, IdCell } from '@/components/data-table';
+import { DateTimeCell, IdCell, OperationPoints } from '@/components/data-table';
 import { ClientLink } from '@/components/links/client-link';
 import { OperationStatusBadge } from '@/components/operations/operation-status-badge';
 import { OperationType } from '@/components/operations/operation-type';
-import { SIGNED_POINTS_COLUMN_WIDTH, SignedPoints } from '@/components/operations/signed-points';
+import { SIGNED_POINTS_COLUMN_WIDTH } from '@/components/operations/signed-points';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
 import { type OperationDetail, operationDetails, posParts } from './operation-format';
@@ -135,10 +135,12 @@ export function operationColumns({
       accessorKey: 'operationId',
       header: 'Operation ID',
       enableHiding: false,
-      // Its header whole and no more: the id is cut (tooltip, copy button) like every id, so Points gets the
-      // width a whole '+999,999,999,999.99' needs while the table still fits 1280 px with the sidebar open.
+      // Its header whole and no more, so Points gets the width a whole '+999,999,999,999.99' needs while the
+      // table still fits 1280 px with the sidebar open (every other column is at its content's width there).
+      // The id takes two lines instead (rows are two lines high for Created anyway): a till id of ~20
+      // characters shows whole, where one line cut every seeded 'op-20261109-000123' to 'op-20261…'.
       meta: { width: 108 },
-      cell: ({ row }) => <IdCell value={row.original.operationId} label="operation ID" />,
+      cell: ({ row }) => <IdCell value={row.original.operationId} label="operation ID" wrap />,
     },
     {
       accessorKey: 'type',
@@ -166,7 +168,7 @@ export function operationColumns({
       accessorKey: 'points',
       header: 'Points',
       meta: { width: SIGNED_POINTS_COLUMN_WIDTH, className: 'text-right' },
-      cell: ({ row }) => <SignedPoints value={row.original.points} />,
+      cell: ({ row }) => <OperationPoints value={row.original.points} status={row.original.status} />,
     },
     {
       id: 'pos',

@@ -17,6 +17,16 @@ function NotSet() {
 }
 
 /** Column ids are the server's sort fields (username, fullName, email, role, createdAt, lastLogin). */
+/** Up to two lines, broken anywhere if a word (an address) needs it; the whole value in the title. */
+function Wrapped({ text }: { text: string | null | undefined }) {
+  if (!text) return <NotSet />;
+  return (
+    <span className="line-clamp-2 whitespace-normal [overflow-wrap:anywhere]" title={text}>
+      {text}
+    </span>
+  );
+}
+
 export function userColumns(
   onDelete: (user: User) => void,
   onUnlock?: (user: User) => void,
@@ -34,15 +44,17 @@ export function userColumns(
       accessorKey: 'fullName',
       header: 'Full Name',
       enableSorting: true,
-      meta: { minWidth: 140 },
-      cell: ({ row }) => row.original.fullName || <NotSet />,
+      // Fixed, so the spare width goes to Email (two flexible columns split it equally, and an address is
+      // longer than a name: Email was cut at 1280 px with width to spare here). A long name wraps.
+      meta: { width: 150 },
+      cell: ({ row }) => <Wrapped text={row.original.fullName} />,
     },
     {
       accessorKey: 'email',
       header: 'Email',
       enableSorting: true,
       meta: { minWidth: 180 },
-      cell: ({ row }) => row.original.email || <NotSet />,
+      cell: ({ row }) => <Wrapped text={row.original.email} />,
     },
     {
       accessorKey: 'role',
