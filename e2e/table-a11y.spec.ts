@@ -227,4 +227,80 @@ test('Tab past the last control with a toast showing goes on instead of bouncing
   await page.keyboard.press('Tab');
   expect(await focusedIsLast()).toBe(true);
   await expect(loaded).toBeVisible();
+
+  // A toast reached by Tab that goes while it has focus (the pointer off it, its timer runs out) hands focus
+  // back to where it came from, not to <body>.
+  await page.keyboard.press('Tab');
+  expect(await inToasts()).toBe(true);
+  await page.mouse.move(0, 0);
+  await expect(loaded).toBeHidden();
+  await expect.poll(focusedIsLast).toBe(true);
+});
+
+for (const width of [1280, 390]) {
+  test(`a sort header's focus ring shows whole inside its header cell at ${width} px`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto('/users');
+    const table = page.getByRole('table', { name: 'Users' });
+    await expect(table.locator('tbody tr').first()).toBeVisible();
+    // By keyboard, so the ring is the :focus-visible one.
+    await page.getByLabel('Search users').focus();
+    const sort = table.getByRole('button', { name: 'Username' });
+    for (let i = 0; i < 10 && !(await sort.evaluate((b) => b === document.activeElement)); i++) {
+      await page.keyboard.press('Tab');
+    }
+    await expect(sort).toBeFocused();
+    // The ring's box (outline width plus offset around the button) inside the header cell, which hides
+    // overflow: the button sat at the cell's left edge and its ring was cut there.
+    const overhang = await sort.evaluate((button) => {
+      const style = getComputedStyle(button);
+      const ring = Number.parseFloat(style.outlineWidth) + Number.parseFloat(style.outlineOffset);
+      const b = button.getBoundingClientRect();
+      const th = (button.closest('th') as HTMLElement).getBoundingClientRect();
+      return {
+        left: Math.max(0, th.left - (b.left - ring)),
+        right: Math.max(0, b.right + ring - th.right),
+        top: Math.max(0, th.top - (b.top - ring)),
+        bottom: Math.max(0, b.bottom + ring - th.bottom),
+        visible: style.outlineStyle !== 'none' && Number.parseFloat(style.outlineWidth) > 0,
+      };
+    });
+    expect(overhang).toEqual({ left: 0, right: 0, top: 0, bottom: 0, visible: true });
+  });
+}
+
+test('the selection count is said when the user changes the selection, not when a search changes the rows', async ({
+  page,
+  api,
+}) => {
+  const account = await createAccount(api);
+  const first = await issueCard(api, account.id);
+  const second = await issueCard(api, account.id);
+  await page.goto('/cards');
+  const table = page.getByRole('table', { name: 'Cards' });
+  await expect(table.locator('tbody tr:not([data-testid=skeleton-row])').first()).toBeVisible();
+  // Live regions other than the table's own status message (which says the new result).
+  const liveTexts = () =>
+    page
+      .locator(
+        '[aria-live]:not([data-testid=table-status]):not([data-sonner-toaster]):not(section[aria-live])',
+      )
+      .evaluateAll((regions) => regions.map((region) => region.textContent?.trim()).filter(Boolean));
+  await page.getByLabel('Search cards').fill(account.id);
+  await expect(table.locator('tbody tr')).toHaveCount(2);
+  await expect(page.getByText('0 of 2 rows selected.')).toBeVisible();
+  await expect(page.getByTestId('table-status')).toHaveText('2 results, page 1 of 1');
+  // The visible count changed with the rows ('0 of 10' to '0 of 2'): that is the result, said once, above.
+  expect(await liveTexts()).toEqual([]);
+  await table.getByRole('row').filter({ hasText: first.number }).getByRole('checkbox').check();
+  await expect(page.getByText('1 of 2 rows selected.')).toBeVisible();
+  await expect.poll(liveTexts).toEqual(['1 row selected.']);
+  await page.getByRole('checkbox', { name: 'Select all' }).check();
+  await expect.poll(liveTexts).toEqual(['2 rows selected.']);
+  // A new search clears the selection without a word from the bar (the status message says the result).
+  await page.getByLabel('Search cards').fill(second.number);
+  await expect(table.locator('tbody tr')).toHaveCount(1);
+  await expect(page.getByText('0 of 1 row selected.')).toBeVisible();
+  await expect(page.getByTestId('table-status')).toHaveText('1 result, page 1 of 1');
+  expect(await liveTexts()).toEqual(['2 rows selected.']);
 });

@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { type FocusEvent, type ReactNode, useRef, useState } from 'react';
+import { type FocusEvent, type ReactNode, useCallback, useRef, useState } from 'react';
 import { lazyModule, useLazyModule } from '@/lib/lazy-module';
 import { useToasterWanted } from '@/lib/toast';
 import { createQueryClient } from './query-client';
@@ -14,24 +14,49 @@ const toasterModule = lazyModule(() => import('@/components/ui/sonner'));
  * Only its hotkey (Alt+T, which focuses the list itself) is let through: Alt+T, a look, Tab or Escape, and
  * focus is back where the user was. Focus that reaches a toast from the page (Tab, a click), and focus moving
  * on among the toasts after it, is kept from sonner, so leaving goes wherever the key or the pointer sends it.
+ * What sonner did for such focus and is still wanted is done here: a toast that expires (or is closed) while it
+ * has focus hands it back to where it came from, not to <body>.
  */
 function useToastFocusGuard() {
   const byHotkey = useRef(false);
-  return (event: FocusEvent<HTMLDivElement>) => {
+  const origin = useRef<HTMLElement | null>(null);
+
+  // The wrapper's children change as toasts come and go: one that had focus went with it.
+  const ref = useCallback((node: HTMLDivElement | null) => {
+    if (!node) return;
+    const observer = new MutationObserver(() => {
+      const back = origin.current;
+      if (!back) return;
+      const lost = document.activeElement === null || document.activeElement === document.body;
+      if (lost && back.isConnected) back.focus();
+      if (lost || !node.contains(document.activeElement)) origin.current = null;
+    });
+    observer.observe(node, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, []);
+
+  const onFocusCapture = (event: FocusEvent<HTMLDivElement>) => {
     const from = event.relatedTarget;
     if (!(from instanceof Node && event.currentTarget.contains(from))) {
       byHotkey.current = event.target instanceof Element && event.target.matches('[data-sonner-toaster]');
+      origin.current = !byHotkey.current && from instanceof HTMLElement ? from : null;
     }
     if (!byHotkey.current) event.stopPropagation();
   };
+  const onBlurCapture = (event: FocusEvent<HTMLDivElement>) => {
+    // Leaving the toasts for the page: nothing to hand back any more.
+    const to = event.relatedTarget;
+    if (to instanceof Node && !event.currentTarget.contains(to)) origin.current = null;
+  };
+  return { ref, onFocusCapture, onBlurCapture };
 }
 
 function DeferredToaster() {
   const wanted = useToasterWanted();
   const Toaster = useLazyModule(toasterModule, wanted)?.Toaster;
-  const onFocusCapture = useToastFocusGuard();
+  const guard = useToastFocusGuard();
   return Toaster ? (
-    <div className="contents" onFocusCapture={onFocusCapture}>
+    <div className="contents" {...guard}>
       <Toaster />
     </div>
   ) : null;
