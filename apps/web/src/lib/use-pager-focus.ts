@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'react';
 /**
  * Previous / Next that keep keyboard focus: pressing Next onto the last page disables it, and a disabled
  * button loses focus to <body> (a keyboard user would start again from the top of the page), so focus moves
- * to the other button. The same handling as DataTablePagination's. Put `previous` and `next` on the buttons'
+ * to the other button (DataTablePagination and Client Lookup's sections). Put `previous` and `next` on the buttons'
  * refs and run their presses through `press`; while a page loads, make them `pending`, not disabled.
  */
 export function usePagerFocus(previousDisabled: boolean, nextDisabled: boolean) {

@@ -1,8 +1,9 @@
 import type { Table } from '@tanstack/react-table';
 import { ChevronLeftIcon, ChevronRightIcon } from 'lucide-react';
-import { useEffect, useId, useRef } from 'react';
+import { useId } from 'react';
 import { Button } from '@/components/ui/button';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { usePagerFocus } from '@/lib/use-pager-focus';
 
 export interface DataTablePaginationProps<TData> {
   table: Table<TData>;
@@ -23,23 +24,7 @@ export function DataTablePagination<TData>({
   const pageCount = Math.max(table.getPageCount(), 1);
   const previousDisabled = Boolean(disabled) || !table.getCanPreviousPage();
   const nextDisabled = Boolean(disabled) || !table.getCanNextPage();
-  const previous = useRef<HTMLButtonElement>(null);
-  const next = useRef<HTMLButtonElement>(null);
-  // The button last pressed while it had focus: pressing Next onto the last page disables it, and a disabled
-  // button loses focus to <body> (a keyboard user would start again from the top of the page).
-  const pressed = useRef<HTMLButtonElement | null>(null);
-  const press = (button: HTMLButtonElement, go: () => void) => {
-    pressed.current = document.activeElement === button ? button : null;
-    go();
-  };
-  useEffect(() => {
-    const from = pressed.current;
-    pressed.current = null;
-    const lost = document.activeElement === from || document.activeElement === document.body;
-    if (from === null || !lost) return;
-    if (from === next.current && nextDisabled && !previousDisabled) previous.current?.focus();
-    if (from === previous.current && previousDisabled && !nextDisabled) next.current?.focus();
-  }, [previousDisabled, nextDisabled]);
+  const { previous, next, press } = usePagerFocus(previousDisabled, nextDisabled);
 
   return (
     <div className="flex flex-wrap items-center justify-between gap-x-6 gap-y-2 px-1 text-sm">
