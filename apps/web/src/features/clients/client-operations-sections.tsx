@@ -12,7 +12,8 @@ import { ReceiptDialog } from '@/components/receipts/receipt-dialog';
 import { useReceiptDialog } from '@/components/receipts/use-receipt-dialog';
 import { Button } from '@/components/ui/button';
 import { buildUrl } from '@/lib/api-client';
-import { formatDateTime, formatNumber } from '@/lib/format';
+import { formatDateTime } from '@/lib/format';
+import { formatPoints } from '@/lib/points';
 import { clientOperationsQuery } from './client-api';
 import { ClientSection } from './client-section';
 
@@ -71,7 +72,7 @@ const pos: ColumnDef<Operation> = {
  */
 function shortfallNote(meta: Operation['meta']): string | null {
   if (meta.shortfall === undefined || meta.shortfall === '') return null;
-  return `Shortfall: ${formatNumber(meta.shortfall as number | string)} pts`;
+  return `Shortfall: ${formatPoints(meta.shortfall as number | string)}`;
 }
 
 const operationColumns: ColumnDef<Operation>[] = [

@@ -1,5 +1,5 @@
 import type { Operation, OperationMeta } from '@loyalty/contracts';
-import { formatNumber } from '@/lib/format';
+import { formatPoints } from '@/lib/points';
 
 /**
  * Spec section 2, the POS cell: name and address; else name; else address; else the first 8 characters of
@@ -52,7 +52,7 @@ export function operationDetails(meta: OperationMeta | null | undefined): Operat
     details.push({
       key,
       label,
-      value: key === 'shortfall' ? `${formatNumber(value as number | string)} pts` : String(value),
+      value: key === 'shortfall' ? formatPoints(value as number | string) : String(value),
     });
   }
   return details;

@@ -145,7 +145,7 @@ function DeliveriesList({ endpoint }: { endpoint: Webhook }) {
       <div className="border-t px-4 py-3">
         <DataTablePagination
           table={pager}
-          totalElements={query.data?.totalElements ?? 0}
+          totalElements={query.data?.totalElements}
           disabled={query.isPending}
         />
       </div>
