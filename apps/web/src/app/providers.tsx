@@ -1,5 +1,6 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { type FocusEvent, type ReactNode, useCallback, useRef, useState } from 'react';
+import { type FocusEvent, type ReactNode, useRef, useState } from 'react';
+import { keepFocusNear, notePlace } from '@/lib/focus-fallback';
 import { lazyModule, useLazyModule } from '@/lib/lazy-module';
 import { useToasterWanted } from '@/lib/toast';
 import { createQueryClient } from './query-client';
@@ -19,44 +20,25 @@ const toasterModule = lazyModule(() => import('@/components/ui/sonner'));
  */
 function useToastFocusGuard() {
   const byHotkey = useRef(false);
-  const origin = useRef<HTMLElement | null>(null);
-
-  // The wrapper's children change as toasts come and go: one that had focus went with it.
-  const ref = useCallback((node: HTMLDivElement | null) => {
-    if (!node) return;
-    const observer = new MutationObserver(() => {
-      const back = origin.current;
-      if (!back) return;
-      const lost = document.activeElement === null || document.activeElement === document.body;
-      if (lost && back.isConnected) back.focus();
-      if (lost || !node.contains(document.activeElement)) origin.current = null;
-    });
-    observer.observe(node, { childList: true, subtree: true });
-    return () => observer.disconnect();
-  }, []);
-
-  const onFocusCapture = (event: FocusEvent<HTMLDivElement>) => {
+  return (event: FocusEvent<HTMLDivElement>) => {
     const from = event.relatedTarget;
     if (!(from instanceof Node && event.currentTarget.contains(from))) {
       byHotkey.current = event.target instanceof Element && event.target.matches('[data-sonner-toaster]');
-      origin.current = !byHotkey.current && from instanceof HTMLElement ? from : null;
+      // Focus from the page: if its toast goes while it has focus, focus goes back there (focus-fallback.ts).
+      if (!byHotkey.current && from instanceof HTMLElement && event.target instanceof HTMLElement) {
+        keepFocusNear(event.target, notePlace(from));
+      }
     }
     if (!byHotkey.current) event.stopPropagation();
   };
-  const onBlurCapture = (event: FocusEvent<HTMLDivElement>) => {
-    // Leaving the toasts for the page: nothing to hand back any more.
-    const to = event.relatedTarget;
-    if (to instanceof Node && !event.currentTarget.contains(to)) origin.current = null;
-  };
-  return { ref, onFocusCapture, onBlurCapture };
 }
 
 function DeferredToaster() {
   const wanted = useToasterWanted();
   const Toaster = useLazyModule(toasterModule, wanted)?.Toaster;
-  const guard = useToastFocusGuard();
+  const onFocusCapture = useToastFocusGuard();
   return Toaster ? (
-    <div className="contents" {...guard}>
+    <div className="contents" onFocusCapture={onFocusCapture}>
       <Toaster />
     </div>
   ) : null;

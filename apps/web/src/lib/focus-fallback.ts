@@ -166,8 +166,11 @@ function followFocus(target: HTMLElement, place: FocusPlace | null): void {
   stopFollowing = stop;
 }
 
-/** For a control that may vanish or be disabled by its own press (Reset, Retry): keeps focus near it. */
-export function keepFocusNear(element: HTMLElement): void {
+/**
+ * For a control that may vanish or be disabled by its own press (Reset, Retry): keeps focus near it, or near
+ * `place` (a toast reached by Tab hands focus back to where it came from).
+ */
+export function keepFocusNear(element: HTMLElement, place: FocusPlace = notePlace(element)): void {
   if (document.activeElement !== element) return;
-  followFocus(element, notePlace(element));
+  followFocus(element, place);
 }
