@@ -37,10 +37,10 @@ export const MAX_EVENT_PAGE = 500;
 export const eventFeedQuery = z.object({
   after: eventId.optional(),
   limit: z.coerce.number().int().min(1).max(MAX_EVENT_PAGE).default(100),
-  /** One type or several, comma-separated. */
+  /** One type or several: comma-separated, the parameter repeated (`type=a&type=b`), or both. */
   type: z
-    .string()
-    .transform((v) => v.split(',').map((t) => t.trim()))
+    .union([z.string(), z.array(z.string())])
+    .transform((v) => [v].flat().flatMap((part) => part.split(',').map((t) => t.trim())))
     .pipe(z.array(eventType).min(1))
     .optional(),
 });
