@@ -151,13 +151,13 @@ export async function buildApp({ config, database, secrets, logStream }: AppDeps
     await secured.register(lotsRoutes);
     await secured.register(cardsRoutes);
     await secured.register(operationsRoutes);
-    await secured.register(memberDataRoutes);
+    await secured.register(memberDataRoutes, { secrets });
     await secured.register(clientsRoutes);
     await secured.register(posKeysRoutes, { config, secrets });
     await secured.register(receiptsRoutes);
     await secured.register(analyticsRoutes);
     await secured.register(reportsRoutes);
-    await secured.register(importsRoutes, { config });
+    await secured.register(importsRoutes, { config, secrets });
     await secured.register(eventsRoutes);
     await secured.register(webhooksRoutes, { config, secrets });
   });

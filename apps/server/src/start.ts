@@ -8,6 +8,8 @@ import { migrateToLatest } from './db/migrate';
 import { assertSharedSecrets } from './db/secret-fingerprints';
 import { loadSecrets } from './lib/secrets';
 import { rebaseRestoredEvents } from './modules/events/restored-xids';
+import { erasedClientSecret } from './modules/member-data/erased-client-secret';
+import { keyErasedClientIds } from './modules/member-data/member-data.repository';
 import { databaseProblem, dataDirProblem, explained, listenProblem } from './start-problems';
 
 export interface StartOptions {
@@ -48,6 +50,9 @@ export async function startServer(config: Config, options: StartOptions = {}) {
       'events restored from another cluster put before every new transaction (feed order)',
     );
   }
+
+  // Erasures an earlier version kept unkeyed are keyed before this server takes requests (migration 041).
+  await keyErasedClientIds(database.db, erasedClientSecret(secrets));
 
   const admin = await ensureFirstAdmin(database.db, config);
   if (admin?.password) {

@@ -113,6 +113,7 @@ export interface Cards {
 export interface ErasedClientIds {
   erased_at: Generated<Timestamp>;
   key: string;
+  keyed: Generated<boolean>;
 }
 
 export interface Events {

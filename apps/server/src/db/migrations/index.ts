@@ -33,6 +33,7 @@ import * as m037 from './037-holds-ttl-zero';
 import * as m038 from './038-revoked-sessions';
 import * as m039 from './039-login-attempts-pruning';
 import * as m040 from './040-requested-operation-ids';
+import * as m041 from './041-erased-client-keys-keyed';
 
 /**
  * Every migration, in order. Forward-only: a shipped migration is never edited; add the next one.
@@ -73,4 +74,5 @@ export const migrations: Record<string, Migration> = {
   '038-revoked-sessions': m038,
   '039-login-attempts-pruning': m039,
   '040-requested-operation-ids': m040,
+  '041-erased-client-keys-keyed': m041,
 };

@@ -53,7 +53,8 @@ export async function importAccounts(
   db: Db,
   actor: AuthUser,
   body: NodeJS.ReadableStream,
-  options: ImportOptions & { maxBytes: number },
+  /** `erasedKeySecret`: the key erased client IDs are kept with (member-data's `erasedClientSecret`). */
+  options: ImportOptions & { maxBytes: number; erasedKeySecret: string },
 ): Promise<ImportReport> {
   const read = { columns: importColumns.accounts, maxBytes: options.maxBytes };
   return withSpooledFile(db, body, read, memberRow, (file) =>
@@ -71,10 +72,10 @@ export async function importAccounts(
         await refuseExpiredOpenings(trx, new Date(), EXPIRES_AT_PAST);
         await refuseRepeatsInFile(trx);
         await refuseTakenCards(trx);
-        await refuseErasedClients(trx);
+        await refuseErasedClients(trx, options.erasedKeySecret);
         await refuseCardsOverLimit(trx);
         await insertNewAccounts(trx);
-        await refuseErasedMeanwhile(trx);
+        await refuseErasedMeanwhile(trx, options.erasedKeySecret);
         await issueCards(trx);
         await classifyExisting(trx);
         if (bulk) await refreshTableStatistics(trx);

@@ -194,15 +194,23 @@ export async function refuseTakenCards(trx: Tx): Promise<void> {
 }
 
 /**
+ * `erased_client_ids e` holds the key of staged row `s`'s client ID: keyed (migration 041), or as a server of
+ * an earlier version still writes it during a rolling upgrade (keyed when a server next starts).
+ */
+function isErasedKey(keySecret: string) {
+  return sql`e.key in (erased_client_key(s.client_id, ${keySecret}), erased_client_key(s.client_id))`;
+}
+
+/**
  * A row whose client ID was an erased member's (and is no account's now) is refused: re-running the file the
  * member came from would otherwise create them again, opening points and all (migration 033).
  */
-export async function refuseErasedClients(trx: Tx): Promise<void> {
+export async function refuseErasedClients(trx: Tx, keySecret: string): Promise<void> {
   await sql`
     update import_accounts_stage s
     set error = 'ACCOUNT_EXISTS', message = 'clientId belongs to an erased member'
     where s.error is null
-      and exists (select 1 from erased_client_ids e where e.key = erased_client_key(s.client_id))
+      and exists (select 1 from erased_client_ids e where ${isErasedKey(keySecret)})
       and not exists (select 1 from accounts a where lower(a.client_id) = lower(s.client_id))`.execute(trx);
 }
 
@@ -246,12 +254,12 @@ export async function insertNewAccounts(trx: Tx): Promise<void> {
  * the erasure's key, which it commits with the rename; an insert that conflicted with the account before
  * its rename created nothing (that file ran before the erasure).
  */
-export async function refuseErasedMeanwhile(trx: Tx): Promise<void> {
+export async function refuseErasedMeanwhile(trx: Tx, keySecret: string): Promise<void> {
   await sql`
     with removed as (
       delete from accounts a using import_accounts_stage s
       where s.created and a.id = s.account_id
-        and exists (select 1 from erased_client_ids e where e.key = erased_client_key(s.client_id))
+        and exists (select 1 from erased_client_ids e where ${isErasedKey(keySecret)})
       returning a.id
     )
     update import_accounts_stage s

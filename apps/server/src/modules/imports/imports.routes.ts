@@ -4,8 +4,10 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config';
 import { AppError } from '../../lib/app-error';
+import type { Secrets } from '../../lib/secrets';
 import { MANAGERS } from '../../plugins/auth';
 import { unsupportedMediaTypeMessage } from '../../plugins/errors';
+import { erasedClientSecret } from '../member-data/erased-client-secret';
 import { importAccounts } from './accounts-import.service';
 import { importAccruals } from './accruals-import.service';
 
@@ -25,9 +27,13 @@ function csvStream(request: FastifyRequest): Readable {
 }
 
 /** PROGRAMME-API.md §4: member import and bulk credits from CSV. */
-export const importsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
+export const importsRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Secrets }> = async (
+  app,
+  { config, secrets },
+) => {
   const managers = app.requireRole(...MANAGERS);
   const maxBytes = config.IMPORT_MAX_BYTES;
+  const erasedKeySecret = erasedClientSecret(secrets);
 
   // Scoped to this plugin: the body stays a stream for the service to parse; JSON routes are untouched.
   app.addContentTypeParser('text/csv', (request, payload, done) => {
@@ -54,7 +60,11 @@ export const importsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (a
       },
     },
     async (request) =>
-      importAccounts(app.db, request.user!, csvStream(request), { ...request.query, maxBytes }),
+      importAccounts(app.db, request.user!, csvStream(request), {
+        ...request.query,
+        maxBytes,
+        erasedKeySecret,
+      }),
   );
 
   app.post(

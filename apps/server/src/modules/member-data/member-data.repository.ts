@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { Db } from '../../db/connection';
 import type { Tx } from '../../db/transaction';
 
 /** Whether another account carries `clientId` (compared as the unique index on lower(client_id) does). */
@@ -12,10 +13,26 @@ export async function clientIdTakenByOther(trx: Tx, clientId: string, accountId:
   return found !== undefined;
 }
 
-/** The erased member's client ID kept as a key only, so a member import cannot create it again (migration 033). */
-export async function rememberErasedClientId(trx: Tx, clientId: string): Promise<void> {
-  await sql`insert into erased_client_ids (key) values (erased_client_key(${clientId}))
+/**
+ * The erased member's client ID kept as a key only, so a member import cannot create it again (migration 033),
+ * keyed with `secret` (migration 041: without it, a dump holder cannot test guessed IDs against the keys).
+ */
+export async function rememberErasedClientId(trx: Tx, clientId: string, secret: string): Promise<void> {
+  await sql`insert into erased_client_ids (key, keyed) values (erased_client_key(${clientId}, ${secret}), true)
     on conflict do nothing`.execute(trx);
+}
+
+/**
+ * Keys the rows an earlier version kept unkeyed (migration 041), as a server starts. Safe on several servers at
+ * once: they share the secret, and a row keyed meanwhile no longer matches `not keyed` once its lock is released.
+ */
+export async function keyErasedClientIds(db: Db, secret: string): Promise<void> {
+  await sql`update erased_client_ids u set key = erased_client_key_keyed(u.key, ${secret}), keyed = true
+    where not u.keyed and not exists (
+      select 1 from erased_client_ids k where k.key = erased_client_key_keyed(u.key, ${secret}))`.execute(db);
+  // The ID was erased again after it came back (an older server wrote it unkeyed beside its keyed row).
+  await sql`delete from erased_client_ids u where not u.keyed and exists (
+      select 1 from erased_client_ids k where k.key = erased_client_key_keyed(u.key, ${secret}))`.execute(db);
 }
 
 export async function renameAccount(trx: Tx, id: string, clientId: string): Promise<void> {

@@ -1,11 +1,14 @@
 import { account, eraseAccountRequest, idParam, memberDataExport } from '@loyalty/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Secrets } from '../../lib/secrets';
 import { ADMINS } from '../../plugins/auth';
+import { erasedClientSecret } from './erased-client-secret';
 import { eraseMember, exportMemberData } from './member-data.service';
 
 /** A member's right to their data and to erasure (PROGRAMME-API §4), administrators only. */
-export const memberDataRoutes: FastifyPluginAsyncZod = async (app) => {
+export const memberDataRoutes: FastifyPluginAsyncZod<{ secrets: Secrets }> = async (app, { secrets }) => {
   const adminOnly = app.requireRole(...ADMINS);
+  const keySecret = erasedClientSecret(secrets);
 
   app.get(
     '/api/v1/accounts/:id/export',
@@ -40,6 +43,6 @@ export const memberDataRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: account },
       },
     },
-    async (request) => eraseMember(app.db, request.user!, request.params.id, request.body.confirm),
+    async (request) => eraseMember(app.db, request.user!, request.params.id, request.body.confirm, keySecret),
   );
 };

@@ -91,6 +91,8 @@ export async function eraseMember(
   actor: AuthUser,
   accountId: string,
   confirm: string,
+  /** `erasedClientSecret`: keys the client ID kept so that a member import cannot bring the member back. */
+  keySecret: string,
 ): Promise<Account> {
   try {
     return await inTransaction(db, async (trx) => {
@@ -111,7 +113,7 @@ export async function eraseMember(
       await redactAccountAudit(trx, account.id, account.client_id, erasedId);
       await redactCardAudit(trx, account.id);
       await redactAccountEvents(trx, account.id, erasedId);
-      await rememberErasedClientId(trx, account.client_id);
+      await rememberErasedClientId(trx, account.client_id, keySecret);
       await renameAccount(trx, account.id, erasedId);
       for (const id of cards.newly) await appendEvent(trx, 'card.blocked', (await findCardById(trx, id))!);
       await insertAudit(trx, {

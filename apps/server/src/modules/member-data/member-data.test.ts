@@ -1,8 +1,10 @@
 import { erasedClientId } from '@loyalty/contracts';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { bearer, createTestContext } from '../../../test/helper';
+import { bearer, createTestContext, TEST_JWT_SECRET } from '../../../test/helper';
 import { verifyLedger } from '../ledger/verify-ledger';
+import { erasedClientSecret } from './erased-client-secret';
+import { keyErasedClientIds } from './member-data.repository';
 
 const ctx = await createTestContext();
 const { app } = ctx;
@@ -45,6 +47,21 @@ async function newMember(clientId: string, reason: string) {
 const OTHER_REASON = 'Birthday bonus';
 const memberId = await newMember(CLIENT_ID, REASON);
 const bystanderId = await newMember('Bystander-1', OTHER_REASON);
+
+/** The key secret of the test apps (`buildTestApp`'s POS_KEY_SECRET). */
+const testKeySecret = erasedClientSecret({ jwtSecret: TEST_JWT_SECRET, posKeySecret: '0'.repeat(64) });
+
+/**
+ * Rows of erased_client_ids an ID's key matches: as migration 033 kept it (a SHA-256 anyone can compute) and
+ * keyed with the test servers' secret (migration 041).
+ */
+async function keysOf(clientId: string): Promise<{ unkeyed: number; keyed: number }> {
+  const found = await sql<{ unkeyed: number; keyed: number }>`
+    select count(*) filter (where key = erased_client_key(${clientId}))::int as unkeyed,
+      count(*) filter (where key = erased_client_key(${clientId}, ${testKeySecret}))::int as keyed
+    from erased_client_ids`.execute(db);
+  return found.rows[0]!;
+}
 
 /** Every place the member's data could remain, as text. */
 async function traces(text: string): Promise<string[]> {
@@ -284,9 +301,33 @@ describe('POST /api/v1/accounts/{id}/erase', () => {
     });
     expect(await traces(CLIENT_ID)).toEqual([]);
     // Kept as a key only: the erased ID is not readable from it.
-    const keys = await sql<{ key: string }>`select key from erased_client_ids`.execute(db);
+    const keys = await sql<{ key: string; keyed: boolean }>`select key, keyed from erased_client_ids`.execute(
+      db,
+    );
     expect(keys.rows.length).toBeGreaterThan(0);
-    expect(keys.rows.every((r) => /^[0-9a-f]{64}$/.test(r.key))).toBe(true);
+    expect(keys.rows.every((r) => /^[0-9a-f]{64}$/.test(r.key) && r.keyed)).toBe(true);
+    // Nor testable by whoever holds a dump and guesses the ID: the key needs the servers' secret.
+    expect(await keysOf(CLIENT_ID)).toEqual({ unkeyed: 0, keyed: 1 });
+  });
+
+  it('keys erasures an earlier version kept unkeyed (as a server starts); they still keep the member out', async () => {
+    const guessed = 'Old-Erasure-0042';
+    await sql`insert into erased_client_ids (key) values (erased_client_key(${guessed}))`.execute(db);
+    expect(await keysOf(guessed)).toEqual({ unkeyed: 1, keyed: 0 });
+    // An earlier server erased it again after it came back, beside the keyed row: one key is left.
+    await sql`insert into erased_client_ids (key, keyed) values (erased_client_key(${CLIENT_ID}), false)`.execute(
+      db,
+    );
+    await keyErasedClientIds(db, testKeySecret);
+    expect(await keysOf(guessed)).toEqual({ unkeyed: 0, keyed: 1 });
+    expect(await keysOf(CLIENT_ID)).toEqual({ unkeyed: 0, keyed: 1 });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/imports/accounts?skipInvalid=true',
+      headers: { ...bearer(ctx.tokens.MANAGER), 'content-type': 'text/csv' },
+      payload: `clientId\n${guessed.toLowerCase()}\n`,
+    });
+    expect(res.json()).toMatchObject({ created: 0, failed: 1, errors: [{ code: 'ACCOUNT_EXISTS' }] });
   });
 
   it("removes the free-text reasons the member's cards were blocked with, in the audit log and the events", async () => {

@@ -23,6 +23,14 @@ function derive(secret: Buffer, namespace: string, purpose: string): Buffer {
   );
 }
 
+/**
+ * A key of its own for another use of POS_KEY_SECRET (hex), e.g. keying the erased client IDs: one key per
+ * purpose, so a key that reaches the database as a statement's parameter says nothing about the others.
+ */
+export function deriveSecretKey(secretHex: string, namespace: string, purpose: string): string {
+  return derive(Buffer.from(secretHex, 'hex'), namespace, purpose).toString('hex');
+}
+
 /** `namespace` keeps each kind of stored secret under its own keys (webhook signing secrets: 'webhook'). */
 export function createKeyCrypto(secretHex: string, namespace = 'pos-key'): KeyCrypto {
   if (!/^[0-9a-fA-F]{64}$/.test(secretHex)) throw new Error('POS key secret must be 64 hex characters');
