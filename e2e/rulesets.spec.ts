@@ -18,7 +18,8 @@ const rowFor = (page: Page, version: number) =>
 const form = (page: Page) => page.getByRole('form', { name: 'Create Ruleset' });
 const search = (page: Page, text: string | number) => page.getByLabel('Search rulesets').fill(String(text));
 const isCreate = (url: string, method: string) => method === 'POST' && new URL(url).pathname === RULESETS;
-const DATE_TIME = /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M$/;
+// Programme time with its zone's short name ('UTC', 'GMT+1').
+const DATE_TIME = /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M \S+$/;
 
 test.beforeEach(async ({ page, signIn }) => {
   await signIn(page);
@@ -50,7 +51,7 @@ test('creates a ruleset from all three fields and lists it with the spec columns
   await f.getByRole('button', { name: 'Create Ruleset' }).click();
   const body = (await sent).postDataJSON();
   expect(body).toMatchObject({ version, config: { percent: 7.25 } });
-  // The local date-time travels as an ISO instant (the tests run in UTC).
+  // The date-time, in programme time (UTC here), travels as an ISO instant.
   expect(body.activeFrom).toBe('2031-03-04T09:30:00.000Z');
 
   await expect(toast(page, 'Ruleset created successfully')).toBeVisible();
@@ -59,7 +60,7 @@ test('creates a ruleset from all three fields and lists it with the spec columns
   await expect(rowFor(page, version).getByRole('cell')).toHaveText([
     String(version),
     'Scheduled',
-    'Mar 4, 2031, 9:30 AM',
+    'Mar 4, 2031, 9:30 AM UTC',
     'admin',
     '7.25%',
     '',
@@ -308,4 +309,91 @@ test('an administrator retires a ruleset after confirming; it shows Retired, is 
   await expect(page.getByRole('button', { name: `Actions for ruleset ${version}` })).toHaveCount(0);
   const [listed] = (await listRulesets(api, { search: version })).content;
   expect(listed).toMatchObject({ id: ruleset.id, status: 'Retired', inForce: false });
+});
+
+test.describe('Active From is programme time', () => {
+  // A browser in New York, a programme in Berlin (a head office abroad): the form and the list must read
+  // Active From on the programme's clocks, as the rule hours are, not on the browser's.
+  test.use({ timezoneId: 'America/New_York' });
+  const ZONE = 'Europe/Berlin';
+
+  /** The programme's zone for this page only: the shared server keeps its own (other tests rely on it). */
+  async function programmeIn(page: Page, timezone: string) {
+    await page.route('**/api/v1/settings', async (route) => {
+      if (route.request().method() !== 'GET') return route.fallback();
+      const response = await route.fetch();
+      const settings = await response.json();
+      await route.fulfill({
+        response,
+        json: { ...settings, programme: { ...settings.programme, timezone } },
+      });
+    });
+  }
+
+  /** Creates one ruleset from the form; returns its version and the activeFrom it posted. */
+  async function createFromForm(page: Page, local: string) {
+    const version = lowVersion();
+    const f = form(page);
+    await f.getByLabel('Version').fill(String(version));
+    await f.getByLabel('Active From').fill(local);
+    const sent = page.waitForRequest((r) => isCreate(r.url(), r.method()));
+    await f.getByRole('button', { name: 'Create Ruleset' }).click();
+    const posted: string = (await sent).postDataJSON().activeFrom;
+    await expect(toast(page, 'Ruleset created successfully').last()).toBeVisible();
+    await expect(f.getByLabel('Version')).toHaveValue('');
+    return { version, posted };
+  }
+
+  test('the form sends the programme-time instant and the list and details show it in that zone', async ({
+    page,
+    api,
+  }) => {
+    await programmeIn(page, ZONE);
+    // Made elsewhere at a known instant: midnight in Berlin is 6 PM the day before in New York.
+    const known = await createRuleset(api, { activeFrom: '2031-06-30T22:00:00.000Z' });
+    await page.goto('/rulesets');
+    const f = form(page);
+    await expect(f.getByText(`Programme time (${ZONE})`)).toBeVisible();
+
+    // Midnight in Berlin in winter (+01:00), not midnight in New York.
+    const { version, posted } = await createFromForm(page, '2031-12-01T00:00');
+    expect(posted).toBe('2031-11-30T23:00:00.000Z');
+    await search(page, version);
+    await expect(rowFor(page, version).getByRole('cell').nth(2)).toHaveText('Dec 1, 2031, 12:00 AM GMT+1');
+    await search(page, known.version);
+    await expect(rowFor(page, known.version).getByRole('cell').nth(2)).toHaveText(
+      'Jul 1, 2031, 12:00 AM GMT+2',
+    );
+    await rowFor(page, known.version)
+      .getByRole('button', { name: String(known.version), exact: true })
+      .click();
+    const details = page.getByRole('dialog', { name: `Ruleset Version ${known.version}` });
+    await expect(details.getByRole('definition').nth(1)).toHaveText(
+      `Jul 1, 2031, 12:00 AM GMT+2Programme time (${ZONE})`,
+    );
+  });
+
+  test('across a change of clocks: a missing time moves forward, a repeated one takes the earlier', async ({
+    page,
+  }) => {
+    await programmeIn(page, ZONE);
+    await page.goto('/rulesets');
+    // Berlin springs forward 02:00 → 03:00 on 30 March 2031: 02:30 does not exist and becomes 03:30 (+02:00).
+    const gap = await createFromForm(page, '2031-03-30T02:30');
+    expect(gap.posted).toBe('2031-03-30T01:30:00.000Z');
+    // The hour before the change is still winter time (+01:00).
+    const before = await createFromForm(page, '2031-03-30T01:59');
+    expect(before.posted).toBe('2031-03-30T00:59:00.000Z');
+    // Berlin falls back 03:00 → 02:00 on 26 October 2031: 02:30 happens twice; the first (+02:00) counts.
+    const overlap = await createFromForm(page, '2031-10-26T02:30');
+    expect(overlap.posted).toBe('2031-10-26T00:30:00.000Z');
+    await search(page, overlap.version);
+    await expect(rowFor(page, overlap.version).getByRole('cell').nth(2)).toHaveText(
+      'Oct 26, 2031, 2:30 AM GMT+2',
+    );
+    await search(page, gap.version);
+    await expect(rowFor(page, gap.version).getByRole('cell').nth(2)).toHaveText(
+      'Mar 30, 2031, 3:30 AM GMT+2',
+    );
+  });
 });

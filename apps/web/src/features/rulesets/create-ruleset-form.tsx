@@ -1,5 +1,6 @@
 import type { CreateRulesetRequest } from '@loyalty/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { toast } from 'sonner';
 import { FormField } from '@/components/forms/form-field';
 import { Button } from '@/components/ui/button';
@@ -7,6 +8,8 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Input } from '@/components/ui/input';
 import { isApiError } from '@/lib/api-client';
 import { type FieldAliases, setServerFieldErrors, useZodForm } from '@/lib/form';
+import { programmeTimeLabel, programmeTimeZone } from '@/lib/programme-time';
+import { settingsQuery } from '@/lib/settings-api';
 import { AdvancedRulesSection } from './advanced-rules-section';
 import { emptyRuleset, rulesetFormSchema } from './ruleset-form-schema';
 import { createRuleset, rulesetsKeys } from './rulesets-api';
@@ -14,7 +17,11 @@ import { createRuleset, rulesetsKeys } from './rulesets-api';
 /** Spec section 2 "Rulesets" create form; shown to those who may create (MANAGER, ADMIN). */
 export function CreateRulesetForm() {
   const queryClient = useQueryClient();
-  const form = useZodForm(rulesetFormSchema, { defaultValues: emptyRuleset });
+  // Active From is typed in the programme's time zone; until settings answer, the zone is not known.
+  const settings = useQuery(settingsQuery());
+  const timeZone = programmeTimeZone(settings.data);
+  const schema = useMemo(() => rulesetFormSchema(timeZone), [timeZone]);
+  const form = useZodForm(schema, { defaultValues: emptyRuleset });
   const { errors } = form.formState;
 
   const mutation = useMutation({
@@ -30,7 +37,7 @@ export function CreateRulesetForm() {
   });
 
   const onSubmit = form.handleSubmit((body) => {
-    if (!mutation.isPending) mutation.mutate(body);
+    if (!mutation.isPending && !settings.isPending) mutation.mutate(body);
   });
 
   return (
@@ -89,11 +96,17 @@ export function CreateRulesetForm() {
             id="ruleset-active-from"
             label="Active From"
             error={errors.activeFrom?.message}
-            hint="Optional; without it the ruleset stays a draft."
+            hint={`${settings.isPending ? 'Programme time' : programmeTimeLabel(timeZone)}. Optional; without it the ruleset stays a draft.`}
           >
             {(control) => <Input type="datetime-local" {...form.register('activeFrom')} {...control} />}
           </FormField>
-          <Button type="submit" className="md:mt-[1.375rem]" pending={mutation.isPending}>
+          <Button
+            type="submit"
+            className="md:mt-[1.375rem]"
+            pending={mutation.isPending}
+            // Not before the zone is known: a time typed meanwhile would be read in the wrong one.
+            disabled={settings.isPending}
+          >
             {mutation.isPending ? 'Creating...' : 'Create Ruleset'}
           </Button>
           <AdvancedRulesSection form={form} />

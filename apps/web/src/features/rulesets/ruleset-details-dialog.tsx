@@ -4,7 +4,9 @@ import type { ReactNode } from 'react';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { getCurrentUser } from '@/lib/current-user';
-import { formatDateTime, formatNumber } from '@/lib/format';
+import { formatNumber } from '@/lib/format';
+import { formatZonedDateTime, programmeTimeLabel, programmeTimeZone } from '@/lib/programme-time';
+import { settingsQuery } from '@/lib/settings-api';
 import { useReturnFocus } from '@/lib/use-return-focus';
 import { BacktestPanel } from './backtest-panel';
 import { WEEKDAYS } from './rule-fieldset';
@@ -21,6 +23,8 @@ export function RulesetDetailsDialog({ ruleset, onClose }: { ruleset: Ruleset | 
   const stores = useQuery({ ...storesQuery(), enabled: hasStores });
   const storeName = (id: string) => stores.data?.find((s) => s.id === id)?.name ?? `${id.slice(0, 8)}…`;
   const { canManage } = getCurrentUser();
+  // Active From on the programme's clocks, as the form takes it and the list shows it.
+  const timeZone = programmeTimeZone(useQuery(settingsQuery()).data);
 
   return (
     <Dialog open={ruleset !== null} onOpenChange={(open) => !open && onClose()}>
@@ -38,7 +42,14 @@ export function RulesetDetailsDialog({ ruleset, onClose }: { ruleset: Ruleset | 
               <Field label="Status">
                 <RulesetStatusBadge status={ruleset.status} />
               </Field>
-              <Field label="Active From">{formatDateTime(ruleset.activeFrom, 'Not set')}</Field>
+              <Field label="Active From">
+                {formatZonedDateTime(ruleset.activeFrom, timeZone, 'Not set')}
+                {ruleset.activeFrom && (
+                  <span className="block text-xs font-normal text-muted-foreground">
+                    {programmeTimeLabel(timeZone)}
+                  </span>
+                )}
+              </Field>
               <Field label="Accrual %">{formatNumber(ruleset.config.percent)}%</Field>
               <Field label="Minimum Spend">{amount(ruleset.config.minSpend)}</Field>
               <Field label="Max Points per Receipt">{amount(ruleset.config.maxPointsPerReceipt)}</Field>

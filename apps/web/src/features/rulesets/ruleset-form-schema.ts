@@ -1,6 +1,7 @@
 import { createRulesetRequest, type EarningRule, earningRule, rulesetAdvanced } from '@loyalty/contracts';
 import { z } from 'zod';
 import { numberFromInput, optionalNumberFromInput } from '@/lib/form';
+import { zonedLocalToIso } from '@/lib/programme-time';
 
 const { version, config, activeFrom } = createRulesetRequest.shape;
 const advanced = rulesetAdvanced.shape;
@@ -66,41 +67,43 @@ export const emptyRule: RuleFormValues = {
 /**
  * The create form's inputs as typed, checked by the contract's own fields: an empty version is left to the
  * server (the current time in seconds), an empty percent is 0 (spec section 5), and the datetime-local
- * value (wall-clock time, no zone) becomes an ISO instant so the server gets the moment the user meant.
+ * value (wall-clock time, no zone) is read on the programme's clocks (`timeZone`, as the rule hours are,
+ * whatever the browser's zone) and becomes an ISO instant, so the server gets the moment the user meant.
  * The advanced part (minimum spend, caps, rules) is optional: left empty, the ruleset is a plain one.
  */
-export const rulesetFormSchema = z
-  .object({
-    version: optionalNumberFromInput(version, null),
-    percent: optionalNumberFromInput(config.shape.percent, 0),
-    activeFrom: z
-      .string()
-      .transform((local): string | null | undefined => {
-        if (!local) return null;
-        const date = new Date(local);
-        return Number.isNaN(date.getTime()) ? local : date.toISOString();
-      })
-      .pipe(activeFrom),
-    minSpend: optionalNumberFromInput(advanced.minSpend, null),
-    maxPointsPerReceipt: optionalNumberFromInput(advanced.maxPointsPerReceipt, null),
-    maxPointsPerCardPerDay: optionalNumberFromInput(advanced.maxPointsPerCardPerDay, null),
-    // The contract's list check (at most 50, names unique) over the rules as parsed.
-    rules: z
-      .array(ruleFormSchema)
-      .pipe(
-        advanced.rules.unwrap() as unknown as z.ZodType<EarningRule[], z.output<typeof ruleFormSchema>[]>,
-      ),
-  })
-  .transform(({ version, activeFrom, percent, rules, ...amounts }) => ({
-    version,
-    // Only what was given: a plain ruleset is sent as the spec's form sends it ({percent}).
-    config: {
-      percent,
-      ...Object.fromEntries(Object.entries(amounts).filter(([, value]) => value !== null)),
-      ...(rules.length > 0 ? { rules } : {}),
-    },
-    activeFrom,
-  }));
+export const rulesetFormSchema = (timeZone: string) =>
+  z
+    .object({
+      version: optionalNumberFromInput(version, null),
+      percent: optionalNumberFromInput(config.shape.percent, 0),
+      activeFrom: z
+        .string()
+        .transform((local): string | null | undefined => {
+          if (!local) return null;
+          // Not a date-time: left as typed, for the contract's own message.
+          return zonedLocalToIso(local, timeZone) ?? local;
+        })
+        .pipe(activeFrom),
+      minSpend: optionalNumberFromInput(advanced.minSpend, null),
+      maxPointsPerReceipt: optionalNumberFromInput(advanced.maxPointsPerReceipt, null),
+      maxPointsPerCardPerDay: optionalNumberFromInput(advanced.maxPointsPerCardPerDay, null),
+      // The contract's list check (at most 50, names unique) over the rules as parsed.
+      rules: z
+        .array(ruleFormSchema)
+        .pipe(
+          advanced.rules.unwrap() as unknown as z.ZodType<EarningRule[], z.output<typeof ruleFormSchema>[]>,
+        ),
+    })
+    .transform(({ version, activeFrom, percent, rules, ...amounts }) => ({
+      version,
+      // Only what was given: a plain ruleset is sent as the spec's form sends it ({percent}).
+      config: {
+        percent,
+        ...Object.fromEntries(Object.entries(amounts).filter(([, value]) => value !== null)),
+        ...(rules.length > 0 ? { rules } : {}),
+      },
+      activeFrom,
+    }));
 
 export const emptyRuleset = {
   version: '',

@@ -1,14 +1,19 @@
 import type { Ruleset } from '@loyalty/contracts';
 import type { ColumnDef } from '@tanstack/react-table';
 import { Badge } from '@/components/ui/badge';
-import { formatDateTime, formatNumber } from '@/lib/format';
+import { formatNumber } from '@/lib/format';
+import { programmeTimeLabel, zonedDateAndTime } from '@/lib/programme-time';
 import { RulesetStatusBadge } from './ruleset-status-badge';
 
 /**
  * Column ids are the server's sort fields (version, activeFrom, percent). The version opens the ruleset's
- * details (all its rules, and its backtest): a button, so the keyboard reaches it too.
+ * details (all its rules, and its backtest): a button, so the keyboard reaches it too. Active From is on the
+ * programme's clocks (`timeZone`), as it was typed, whatever the browser's zone.
  */
-export const rulesetColumns = (onOpen: (ruleset: Ruleset) => void): ColumnDef<Ruleset>[] => [
+export const rulesetColumns = (
+  onOpen: (ruleset: Ruleset) => void,
+  timeZone: string,
+): ColumnDef<Ruleset>[] => [
   {
     accessorKey: 'version',
     header: 'Version',
@@ -55,7 +60,7 @@ export const rulesetColumns = (onOpen: (ruleset: Ruleset) => void): ColumnDef<Ru
     header: 'Active From',
     enableSorting: true,
     meta: { width: 196 },
-    cell: ({ row }) => formatDateTime(row.original.activeFrom, '—'),
+    cell: ({ row }) => <ActiveFromCell value={row.original.activeFrom} timeZone={timeZone} />,
   },
   {
     accessorKey: 'createdBy',
@@ -71,3 +76,20 @@ export const rulesetColumns = (onOpen: (ruleset: Ruleset) => void): ColumnDef<Ru
     cell: ({ row }) => <span className="tabular-nums">{formatNumber(row.original.config.percent)}%</span>,
   },
 ];
+
+/**
+ * Programme time on two lines, as the other tables' dates (DateTimeCell): the date, then the time with the
+ * zone's short name, smaller; one line cut off the zone ('Dec 10, 2031, 12:00 P…') in 196 px.
+ */
+function ActiveFromCell({ value, timeZone }: { value: string | null; timeZone: string }) {
+  const parts = zonedDateAndTime(value, timeZone);
+  if (!value || !parts) return '—';
+  return (
+    <time dateTime={value} title={programmeTimeLabel(timeZone)} className="block leading-tight">
+      <span className="block">{parts.date}</span>
+      {/* Read (and copied) as one: 'Dec 1, 2026, 12:00 AM GMT+1'. */}
+      <span className="sr-only">, </span>
+      <span className="block text-xs text-muted-foreground">{parts.time}</span>
+    </time>
+  );
+}

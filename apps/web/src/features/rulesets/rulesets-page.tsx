@@ -5,6 +5,8 @@ import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
 import { PageHeader } from '@/components/layout/page-header';
 import { buildUrl } from '@/lib/api-client';
 import { getCurrentUser } from '@/lib/current-user';
+import { programmeTimeZone } from '@/lib/programme-time';
+import { settingsQuery } from '@/lib/settings-api';
 import { CreateRulesetForm } from './create-ruleset-form';
 import { RetireRulesetDialog } from './retire-ruleset-dialog';
 import { RulesetDetailsDialog } from './ruleset-details-dialog';
@@ -24,10 +26,12 @@ export function RulesetsPage() {
   const { canManage: canCreate, isAdmin } = getCurrentUser();
   const [retiring, setRetiring] = useState<Ruleset | null>(null);
   const [open, setOpen] = useState<Ruleset | null>(null);
+  // Active From shows on the programme's clocks (UTC, the server's default, until settings answer).
+  const timeZone = programmeTimeZone(useQuery(settingsQuery()).data);
   const columns = useMemo(() => {
-    const base = rulesetColumns(setOpen);
+    const base = rulesetColumns(setOpen, timeZone);
     return isAdmin ? [...base, rulesetActionsColumn(setRetiring)] : base;
-  }, [isAdmin]);
+  }, [isAdmin, timeZone]);
 
   return (
     <>
