@@ -19,6 +19,7 @@ import { eventsRoutes } from './modules/events/events.routes';
 import { endpointBacklogs } from './modules/events/streams.repository';
 import { webhooksRoutes } from './modules/events/webhooks.routes';
 import { healthRoutes } from './modules/health/health.routes';
+import { registerLifecycle } from './modules/health/lifecycle';
 import { importsRoutes } from './modules/imports/imports.routes';
 import { setBatchKinds } from './modules/ledger/set-batch-kinds';
 import { lotsRoutes } from './modules/lots/lots.routes';
@@ -78,6 +79,8 @@ export async function buildApp({ config, database, secrets, logStream }: AppDeps
     // Errors before routing answer with the `{status, message, code}` envelope like every other.
     frameworkErrors,
     clientErrorHandler,
+    // A request arriving while the app closes is answered by `registerLifecycle` in the error envelope.
+    return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
 
   // The APIs speak JSON only: a text body is a 415, not a string that fails validation later.
@@ -86,6 +89,7 @@ export async function buildApp({ config, database, secrets, logStream }: AppDeps
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerLifecycle(app);
 
   const webDist = config.WEB_DIST ?? defaultWebDist;
   await app.register(helmet, {

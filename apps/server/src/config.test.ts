@@ -57,3 +57,21 @@ describe('the database scripts read only the database variables', () => {
     expect(() => loadDatabaseConfig({ DATA_DIR: ' ' })).toThrow('DATA_DIR: is only whitespace');
   });
 });
+
+describe('the shutdown delays', () => {
+  it('default to no drain and a 10 s grace, and are bounded like the other timers', () => {
+    const config = loadConfig({});
+    expect(config.SHUTDOWN_DRAIN_MS).toBe(0);
+    expect(config.SHUTDOWN_GRACE_MS).toBe(10_000);
+    expect(loadConfig({ SHUTDOWN_DRAIN_MS: '15000', SHUTDOWN_GRACE_MS: '0' })).toMatchObject({
+      SHUTDOWN_DRAIN_MS: 15_000,
+      SHUTDOWN_GRACE_MS: 0,
+    });
+    for (const name of ['SHUTDOWN_DRAIN_MS', 'SHUTDOWN_GRACE_MS']) {
+      for (const value of ['-1', '2147483648', '1.5', 'ten']) {
+        expect(() => loadConfig({ [name]: value }), `${name}=${value}`).toThrow(new RegExp(`${name}:`));
+      }
+      expect(() => loadConfig({ [name]: ' ' })).toThrow(`${name}: is only whitespace`);
+    }
+  });
+});

@@ -118,6 +118,17 @@ const envSchema = z.object({
    * is ended by PostgreSQL and its locks released; 0 leaves the server's own setting (db/connection.ts).
    */
   DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: milliseconds().default(IDLE_IN_TRANSACTION_TIMEOUT_MS),
+  /**
+   * On SIGTERM or SIGINT, first this long with `/readyz` answering 503 while every request is still served, so
+   * a balancer that routes by `/readyz` takes the server out before its port closes. 0 (the default): no
+   * balancer is assumed; set it to the balancer's health-check interval times its unhealthy threshold.
+   */
+  SHUTDOWN_DRAIN_MS: milliseconds().default(0),
+  /**
+   * Then the port closes and the requests in flight have this long to finish; after it, the connections still
+   * open (a client still uploading an import, a kept-alive idle one) are closed and the process exits.
+   */
+  SHUTDOWN_GRACE_MS: milliseconds().default(10_000),
   /** Largest CSV body an import accepts (PROGRAMME-API.md §4); above it the answer is 413. */
   IMPORT_MAX_BYTES: z.coerce
     .number()

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { type App, buildApp } from './app';
 import { ensureFirstAdmin } from './bootstrap';
@@ -69,19 +70,73 @@ export async function startServer(config: Config, options: StartOptions = {}) {
     await database.close();
   });
   // Registered once listening: a start that failed leaves no handler behind on the process.
-  const shutdown = async (signal: string) => {
+  let hurry: (() => void) | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (hurry) {
+      // A second signal: an operator who will not wait for the drain or the grace period.
+      app.log.warn({ signal }, 'second signal: shutting down without waiting');
+      hurry();
+      return;
+    }
+    const hurried = new Promise<void>((resolve) => {
+      hurry = resolve;
+    });
     app.log.info({ signal }, 'shutting down');
-    await app.close();
-    await database.close();
-    process.exit(0);
+    void shutDown(app, database, config, hurried).then(
+      () => process.exit(0),
+      (error: unknown) => {
+        app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
 
   const where = config.DATABASE_URL ? 'PostgreSQL server' : `embedded PGlite in ${config.DATA_DIR}`;
   app.log.info(`Loyalty Admin on ${url} (${where})`);
   if (options.banner) process.stdout.write(options.banner);
   return { app, database };
+}
+
+/** After the grace period, how long the close may still take (a worker stuck on the database) before exit(1). */
+const LAST_RESORT_MS = 5_000;
+
+/**
+ * The drain (SHUTDOWN_DRAIN_MS: `/readyz` 503, every request still served), then the close: the port stops
+ * accepting, requests in flight are answered, a request on a kept-alive connection gets 503 (health/lifecycle.ts).
+ * A client still sending after SHUTDOWN_GRACE_MS (a trickling CSV upload) held the process until Node's own
+ * 300 s request timeout: its connection is closed instead. `hurried` (a second signal) skips both waits.
+ */
+export async function shutDown(
+  app: App,
+  database: Pick<DatabaseHandle, 'close'>,
+  config: Pick<Config, 'SHUTDOWN_DRAIN_MS' | 'SHUTDOWN_GRACE_MS'>,
+  hurried: Promise<void>,
+): Promise<void> {
+  app.lifecycle.draining = true;
+  if (config.SHUTDOWN_DRAIN_MS > 0) {
+    app.log.info({ ms: config.SHUTDOWN_DRAIN_MS }, 'draining: /readyz answers 503, requests still served');
+    await Promise.race([delay(config.SHUTDOWN_DRAIN_MS), hurried]);
+  }
+  const closed = app.close();
+  const overdue = await Promise.race([
+    closed.then(() => false),
+    Promise.race([delay(config.SHUTDOWN_GRACE_MS), hurried]).then(() => true),
+  ]);
+  if (overdue) {
+    app.log.warn(
+      { ms: config.SHUTDOWN_GRACE_MS },
+      'shutdown grace period over: closing the connections still open',
+    );
+    app.server.closeAllConnections();
+    setTimeout(() => {
+      app.log.error('the close did not finish after the grace period; exiting');
+      process.exit(1);
+    }, LAST_RESORT_MS).unref();
+    await closed;
+  }
+  await database.close();
 }
 
 /**

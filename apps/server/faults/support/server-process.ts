@@ -121,3 +121,20 @@ export async function stopServers(servers: readonly ServerProcess[]): Promise<vo
   const failed = results.find((result) => result.status === 'rejected');
   if (failed) throw failed.reason;
 }
+
+/**
+ * The URL a server started with `port: 0` (any free port, so the test takes none of the tier's) listens on,
+ * from its start-up log line: the server must log at `info` (`env: { LOG_LEVEL: 'info' }`).
+ */
+export async function listeningUrl(server: ServerProcess): Promise<string> {
+  let url: string | undefined;
+  await pollUntil(
+    () => {
+      if (!server.alive()) throw new Error(`server ${server.pid} exited:\n${server.output()}`);
+      url = /Loyalty Admin on (http:\/\/[\d.]+:\d+)/.exec(server.output())?.[1];
+      return url !== undefined;
+    },
+    { attempts: 600, what: `server ${server.pid} listening`, detail: server.output },
+  );
+  return url!;
+}

@@ -67,3 +67,16 @@ export async function pendingMigrations(db: Db): Promise<string[]> {
   const all = await migrator.getMigrations();
   return all.filter((m) => !m.executedAt).map((m) => m.name);
 }
+
+/**
+ * Migrations recorded in the database that this server does not have: a newer version migrated it. The
+ * server's queries may then miss a column it dropped (an older server's sign-in answered 500), so `/readyz`
+ * takes such a server out of the balancer. Read only.
+ */
+export async function unknownMigrations(db: Db): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`select name from ${sql.table(MIGRATION_TABLE)}`.execute(db);
+  return rows
+    .map((r) => r.name)
+    .filter((name) => !(name in migrations))
+    .sort();
+}

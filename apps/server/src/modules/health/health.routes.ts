@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { pendingMigrations } from '../../db/migrate';
+import { pendingMigrations, unknownMigrations } from '../../db/migrate';
 
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -21,7 +21,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['Health'],
-        summary: 'The database is reachable and fully migrated',
+        summary: 'The server takes requests: the database is reachable and migrated to this version',
         response: {
           200: z.object({ status: z.literal('ready'), database: z.string() }),
           503: z.object({ status: z.number(), message: z.string(), code: z.string() }),
@@ -29,15 +29,20 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (_request, reply) => {
+      const notReady = (message: string) =>
+        reply.code(503).send({ status: 503, message, code: 'SERVICE_UNAVAILABLE' });
+      // Draining before a shutdown (start.ts): the balancer takes this server out while it still serves.
+      if (app.lifecycle.draining || app.lifecycle.closing) return notReady('Shutting down');
       try {
         await sql`select 1`.execute(app.db);
         const pending = await pendingMigrations(app.db);
-        if (pending.length > 0) {
-          return reply.code(503).send({
-            status: 503,
-            message: `Pending migrations: ${pending.join(', ')}`,
-            code: 'SERVICE_UNAVAILABLE',
-          });
+        if (pending.length > 0) return notReady(`Pending migrations: ${pending.join(', ')}`);
+        // A newer version migrated the database (a rolling upgrade): what this server reads may be gone.
+        const unknown = await unknownMigrations(app.db);
+        if (unknown.length > 0) {
+          return notReady(
+            `The database was migrated by a newer version (migrations this server does not know: ${unknown.join(', ')}); upgrade or stop this server`,
+          );
         }
         return { status: 'ready' as const, database: app.databaseKind };
       } catch {
