@@ -672,6 +672,92 @@ test('a return the balance could not cover shows its shortfall and links to the 
   expect(overflow).toBeLessThanOrEqual(0);
 });
 
+test('a redemption names the hold it captured, one click from it', async ({ page, api, request }) => {
+  const { account, card } = await accountWithCard(api);
+  await manualAccrual(api, account.id, 100, 'Opening balance');
+  const till = await createPosKey(api, { name: uniqueName('Till'), address: null });
+  const pos = (path: string, data: object) =>
+    request.post(`/pos/api/v1/${path}`, { data, headers: { 'X-API-Key': till.apiKey } });
+  const { holdId } = await expectJson<{ holdId: string }>(
+    await pos('holds', { operationId: uniqueName('op-hold'), cardNumber: card.number, points: 20 }),
+  );
+  const captureId = uniqueName('op-cap');
+  await expectJson(await pos(`holds/${holdId}/capture`, { operationId: captureId, points: 12 }));
+
+  await page.goto('/operations');
+  await search(page, captureId);
+  await expect(dataRows(page)).toHaveCount(1);
+  await expect(rowFor(page, captureId).getByRole('cell').last()).toContainText(`Hold:${holdId}`);
+  await rowFor(page, captureId).getByRole('link', { name: holdId }).click();
+  await expect(page).toHaveURL(new RegExp(`/operations\\?search=${holdId}$`));
+  await expect(dataRows(page)).toHaveCount(1);
+  await expect(dataRows(page).getByRole('cell').nth(1)).toHaveText('Hold');
+});
+
+test("an imported member's opening balance: its client linked without a card, its import and line", async ({
+  page,
+  api,
+}) => {
+  const clientId = uniqueName('IMPORTED').toUpperCase();
+  await expectJson(
+    await api.post('/api/v1/imports/accounts', {
+      headers: { 'content-type': 'text/csv' },
+      data: `clientId,points,reason\n${clientId},12,Opening\n`,
+    }),
+  );
+  const { content } = await expectJson<{ content: Array<{ id: string; clientId: string }> }>(
+    await api.get(`/api/v1/accounts?search=${clientId}`),
+  );
+  const account = content.find((a) => a.clientId === clientId)!;
+  const [opening] = (
+    await expectJson<{ content: Operation[] }>(await api.get(`${OPERATIONS}?accountId=${account.id}`))
+  ).content;
+
+  // The search takes an operation's exact UUID: the only way to this row, which has neither card nor id.
+  await page.goto(`/operations?search=${opening!.id}`);
+  await expect(dataRows(page)).toHaveCount(1);
+  await expect(dataRows(page).getByRole('cell')).toHaveText([
+    '—',
+    'Adjustment',
+    `No card for client ${account.id}`,
+    '+12',
+    '—',
+    'completed',
+    DATE,
+    'Import:Members, line 2Reason:Opening',
+  ]);
+  await expect(dataRows(page).getByRole('link', { name: 'Members, line 2' })).toHaveAttribute(
+    'href',
+    '/audit?targetType=import',
+  );
+  await dataRows(page)
+    .getByRole('link', { name: `No card for client ${account.id}` })
+    .click();
+  await expect(page).toHaveURL(new RegExp(`/clients/${account.id}$`));
+});
+
+test('an expiry says how many lots it took; a bulk credit names its file and line', async ({ page }) => {
+  await stubList(page, [
+    stubOperation(1, {
+      operationId: null,
+      type: 'expiry',
+      points: '-7.00',
+      status: 'completed',
+      meta: { lots: 3 },
+    }),
+    stubOperation(2, {
+      operationId: null,
+      type: 'adjustment',
+      points: '5.00',
+      status: 'completed',
+      meta: { source: 'import-credit', importId: '00000000-0000-4000-8000-000000000abc', line: 5 },
+    }),
+  ]);
+  await page.goto('/operations');
+  await expect(dataRows(page)).toHaveCount(2);
+  await expect(dataRows(page).locator('td:last-child')).toHaveText(['Lots:3', 'Import:Bulk credits, line 5']);
+});
+
 test("a load failure shows 'Failed to load operations'", async ({ page }) => {
   await page.route(`**${OPERATIONS}?**`, (route) =>
     route.fulfill({

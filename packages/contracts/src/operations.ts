@@ -28,10 +28,18 @@ export const operationMeta = z.object({
       "already used, by this or another POS): the id the till sent. Not taken: the operation's own " +
       'operationId stays null and the id stays free. The list search finds the row by it.',
   ),
-  holdId: metaValue.describe('A failed POS capture or release: the hold id the till named.'),
+  holdId: metaValue.describe(
+    'A redemption: the id of the hold it captured. A failed POS capture or release: the hold id the till named.',
+  ),
   returnOf: metaValue.describe(
     'A POS return (adjustment): the operationId of the accrual it takes points back from.',
   ),
+  source: metaValue.describe(
+    'An imported credit: `import-opening` (an opening balance of the members import) or `import-credit` ' +
+      '(a bulk credit). Absent on manual and POS operations.',
+  ),
+  importId: metaValue.describe("An imported credit: the import's id (the target id of its audit entry)."),
+  line: metaValue.describe("An imported credit: the file's line it came from (the header is line 1)."),
   shortfall: metaValue.describe(
     'A POS return: the points it could not take back, the account holding less than the returned goods ' +
       'earned (what is held or spent stays); points is what it took. Absent when it took them all.',

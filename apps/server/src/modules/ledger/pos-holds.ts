@@ -186,7 +186,8 @@ export function captureWrite(s: PosCapture, hold: LockedHold): CaptureWrite {
       points: centsText(-captured),
       status: 'completed',
       created_at: hold.now,
-      meta: { reason },
+      // The hold it captured (also its related_id): in the stored meta and in its points.redeemed event.
+      meta: { reason, holdId: hold.hold_id },
     },
     reason,
     captured: centsText(captured),

@@ -68,7 +68,8 @@ export async function blockCardsAsErased(
  * stay, so the ledger still verifies) and in the manual-accrual answers kept for idempotent replays.
  * Holds, redemptions and expiries keep theirs: the ledger writes those ('Expired', 'Released',
  * 'Captured …'), they say nothing about the member, and a hold's is read again (an expired hold's capture
- * answers HOLD_EXPIRED by it).
+ * answers HOLD_EXPIRED by it). So do the POS's writes: a return's 'Return of receipt …' (it has
+ * `returnOf`) is the only thing telling it from an unexplained debit (PROGRAMME-API §4: free-text reasons).
  */
 export async function clearOperationReasons(trx: Tx, accountId: string): Promise<number> {
   const rows = await trx
@@ -76,7 +77,8 @@ export async function clearOperationReasons(trx: Tx, accountId: string): Promise
     .set({ meta: sql`meta - 'reason'` })
     .where('account_id', '=', accountId)
     .where('type', 'not in', ['hold', 'redemption', 'expiry'])
-    .where(sql<boolean>`meta ? 'reason'`)
+    .where('pos_id', 'is', null)
+    .where(sql<boolean>`meta ? 'reason' and not meta ? 'returnOf'`)
     .returning('id')
     .execute();
   await sql`

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { bearer, createTestContext, TEST_JWT_SECRET } from '../../../test/helper';
 import { verifyLedger } from '../ledger/verify-ledger';
+import { createPosKey, createRuleset, till } from '../pos/pos.fixtures';
 import { erasedClientSecret } from './erased-client-secret';
 import { keyErasedClientIds } from './member-data.repository';
 
@@ -443,3 +444,68 @@ describe('POST /api/v1/accounts/{id}/erase', () => {
     expect(other.cards.map((c: { status: string }) => c.status).sort()).toEqual(['active', 'blocked']);
   });
 });
+
+describe("an erasure keeps the reasons the system wrote: a POS return's stays", () => {
+  it('clears the free-text reason and keeps "Return of receipt …", so the return still explains itself', async () => {
+    await createRuleset(db, { version: 1, percent: 10 });
+    const pos = till(ctx, (await createPosKey(ctx)).apiKey);
+    const account = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/v1/accounts',
+        ...admin,
+        payload: { clientId: 'Returner-7' },
+      })
+    ).json();
+    const card = (
+      await app.inject({ method: 'POST', url: `/api/v1/cards/issue/${account.id}`, ...admin })
+    ).json();
+    const receipt = {
+      receiptId: `R-${account.id.slice(0, 8)}`,
+      items: [{ sku: 'A', quantity: 1, price: 50 }],
+    };
+    const accrual = `acc-${account.id}`;
+    expect((await pos.accrue({ operationId: accrual, cardNumber: card.number, receipt })).statusCode).toBe(
+      201,
+    );
+    const returned = await pos.returns({ operationId: `ret-${account.id}`, originalOperationId: accrual });
+    expect(returned.statusCode, returned.body).toBe(201);
+    const manual = await app.inject({
+      method: 'POST',
+      url: '/api/v1/admin/operations/manual-accrual',
+      ...admin,
+      payload: { accountId: account.id, points: 2, reason: 'Apology to the Returner family' },
+    });
+    expect(manual.statusCode).toBe(201);
+
+    expect((await erase({ confirm: 'Returner-7' }, account.id)).statusCode).toBe(200);
+    const doc = (await app.inject({ url: `/api/v1/accounts/${account.id}/export`, ...admin })).json();
+    const reasons = doc.operations.map((o: { type: string; meta: { reason?: string } }) => [
+      o.type,
+      o.meta.reason,
+    ]);
+    expect(reasons).toEqual(
+      expect.arrayContaining([
+        ['adjustment', `Return of receipt ${receipt.receiptId}`],
+        ['adjustment', undefined],
+      ]),
+    );
+    expect(await traces('Returner family')).toEqual([]);
+    const [entry] = await db
+      .selectFrom('audit_log')
+      .select('dest')
+      .where('target_id', '=', account.id)
+      .where('message', 'like', 'Erased%')
+      .execute();
+    expect(entry!.dest).toMatchObject({ reasonsCleared: 1 });
+  });
+});
+
+async function erase(payload: unknown, id: string) {
+  return app.inject({
+    method: 'POST',
+    url: `/api/v1/accounts/${id}/erase`,
+    ...admin,
+    payload: payload as object,
+  });
+}

@@ -20,11 +20,18 @@ const META_KEYS = [
   'holdId',
   'returnOf',
   'shortfall',
+  // An imported credit's origin: told apart from a manual one, and traced to its import's file line.
+  'source',
+  'importId',
+  'line',
 ] as const;
 
-/** Only the Details keys leave the server; a structured value is shown as its JSON text. */
-function pickMeta(meta: unknown): OperationMeta {
-  const out: OperationMeta = {};
+/**
+ * Only the Details keys leave the server; a structured value is shown as its JSON text. `holdId`: the hold a
+ * redemption captured (its `related_id`), for the rows written before the capture put it in their meta too.
+ */
+function pickMeta(meta: unknown, holdId?: string | null): OperationMeta {
+  const out: OperationMeta = holdId ? { holdId } : {};
   if (!meta || typeof meta !== 'object') return out;
   for (const key of META_KEYS) {
     const value = (meta as Record<string, unknown>)[key];
@@ -49,6 +56,7 @@ const operationColumns = [
   'o.pos_id',
   'o.created_at',
   'o.meta',
+  'o.related_id',
 ] as const;
 
 function operationQuery(db: Executor) {
@@ -58,8 +66,13 @@ function operationQuery(db: Executor) {
     .select([...operationColumns, 'p.name as pos_name', 'p.address as pos_address']);
 }
 
-/** An operation's row as read for the wire; a ledger write builds the one it is writing, for its event. */
-export type OperationRow = Awaited<ReturnType<ReturnType<typeof operationQuery>['executeTakeFirstOrThrow']>>;
+type OperationQueryRow = Awaited<ReturnType<ReturnType<typeof operationQuery>['executeTakeFirstOrThrow']>>;
+
+/**
+ * An operation's row as read for the wire; a ledger write builds the one it is writing, for its event (with
+ * its links in its meta, so without `related_id`).
+ */
+export type OperationRow = Omit<OperationQueryRow, 'related_id'> & { related_id?: string | null };
 
 export function toOperation(row: OperationRow): Operation {
   return {
@@ -74,7 +87,7 @@ export function toOperation(row: OperationRow): Operation {
     posName: row.pos_name,
     posAddress: row.pos_address,
     createdAt: toIso(row.created_at) as string,
-    meta: pickMeta(row.meta),
+    meta: pickMeta(row.meta, row.type === 'redemption' ? row.related_id : null),
   };
 }
 
