@@ -1,6 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
+import { axeScan } from './support/axe';
 import { expect, expectJson, test, uniqueName } from './support/fixtures';
-import { addPoints } from './support/loyalty-api';
+import { addPoints, holdRequests } from './support/loyalty-api';
 
 // Issue 9 in the console: an account's lots and expiry forecast, 'Pending' under the balance, and expiry
 // operations in Operations (type filter, icon, red points).
@@ -67,6 +68,7 @@ test('View Lots lists the lots with their dates and the 30/60/90-day forecast', 
     'Points',
     'Remaining',
     'Status',
+    'Actions',
   ]);
   await expect(table.locator('tbody tr')).toHaveCount(2);
   // Newest first: the manual credit never expires (unless a settings test had set an expiry for the few
@@ -132,6 +134,76 @@ test('View Lots: ten-digit points show whole in the table at 1280 px and in the 
       .map((dd) => dd.textContent),
   );
   expect(outside).toHaveLength(0);
+});
+
+test("View Lots traces a lot: its credit operation in Operations, and 'Taken by' what took its points", async ({
+  page,
+  api,
+}) => {
+  const account = await expiredMember(api, 30);
+  const [lot] = (
+    await expectJson<{ content: Array<{ id: string; creditOperationId: string }> }>(
+      await api.get(`/api/v1/accounts/${account.id}/lots`),
+    )
+  ).content;
+  const gate = await holdRequests(
+    page,
+    `**/api/v1/accounts/${account.id}/lots/${lot!.id}/consumptions*`,
+    'GET',
+  );
+  await openRowAction(page, account.clientId, 'View Lots');
+  const lots = page.getByRole('dialog', { name: 'Lots' });
+  const row = lots.getByRole('table', { name: `Lots of ${account.clientId}` }).locator('tbody tr');
+  await expect(row).toHaveCount(1);
+  const menu = row.getByRole('button', { name: /^Actions for the lot earned / });
+
+  // What took its points: the expiry run, in a dialog over the lots, loading first.
+  await menu.click();
+  await page.getByRole('menuitem', { name: 'Taken by' }).click();
+  const trace = page.getByRole('dialog', { name: 'Taken by' });
+  const taken = trace.getByRole('table', { name: 'Operations that took points from the lot' });
+  await expect(taken).toHaveAttribute('aria-busy', 'true');
+  await expect(taken.getByTestId('skeleton-row').first()).toBeVisible();
+  gate.release();
+  await expect(taken.getByRole('columnheader')).toHaveText(['Type', 'Points', 'Date', 'Operation ID']);
+  await expect(taken.locator('tbody tr')).toHaveCount(1);
+  await expect(taken.locator('tbody tr').first()).toContainText('Expiry');
+  await expect(taken.locator('tbody tr').first()).toContainText('30 pts');
+  // The lot's credit, named there too.
+  await expect(trace.getByRole('link', { name: lot!.creditOperationId })).toBeVisible();
+  expect((await axeScan(page, { include: '[role="dialog"]' })).violations).toEqual([]);
+  // Escape closes only the trace; focus is back on the lot's menu in the lots.
+  await page.keyboard.press('Escape');
+  await expect(trace).toHaveCount(0);
+  await expect(lots).toBeVisible();
+  await expect(menu).toBeFocused();
+
+  // The credit operation: a link to Operations, searched by its id (the search takes operation ids).
+  await menu.click();
+  await page.getByRole('menuitem', { name: 'View Credit Operation' }).click();
+  await expect(page).toHaveURL(new RegExp(`/operations\\?search=${lot!.creditOperationId}`));
+  const operations = page.getByRole('table', { name: 'Operations' }).locator('tbody tr');
+  await expect(operations).toHaveCount(1);
+  await expect(operations.first()).toContainText('+30');
+});
+
+test("'Taken by' of a lot nothing took from says so, and fits a phone", async ({ page, api }) => {
+  const account = await importMember(api, 25, new Date(Date.now() + 20 * DAY_MS));
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openRowAction(page, account.clientId, 'View Lots');
+  const lots = page.getByRole('dialog', { name: 'Lots' });
+  // The lot's ⋯ menu stays at the right edge however far the table scrolls.
+  await lots
+    .locator('tbody tr')
+    .first()
+    .getByRole('button', { name: /^Actions for the lot earned / })
+    .click();
+  await page.getByRole('menuitem', { name: 'Taken by' }).click();
+  const trace = page.getByRole('dialog', { name: 'Taken by' });
+  await expect(trace).toContainText('Nothing has been taken from this lot.');
+  const box = await trace.boundingBox();
+  expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 });
 
 test("an expiry run's operation shows in Operations: type filter, icon and red points", async ({

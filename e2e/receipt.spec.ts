@@ -1,9 +1,14 @@
 import type { Page } from '@playwright/test';
 import { axeScan } from './support/axe';
-import { expect, seenWith, test, toast, uniqueName } from './support/fixtures';
+import { expect, expectJson, seenWith, test, toast, uniqueName } from './support/fixtures';
 import { failWith, holdRequests } from './support/loyalty-api';
-import { accrualWithReceipt, ensureRulesetInForce } from './support/pos-api-helpers';
-import { addExcludedSku, listRulesets } from './support/programme-api';
+import {
+  accrualWithReceipt,
+  createPosKey,
+  ensureRulesetInForce,
+  posAccrual,
+} from './support/pos-api-helpers';
+import { accountWithCard, addExcludedSku, listRulesets } from './support/programme-api';
 
 // Spec section 2 "Operations History" → View Receipt, 3 "Receipt detail", 8 'Failed to load receipt
 // details', 9 (en-US numbers, up to 2 decimals).
@@ -38,6 +43,7 @@ function fakeReceipt(pos: { posName: string | null; posAddress: string | null })
       cardNumber: '4000000000000002',
     },
     ...pos,
+    rulesetVersion: 3,
     items: [],
   };
 }
@@ -68,7 +74,15 @@ test('a real accrual: receipt fields, every line, and the totals', async ({ page
   // 1,124.99 + 6 (0.355 × 18.9 = 6.71, less 0.71) + 0.3
   await expect(dialog).toContainText('Total Amount€1,131.29');
   await expect(dialog).toContainText('Total Discount€125.71');
+  // Bought online: the purchase is the booking, said once.
   await expect(fields.filter({ hasText: DATE_TIME })).toHaveCount(1);
+  await expect(dialog.getByRole('term')).not.toContainText(['Booked']);
+  // The ruleset the accrual was earned under (POS-API: the operation records it).
+  const detail = await expectJson<{ rulesetVersion: number }>(
+    await api.get(`/api/v1/receipts/operation/${accrual.operationId}`),
+  );
+  expect(detail.rulesetVersion).toBeGreaterThan(0);
+  await expect(dialog).toContainText(`Earned underRuleset v${detail.rulesetVersion}`);
 
   const items = dialog.getByRole('table', { name: 'Receipt items' });
   await expect(items.getByRole('columnheader')).toHaveText([
@@ -108,6 +122,44 @@ test('a real accrual: receipt fields, every line, and the totals', async ({ page
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
   await expect(page.getByRole('button', { name: 'View Receipt' }).first()).toBeFocused();
+});
+
+test("an offline till's receipt says when it was purchased, and when it was booked", async ({
+  page,
+  api,
+  request,
+}) => {
+  await ensureRulesetInForce(api);
+  const { card } = await accountWithCard(api);
+  const posKey = await createPosKey(api);
+  // Synced three days late: the rules read the purchase time, so the dialog must show it.
+  const purchasedAt = new Date(Date.now() - 3 * 86_400_000);
+  const accrual = await posAccrual(request, posKey.apiKey, {
+    operationId: uniqueName('op'),
+    cardNumber: card.number,
+    receipt: {
+      receiptId: uniqueName('R'),
+      items: [{ sku: 'TEA', quantity: 1, price: 4 }],
+      purchasedAt: purchasedAt.toISOString(),
+    },
+  });
+  const dialog = await openReceipt(page, accrual.operationId);
+  const stamp = (at: Date) =>
+    new Intl.DateTimeFormat('en-US', {
+      year: 'numeric',
+      month: 'short',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      timeZone: 'UTC',
+    }).format(at);
+  await expect(dialog).toContainText(`Purchased${stamp(purchasedAt)}`);
+  await expect(dialog.getByRole('term')).toContainText(['Purchased', 'Booked']);
+  const detail = await expectJson<{ receipt: { createdAt: string; purchasedAt: string } }>(
+    await api.get(`/api/v1/receipts/operation/${accrual.operationId}`),
+  );
+  expect(detail.receipt.purchasedAt).toBe(purchasedAt.toISOString());
+  await expect(dialog).toContainText(`Booked${stamp(new Date(detail.receipt.createdAt))}`);
 });
 
 test('a skeleton while it loads', async ({ page, api, request }) => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { isoTimestamp, pageQuery, sortParam } from './common';
+import { idInput, isoTimestamp, pageQuery, sortParam } from './common';
+import { operationType } from './operations';
 
 /**
  * Points lots (PROGRAMME-API §1): every credit creates one, every debit consumes some. `open`: points left;
@@ -31,6 +32,25 @@ export const lotListQuery = pageQuery
   .omit({ search: true })
   .extend({ status: lotStatus.optional(), sort: sortParam(['earnedAt']) });
 export type LotListQuery = z.input<typeof lotListQuery>;
+
+/**
+ * `GET /api/v1/accounts/{id}/lots/{lotId}/consumptions`: what the debits took from one lot (PROGRAMME-API §1
+ * "every point can be traced"), in the order they took it. `operationId` is the debit's id, as a lot's
+ * `creditOperationId` is its credit's; `posOperationId` the till's own id of it (null for an expiry).
+ */
+export const lotConsumption = z.object({
+  operationId: z.uuid(),
+  type: operationType,
+  posOperationId: z.string().nullable(),
+  points: z.number().describe('points the debit took from this lot (positive)'),
+  /** When the debit was booked. */
+  at: isoTimestamp,
+});
+export type LotConsumption = z.infer<typeof lotConsumption>;
+
+export const lotParams = z.object({ id: idInput, lotId: idInput });
+export const lotConsumptionListQuery = pageQuery.omit({ search: true });
+export type LotConsumptionListQuery = z.input<typeof lotConsumptionListQuery>;
 
 /** `GET /api/v1/accounts/{id}/expiry-forecast`: points that expire within 30, 60, 90 days (cumulative). */
 export const expiryForecast = z.object({

@@ -24,6 +24,12 @@ export const receiptDetail = z.object({
   }),
   posName: z.string().nullable(),
   posAddress: z.string().nullable(),
+  /**
+   * The version of the ruleset the accrual was earned under (POS-API "The operation records the ruleset
+   * version used"): a receipt's points are explained by that ruleset, not by the one in force now. Null
+   * when the accrual recorded none.
+   */
+  rulesetVersion: z.number().int().nullable(),
   items: z.array(
     z.object({
       id: z.uuid(),

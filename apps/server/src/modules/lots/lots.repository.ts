@@ -1,4 +1,4 @@
-import type { Lot, LotStatus } from '@loyalty/contracts';
+import type { Lot, LotConsumption, LotStatus, OperationType } from '@loyalty/contracts';
 import { sql } from 'kysely';
 import type { Executor } from '../../db/executor';
 import { amountNumber } from '../../lib/money';
@@ -83,6 +83,58 @@ async function countLots(db: Executor, filter: { accountId: string; status?: Lot
     select count(*)::int as n from (
       select ${statusOf} as status from lots l where l.account_id = ${filter.accountId}::uuid
     ) s ${filter.status ? sql`where s.status = ${filter.status}` : sql``}`.execute(db);
+  return result.rows[0]!.n;
+}
+
+/** Whether the lot is one of the account's. */
+export async function lotOfAccount(db: Executor, accountId: string, lotId: string): Promise<boolean> {
+  const result =
+    await sql`select 1 from lots where id = ${lotId}::uuid and account_id = ${accountId}::uuid`.execute(db);
+  return result.rows.length > 0;
+}
+
+interface ConsumptionRow {
+  operation_id: string;
+  type: OperationType;
+  pos_operation_id: string | null;
+  points: string;
+  at: Date;
+  total: number;
+}
+
+/**
+ * The debits that took from a lot, in the order they took (when booked), a page of them with their total.
+ * `lot_consumptions_lot_idx` finds a lot's rows; a lot is taken from by a few debits, so the window count
+ * and the sort are of those few.
+ */
+export async function listConsumptions(
+  db: Executor,
+  filter: { lotId: string; page: number; size: number },
+): Promise<{ rows: LotConsumption[]; total: number }> {
+  const result = await sql<ConsumptionRow>`
+    select o.id as operation_id, o.type, o.operation_id as pos_operation_id, lc.points, o.created_at as at,
+      count(*) over () as total
+    from lot_consumptions lc join operations o on o.id = lc.operation_id
+    where lc.lot_id = ${filter.lotId}::uuid
+    order by o.created_at, o.id
+    limit ${filter.size} offset ${filter.page * filter.size}`.execute(db);
+  const rows = result.rows;
+  return {
+    // A page past the end has no row to carry the count.
+    total: rows.length > 0 ? Number(rows[0]!.total) : await countConsumptions(db, filter.lotId),
+    rows: rows.map((r) => ({
+      operationId: r.operation_id,
+      type: r.type,
+      posOperationId: r.pos_operation_id,
+      points: amountNumber(r.points),
+      at: toIso(r.at) as string,
+    })),
+  };
+}
+
+async function countConsumptions(db: Executor, lotId: string): Promise<number> {
+  const result = await sql<{ n: number }>`
+    select count(*)::int as n from lot_consumptions where lot_id = ${lotId}::uuid`.execute(db);
   return result.rows[0]!.n;
 }
 

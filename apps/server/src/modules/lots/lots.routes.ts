@@ -3,12 +3,15 @@ import {
   expiryForecast,
   idParam,
   lot,
+  lotConsumption,
+  lotConsumptionListQuery,
   lotListQuery,
+  lotParams,
   pagedResponse,
 } from '@loyalty/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ADMINS, ANY_ROLE } from '../../plugins/auth';
-import { accountExpiryForecast, accountLots, runPointsExpiry } from './lots.service';
+import { accountExpiryForecast, accountLots, lotConsumptions, runPointsExpiry } from './lots.service';
 
 /** Points lots (PROGRAMME-API §1): an account's lots and what expires soon; an expiry run on demand. */
 export const lotsRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -25,6 +28,22 @@ export const lotsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => accountLots(app.db, request.params.id, request.query),
+  );
+
+  app.get(
+    '/api/v1/accounts/:id/lots/:lotId/consumptions',
+    {
+      preHandler: app.requireRole(...ANY_ROLE),
+      schema: {
+        tags: ['Accounts'],
+        summary:
+          'What the debits took from one lot of the account (operation, type, points, when), oldest first',
+        params: lotParams,
+        querystring: lotConsumptionListQuery,
+        response: { 200: pagedResponse(lotConsumption) },
+      },
+    },
+    async (request) => lotConsumptions(app.db, request.params.id, request.params.lotId, request.query),
   );
 
   app.get(

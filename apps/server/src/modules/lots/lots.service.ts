@@ -1,4 +1,4 @@
-import type { ExpirePointsResponse, ExpiryForecast, Lot, Paged } from '@loyalty/contracts';
+import type { ExpirePointsResponse, ExpiryForecast, Lot, LotConsumption, Paged } from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
 import { inTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
@@ -8,7 +8,7 @@ import type { AuthUser } from '../../plugins/auth';
 import { findAccountById } from '../accounts/accounts.repository';
 import { insertAudit } from '../audit/audit.repository';
 import { expirePoints } from '../ledger/points-expiry';
-import { expiryForecast, type LotFilter, listLots } from './lots.repository';
+import { expiryForecast, type LotFilter, listConsumptions, listLots, lotOfAccount } from './lots.repository';
 
 async function requireAccount(db: Db, accountId: string): Promise<void> {
   if (!(await findAccountById(db, accountId))) throw new AppError('ACCOUNT_NOT_FOUND');
@@ -22,6 +22,19 @@ export async function accountLots(
 ): Promise<Paged<Lot>> {
   await requireAccount(db, accountId);
   const { rows, total } = await listLots(db, { accountId, ...query });
+  return toPage(rows, total, query.page, query.size);
+}
+
+/** GET /api/v1/accounts/{id}/lots/{lotId}/consumptions: a lot of another account is as unknown as none. */
+export async function lotConsumptions(
+  db: Db,
+  accountId: string,
+  lotId: string,
+  query: { page: number; size: number },
+): Promise<Paged<LotConsumption>> {
+  await requireAccount(db, accountId);
+  if (!(await lotOfAccount(db, accountId, lotId))) throw new AppError('NOT_FOUND', 'Lot not found');
+  const { rows, total } = await listConsumptions(db, { lotId, ...query });
   return toPage(rows, total, query.page, query.size);
 }
 

@@ -15,11 +15,13 @@ export interface ReceiptRow {
   purchased_at: Date;
   pos_name: string | null;
   pos_address: string | null;
+  ruleset_version: number | null;
 }
 
 /** A receipt with its POS, from an accrual `o`. */
 const receiptColumns = sql`select r.accrual_id, r.receipt_id, r.pos_id, r.card_number, r.total_amount,
-    r.total_discount, r.created_at, coalesce(r.purchased_at, r.created_at) as purchased_at, p.name as pos_name, p.address as pos_address
+    r.total_discount, r.created_at, coalesce(r.purchased_at, r.created_at) as purchased_at, p.name as pos_name, p.address as pos_address,
+    o.ruleset_version
   from operations o
   join receipts r on r.accrual_id = o.id
   left join pos_keys p on p.id = r.pos_id`;

@@ -47,6 +47,7 @@ function toReceiptDetail(receipt: ReceiptRow, items: ItemRow[]): ReceiptDetail {
     },
     posName: receipt.pos_name,
     posAddress: receipt.pos_address,
+    rulesetVersion: receipt.ruleset_version,
     items: items.map((item) => ({
       id: item.id,
       sku: item.sku,

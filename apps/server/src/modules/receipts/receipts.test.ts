@@ -48,6 +48,7 @@ describe('GET /api/v1/receipts/operation/{id}', () => {
           },
           posName: 'Corner shop',
           posAddress: null,
+          rulesetVersion: 1,
           items: [
             {
               id: expect.any(String),
@@ -94,6 +95,45 @@ describe('GET /api/v1/receipts/operation/{id}', () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().receipt.receiptId).toBe('R-LONG');
+  });
+
+  it('names the ruleset version the accrual used, also once a newer one is in force (POS-API.md)', async () => {
+    const shop = till(ctx, (await createPosKey(ctx, { name: 'Versions', address: null })).apiKey);
+    const card = await createCard(db);
+    const accrue = async () => {
+      const operationId = opId();
+      const res = await shop.accrue({
+        operationId,
+        cardNumber: card.number,
+        receipt: { receiptId: opId('R'), items: [{ sku: 'A', quantity: 1, price: 10 }] },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return operationId;
+    };
+    const before = await accrue();
+    const versions = await db
+      .selectFrom('rulesets')
+      .select((eb) => eb.fn.max('version').as('v'))
+      .executeTakeFirst();
+    const next = Number(versions?.v) + 1;
+    // The same percent as the file's ruleset: only the version differs for the other tests.
+    await createRuleset(db, { version: next, percent: 10 });
+    const after = await accrue();
+    const versionOf = async (id: string) =>
+      (
+        await app.inject({ url: `/api/v1/receipts/operation/${id}`, headers: bearer(ctx.tokens.VIEWER) })
+      ).json().rulesetVersion;
+    const used = await db
+      .selectFrom('operations')
+      .select(['operation_id', 'ruleset_version'])
+      .where('operation_id', 'in', [before, after])
+      .execute();
+    expect(Object.fromEntries(used.map((o) => [o.operation_id, o.ruleset_version]))).toEqual({
+      [before]: next - 1,
+      [after]: next,
+    });
+    expect(await versionOf(before)).toBe(next - 1);
+    expect(await versionOf(after)).toBe(next);
   });
 
   it('GET /api/v1/receipts/operation/{id} is 404 RECEIPT_NOT_FOUND for anything but a POS accrual', async () => {

@@ -64,6 +64,8 @@ function ReceiptBody({ detail, currency }: { detail: ReceiptDetail; currency: st
   const { receipt, items } = detail;
   const totals = receiptTotals(detail);
   const money = (value: number) => formatMoney(value, currency);
+  const purchased = formatDateTime(receipt.purchasedAt);
+  const booked = formatDateTime(receipt.createdAt);
   return (
     <>
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3" aria-label="Receipt">
@@ -78,7 +80,15 @@ function ReceiptBody({ detail, currency }: { detail: ReceiptDetail; currency: st
         </Field>
         <Field label="Total Amount">{money(receipt.totalAmount)}</Field>
         <Field label="Total Discount">{money(receipt.totalDiscount)}</Field>
-        <Field label="Date">{formatDateTime(receipt.createdAt)}</Field>
+        {/* The ruleset the points were earned under: a newer one in force now would explain them wrongly. */}
+        <Field label="Earned under">
+          {detail.rulesetVersion === null ? '—' : `Ruleset v${detail.rulesetVersion}`}
+        </Field>
+        {/* The rules (day and time windows) read the purchase time; an offline till books it later, and then
+            the booking time is said beside it (last, so the two share a row in two columns and in three).
+            Compared as shown: a few seconds apart is the same. */}
+        <Field label="Purchased">{purchased}</Field>
+        {booked !== purchased && <Field label="Booked">{booked}</Field>}
       </dl>
       <ReceiptItemsTable items={items} currency={currency} />
       <dl
@@ -106,7 +116,7 @@ function ReceiptSkeleton() {
   return (
     <div className="grid gap-4" role="status" aria-label="Loading receipt">
       <div className="grid grid-cols-2 gap-3 sm:grid-cols-3">
-        {['id', 'pos', 'card', 'amount', 'discount', 'date'].map((key) => (
+        {['id', 'pos', 'card', 'amount', 'discount', 'purchased', 'ruleset'].map((key) => (
           <div key={key} className="grid gap-1.5">
             <Skeleton className="h-3 w-16" />
             <Skeleton className="h-4 w-28" />

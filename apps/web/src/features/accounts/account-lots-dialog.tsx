@@ -1,13 +1,18 @@
 import type { Account, Lot, LotStatus } from '@loyalty/contracts';
 import { useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
-import { DataTable, fromQuery, useServerTable } from '@/components/data-table';
+import { ArrowUpRightIcon, ListTreeIcon } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import { actionsColumn, DataTable, fromQuery, RowActionsMenu, useServerTable } from '@/components/data-table';
 import { Badge } from '@/components/ui/badge';
+import { DropdownMenuItem } from '@/components/ui/dropdown-menu';
 import { FilterSelect } from '@/components/ui/option-select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { formatDate, formatDateTime } from '@/lib/format';
 import { formatPoints } from '@/lib/points';
 import { AccountTableDialog } from './account-table-dialog';
+import { LotConsumptionsDialog, operationSearchPath } from './lot-consumptions-dialog';
 import { accountLotsQuery, expiryForecastQuery } from './lots-api';
 
 const PAGE_SIZES = [10, 20, 50, 100];
@@ -20,12 +25,22 @@ const statusOptions = (['open', 'spent', 'expired'] as const).map((value) => ({ 
  * lot of a billion points to '999,999,999.9…'. The three date columns and Status share what is left.
  */
 const POINTS_WIDTH = 176;
+/**
+ * With the ⋯ menu the default minimum (120 each) made the table wider than the dialog; 104 keeps
+ * 'Nov 26, 2026' whole, as do the widths the dates share there once Status is fixed.
+ */
+const DATE_MIN_WIDTH = 104;
 
-const columns: ColumnDef<Lot>[] = [
+/**
+ * The lot's columns, then its ⋯ menu: its credit operation in Operations, and what took its points
+ * (`onTrace`). A menu, not two more columns: those pushed Status out of the dialog at 1280 px.
+ */
+const lotColumns = (onTrace: (lot: Lot) => void): ColumnDef<Lot>[] => [
   // Days fit a phone's columns; the time is in the cell's title.
   {
     accessorKey: 'earnedAt',
     header: 'Earned',
+    meta: { minWidth: DATE_MIN_WIDTH },
     cell: ({ row }) => (
       <span title={formatDateTime(row.original.earnedAt)}>{formatDate(row.original.earnedAt)}</span>
     ),
@@ -33,6 +48,7 @@ const columns: ColumnDef<Lot>[] = [
   {
     accessorKey: 'availableAt',
     header: 'Available from',
+    meta: { minWidth: DATE_MIN_WIDTH },
     cell: ({ row }) => (
       <span title={formatDateTime(row.original.availableAt)}>{formatDate(row.original.availableAt)}</span>
     ),
@@ -40,6 +56,7 @@ const columns: ColumnDef<Lot>[] = [
   {
     accessorKey: 'expiresAt',
     header: 'Expires',
+    meta: { minWidth: DATE_MIN_WIDTH },
     // The exact instant on hover, as Earned and Available from: a lot expires at a time of day, not at midnight.
     cell: ({ row }) =>
       row.original.expiresAt ? (
@@ -63,12 +80,34 @@ const columns: ColumnDef<Lot>[] = [
   {
     accessorKey: 'status',
     header: 'Status',
+    // The widest badge ('Expired') and no more: the dates get the rest.
+    meta: { width: 80 },
     cell: ({ row }) => (
       <Badge variant={statusVariant[row.original.status]} className="capitalize">
         {row.original.status}
       </Badge>
     ),
   },
+  actionsColumn(
+    (lot) => (
+      <RowActionsMenu label={`Actions for the lot earned ${formatDateTime(lot.earnedAt)}`} title="Lot">
+        {/* The credit that made the lot, found in Operations by its id; an account's opening lot has none. */}
+        {lot.creditOperationId && (
+          <DropdownMenuItem asChild>
+            <Link to={operationSearchPath(lot.creditOperationId)}>
+              <ArrowUpRightIcon />
+              View Credit Operation
+            </Link>
+          </DropdownMenuItem>
+        )}
+        <DropdownMenuItem onSelect={() => onTrace(lot)}>
+          <ListTreeIcon />
+          Taken by
+        </DropdownMenuItem>
+      </RowActionsMenu>
+    ),
+    { width: 48 },
+  ),
 ];
 
 /** What expires within 30, 60 and 90 days: cumulative, as the server counts it. */
@@ -108,6 +147,8 @@ function Forecast({ accountId }: { accountId: string }) {
 }
 
 function AccountLotsPanel({ account }: { account: Account }) {
+  const [traced, setTraced] = useState<Lot | null>(null);
+  const columns = useMemo(() => lotColumns(setTraced), []);
   const table = useServerTable<{ status: LotStatus | undefined }>({
     pageSize: 10,
     initialFilters: { status: undefined },
@@ -142,11 +183,15 @@ function AccountLotsPanel({ account }: { account: Account }) {
           />
         }
       />
+      <LotConsumptionsDialog accountId={account.id} lot={traced} onClose={() => setTraced(null)} />
     </div>
   );
 }
 
-/** Issue 9: an account's lots (earned, available from, expires, points, remaining, status) and its forecast. */
+/**
+ * Issue 9: an account's lots (earned, available from, expires, points, remaining, status) and its forecast;
+ * each lot's credit operation and what took its points (PROGRAMME-API §1: every point can be traced).
+ */
 export function AccountLotsDialog({ account, onClose }: { account: Account | null; onClose: () => void }) {
   return (
     <AccountTableDialog account={account} onClose={onClose} title="Lots" description="Points lots of">

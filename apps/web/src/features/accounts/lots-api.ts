@@ -1,4 +1,4 @@
-import type { ExpiryForecast, Lot, LotStatus, Paged } from '@loyalty/contracts';
+import type { ExpiryForecast, Lot, LotConsumption, LotStatus, Paged } from '@loyalty/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
 
@@ -33,5 +33,30 @@ export function expiryForecastQuery(accountId: string) {
     queryFn: ({ signal }) =>
       apiClient.get<ExpiryForecast>(`${lotsPath(accountId)}/expiry-forecast`, { signal }),
     meta: { errorContext: 'Load expiry forecast' },
+  });
+}
+
+/** What the debits took from one lot, oldest first (PROGRAMME-API §1: every point can be traced). */
+export function lotConsumptionsQuery({
+  accountId,
+  lotId,
+  ...query
+}: {
+  accountId: string;
+  lotId: string;
+  page: number;
+  size: number;
+}) {
+  return queryOptions({
+    // Under the account's lots key: a credit of the account reloads it with them.
+    queryKey: [...accountLotsKey(accountId), 'consumptions', lotId, query] as const,
+    queryFn: ({ signal }) =>
+      apiClient.get<Paged<LotConsumption>>(
+        `${lotsPath(accountId)}/lots/${encodeURIComponent(lotId)}/consumptions`,
+        { query, signal },
+      ),
+    placeholderData: (previous, previousQuery) =>
+      previousQuery?.queryKey[3] === lotId ? previous : undefined,
+    meta: { errorContext: 'Load lot consumptions' },
   });
 }
