@@ -82,6 +82,40 @@ test('from /cards: search by client ID, follow its link; the page shows account,
   expect(accrual.points).toBeGreaterThan(0);
 });
 
+test('a refused accrual is an operation, not a receipt: no receipt listed, no View Receipt on its row', async ({
+  page,
+  api,
+  request,
+}) => {
+  const { card, posKey, receiptId } = await accrualWithReceipt(api, request, [
+    { sku: 'BREAD', quantity: 1, price: 2 },
+  ]);
+  await blockCard(api, card.id, 'Lost');
+  const refusedId = `refused-${receiptId}`;
+  const refused = await request.post('/pos/api/v1/accruals', {
+    headers: { 'X-API-Key': posKey.apiKey },
+    data: {
+      operationId: refusedId,
+      cardNumber: card.number,
+      receipt: { receiptId: `${receiptId}-2`, items: [{ sku: 'BREAD', quantity: 1, price: 2 }] },
+    },
+  });
+  expect(refused.status()).toBe(409);
+  await page.goto(`/clients/${card.accountId}`);
+  await expect(section(page, 'Operations').getByTestId('section-total')).toHaveText('2 total');
+  await expect(section(page, 'Receipts').getByTestId('section-total')).toHaveText('1 total');
+  await expect(bodyRows(page, 'Receipts')).toHaveCount(1);
+
+  await page.goto('/operations');
+  await page.getByLabel('Search operations').fill(refusedId);
+  const row = page
+    .getByRole('table', { name: 'Operations' })
+    .locator('tbody tr')
+    .filter({ hasText: refusedId });
+  await expect(row).toContainText(/failed/i);
+  await expect(row.getByRole('button', { name: 'View Receipt' })).toHaveCount(0);
+});
+
 test('the widest points an operation can hold show whole in Operations and Receipts at 1280 px', async ({
   page,
   api,

@@ -124,6 +124,23 @@ test('a real accrual: receipt fields, every line, and the totals', async ({ page
   await expect(page.getByRole('button', { name: 'View Receipt' }).first()).toBeFocused();
 });
 
+test('weighed goods: the subtotal is the lines as the server rounded them, less the discount the total', async ({
+  page,
+  api,
+  request,
+}) => {
+  // 2.5 × 1.99 = 4.975 → 4.98 (half away from zero); 0.5 × 19.99 = 9.995 → 10.00, less 1.00 off.
+  const { accrual } = await accrualWithReceipt(api, request, [
+    { sku: 'APPLES', quantity: 2.5, price: 1.99 },
+    { sku: 'CHEESE', quantity: 0.5, price: 19.99, discount: 1 },
+  ]);
+  const dialog = await openReceipt(page, accrual.operationId);
+  await expect(dialog).toContainText('Total Amount€13.98');
+  await expect(dialog).toContainText('Subtotal€14.98');
+  await expect(dialog).toContainText('Discount-€1.00');
+  await expect(dialog).toContainText('Receipt Total€13.98');
+});
+
 test("an offline till's receipt says when it was purchased, and when it was booked", async ({
   page,
   api,

@@ -2,7 +2,11 @@ import type { ReceiptDetail } from '@loyalty/contracts';
 import { sumAmounts } from '@/lib/money';
 
 export interface ReceiptTotals {
-  /** Before discounts: Σ quantity × price (a line's total is after its discount, and never below 0). */
+  /**
+   * Before discounts: Σ of each line's gross as the server rounded it to the cent (its lineTotal + discount).
+   * Not Σ quantity × price in floats: 2.5 kg × 1.99 is 4.97499… there, and the subtotal came out a cent
+   * below the receipt total it must add up to.
+   */
   subtotal: number;
   discount: number;
   total: number;
@@ -13,7 +17,7 @@ export function receiptTotals({ receipt, items }: ReceiptDetail): ReceiptTotals 
   return {
     subtotal:
       items.length > 0
-        ? sumAmounts(items.map((item) => item.quantity * item.price))
+        ? sumAmounts(items.flatMap((item) => [item.lineTotal, item.discount]))
         : sumAmounts([receipt.totalAmount, receipt.totalDiscount]),
     discount: receipt.totalDiscount,
     total: receipt.totalAmount,

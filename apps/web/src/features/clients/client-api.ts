@@ -64,6 +64,8 @@ export interface ClientOperationsParams {
   page: number;
   size: number;
   type?: 'accrual';
+  /** The receipts section: completed accruals only (a refused one stored no receipt). */
+  status?: 'completed';
 }
 
 export function clientOperationsQuery(params: ClientOperationsParams) {

@@ -141,6 +141,7 @@ export function ClientReceiptsSection({ account }: { account: Account }) {
     clientOperationsQuery({
       accountId: account.id,
       type: 'accrual',
+      status: 'completed',
       page: table.params.page,
       size: table.params.size,
     }),
@@ -194,6 +195,7 @@ export function ClientReceiptsSection({ account }: { account: Account }) {
           url: buildUrl('/api/v1/operations', {
             accountId: account.id,
             type: 'accrual',
+            status: 'completed',
             sort: 'createdAt,desc',
           }),
         }}

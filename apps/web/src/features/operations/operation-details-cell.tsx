@@ -77,7 +77,8 @@ export function DetailsCell({
   loading: boolean;
 }) {
   const details = operationDetails(operation.meta);
-  const hasReceipt = operation.type === 'accrual';
+  // A refused accrual stored no receipt (POS-API: the receipt is stored with the accrual it earned).
+  const hasReceipt = operation.type === 'accrual' && operation.status !== 'failed';
   return (
     // A container: below 9rem (the Details column at 1280 px with the sidebar open) each label goes above its
     // value, which beside 'Receipt:' was squeezed to nothing.
