@@ -89,7 +89,7 @@ export async function clearOperationReasons(trx: Tx, accountId: string): Promise
 
 /**
  * The event outbox (PROGRAMME-API §5) without them either: the account's `account.created` carries its
- * client ID, its operations' events their reasons, its cards' events (`card.blocked`, `card.reissued`) the
+ * client ID, its operations' events their free-text reasons, its cards' events (`card.blocked`, `card.reissued`) the
  * reason a card was blocked with, which may be free text about the member (`blockCardsAsErased` replaces
  * it in the cards). Like an operation's reason, it is cleared (null), not replaced: the event of the
  * erasure's own blocking is the one saying `Erased` (and keeps it when an erasure is repeated).
@@ -99,15 +99,18 @@ export async function redactAccountEvents(trx: Tx, accountId: string, erasedId: 
   // One statement, so the events (no index on their account) are read once, under the account's lock.
   const freeBlockedReason = sql`(e.type like 'card.%' and jsonb_typeof(e.data -> 'blockedReason') = 'string'
     and e.data ->> 'blockedReason' <> 'Erased')`;
+  // The operations whose reasons `clearOperationReasons` keeps (the ledger's and the tills' own words): their
+  // events keep them too, so a points.returned still says what it returned.
+  const freeReason = sql`(e.data -> 'meta' ? 'reason'
+    and e.data ->> 'type' not in ('hold', 'redemption', 'expiry')
+    and e.data ->> 'posId' is null and not e.data -> 'meta' ? 'returnOf')`;
   await sql`
     update events e set data = (case
         when e.type = 'account.created' then jsonb_set(e.data, '{clientId}', to_jsonb(${erasedId}::text))
         when ${freeBlockedReason} then jsonb_set(e.data, '{blockedReason}', 'null')
         else e.data end) #- '{meta,reason}'
     where (e.type = 'account.created' and e.data ->> 'id' = ${accountId})
-      or (e.data ->> 'accountId' = ${accountId} and (e.data -> 'meta' ? 'reason' or ${freeBlockedReason}))`.execute(
-    trx,
-  );
+      or (e.data ->> 'accountId' = ${accountId} and (${freeReason} or ${freeBlockedReason}))`.execute(trx);
 }
 
 /**

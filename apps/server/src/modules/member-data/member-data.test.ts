@@ -491,6 +491,14 @@ describe("an erasure keeps the reasons the system wrote: a POS return's stays", 
       ]),
     );
     expect(await traces('Returner family')).toEqual([]);
+    // The events say what the operations say: the return's reason stays in its points.returned event too.
+    const events = await db
+      .selectFrom('events')
+      .select(sql<string | null>`data -> 'meta' ->> 'reason'`.as('reason'))
+      .where('type', '=', 'points.returned')
+      .where(sql<string>`data ->> 'accountId'`, '=', account.id)
+      .execute();
+    expect(events.map((e) => e.reason)).toEqual([`Return of receipt ${receipt.receiptId}`]);
     const [entry] = await db
       .selectFrom('audit_log')
       .select('dest')
