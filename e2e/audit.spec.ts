@@ -83,6 +83,23 @@ test('filters by user and by type, and searches message and username', async ({
   await expect(rowWith(page, createdMessage(actor.username, 'ADMIN'))).toContainText('admin');
 });
 
+test('a link to one target lists its entries under a filter that can be removed', async ({
+  page,
+  createUser,
+}) => {
+  const user = await createUser('VIEWER');
+  await page.goto(`/audit?targetId=${user.id}`);
+  const filter = page.getByRole('button', { name: `Remove filter Target ID ${user.id}` });
+  await expect(page.getByText(`Target ID: ${user.id}`)).toBeVisible();
+  await expect(dataRows(page)).toHaveCount(1);
+  await expect(dataRows(page).getByRole('cell').nth(4)).toHaveText(createdMessage(user.username, 'VIEWER'));
+
+  await filter.click();
+  await expect(filter).toBeHidden();
+  await expect(page).toHaveURL(/\/audit$/);
+  await expect(dataRows(page).nth(1)).toBeVisible();
+});
+
 test('View Details shows the before and after JSON, never a password', async ({ page, api, createUser }) => {
   const user = await createUser('MANAGER', { email: 'details@example.com', fullName: 'Grace Hopper' });
   expect((await api.delete(`${USERS_PATH}/${user.id}`)).status()).toBe(204);

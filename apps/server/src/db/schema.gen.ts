@@ -84,6 +84,13 @@ export interface AuditLog {
   username: string | null;
 }
 
+export interface AuditSearchCounts {
+  gram: string;
+  n: ColumnType<number, number | bigint, number | bigint>;
+  shard: number;
+  target_type: string;
+}
+
 export interface BulkCreditKeys {
   created_at: Generated<Timestamp>;
   key: string;
@@ -371,6 +378,7 @@ export interface DB {
   analytics_points_totals: AnalyticsPointsTotals;
   audit_counts: AuditCounts;
   audit_log: AuditLog;
+  audit_search_counts: AuditSearchCounts;
   bulk_credit_keys: BulkCreditKeys;
   card_counts: CardCounts;
   cards: Cards;

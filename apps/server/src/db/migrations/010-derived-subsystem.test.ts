@@ -15,7 +15,12 @@ import { migrateToLatest } from '../migrate';
 
 // A database with every other migration (the triggers of migrations 002 and 004), written to through the
 // POS API, then migrated to 010 in place. Later migrations that build on 010's definitions wait for it.
-const BUILT_ON_010 = ['017-points-flow', '026-finance-rollups', '036-audit-counts'];
+const BUILT_ON_010 = [
+  '017-points-flow',
+  '026-finance-rollups',
+  '036-audit-counts',
+  '042-audit-short-search',
+];
 const ctx = await createTestContext({}, { skipMigrations: ['010-derived-subsystem', ...BUILT_ON_010] });
 const db = ctx.database.db;
 

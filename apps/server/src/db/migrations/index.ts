@@ -34,6 +34,7 @@ import * as m038 from './038-revoked-sessions';
 import * as m039 from './039-login-attempts-pruning';
 import * as m040 from './040-requested-operation-ids';
 import * as m041 from './041-erased-client-keys-keyed';
+import * as m042 from './042-audit-short-search';
 
 /**
  * Every migration, in order. Forward-only: a shipped migration is never edited; add the next one.
@@ -75,4 +76,5 @@ export const migrations: Record<string, Migration> = {
   '039-login-attempts-pruning': m039,
   '040-requested-operation-ids': m040,
   '041-erased-client-keys-keyed': m041,
+  '042-audit-short-search': m042,
 };

@@ -85,13 +85,43 @@ function toAuditEntry(r: AuditRow): AuditEntry {
   };
 }
 
+/** Searches up to this many characters are counted from audit_search_counts (migration 042). */
+const SEARCH_COUNTER_MAX = 2;
+
 export async function listAudit(db: Db, filter: AuditFilter): Promise<{ rows: AuditEntry[]; total: number }> {
   const { query, order } = auditList(db, filter);
-  // Unfiltered or by type only, the exact total is in the counters (migration 036), not a count of the log.
-  const counted = !filter.search && !filter.username && !filter.targetId;
-  const count = counted ? () => countFromCounters(db, filter.targetType) : query;
-  const { rows, total } = await fetchListPage({ rows: query.selectAll(), count }, order, filter);
+  // Unfiltered, by type, or a short search (by type or not), the exact total is in the counters
+  // (migrations 036, 042), not a count of the log; trigrams cannot serve a search of one or two characters.
+  const short = filter.search !== undefined && [...filter.search].length <= SEARCH_COUNTER_MAX;
+  const counted = !filter.username && !filter.targetId && (!filter.search || short);
+  const count = !counted
+    ? query
+    : filter.search
+      ? () => countShortSearch(db, filter.search as string, filter.targetType)
+      : () => countFromCounters(db, filter.targetType);
+  const total = await countOf(count);
+  // With nothing (more) to find, the page query would walk the whole sort index looking for it.
+  if (total <= filter.page * filter.size) return { total, rows: [] };
+  const { rows } = await fetchListPage({ rows: query.selectAll(), count: async () => total }, order, filter);
   return { total, rows: rows.map(toAuditEntry) };
+}
+
+async function countOf(
+  count: ReturnType<typeof auditList>['query'] | (() => Promise<number>),
+): Promise<number> {
+  if (typeof count === 'function') return count();
+  const row = await count.select(sql<number>`count(*)`.as('total')).executeTakeFirstOrThrow();
+  return row.total;
+}
+
+/** Exact, from the counter rows of the texts of one or two characters (migration 042). */
+async function countShortSearch(db: Db, text: string, targetType?: AuditTargetType): Promise<number> {
+  // The database's lower(), as the triggers wrote the texts (JavaScript folds some letters otherwise).
+  const byType = targetType ? sql`and target_type = ${targetType}` : sql``;
+  const { rows } = await sql<{ n: number }>`
+    select coalesce(sum(n), 0)::bigint as n from audit_search_counts where gram = lower(${text}) ${byType}
+  `.execute(db);
+  return Number(rows[0]?.n ?? 0);
 }
 
 /** Exact, from the counter rows the audit log's triggers keep (migration 036). */

@@ -122,6 +122,72 @@ describe('GET /api/v1/audit', () => {
   });
 });
 
+describe('GET /api/v1/audit, a search of one or two characters (migration 042)', () => {
+  const ilikeTotal = async (text: string, targetType?: string) => {
+    const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const byType = targetType ? sql`and target_type = ${targetType}` : sql``;
+    const { rows } = await sql<{ n: string }>`select count(*) as n from audit_log
+      where (message ilike ${pattern} or username ilike ${pattern}) ${byType}`.execute(db);
+    return Number(rows[0]!.n);
+  };
+  const searches = ['q', 'Qz', 'zq', 'É', 'é', '%', '_', 'e', 'ED', 'x9', '9'];
+
+  it('answers the exact total of every short search after inserts, a redaction and a delete', async () => {
+    await inTransaction(db, async (trx) => {
+      await insertAudit(trx, { username: 'qzQz', message: 'Réglé qz', targetType: 'card' });
+      await insertAudit(trx, { username: null, message: '100% done_x9', targetType: 'settings' });
+      await insertAudit(trx, { username: 'ÉMILE', message: 'Blocked card', targetType: 'card' });
+    });
+    // An erasure redacts in place; a delete (a test's clean-up, a retention job) takes entries away.
+    await sql`update audit_log set username = 'zq', message = 'Redacted' where username = 'qzQz'`.execute(db);
+    await sql`delete from audit_log where message = '100% done_x9'`.execute(db);
+    for (const text of searches) {
+      for (const type of [undefined, 'card', 'settings']) {
+        const query = `?search=${encodeURIComponent(text)}${type ? `&targetType=${type}` : ''}&size=200`;
+        const page = (await get(query)).json();
+        const expected = await ilikeTotal(text, type);
+        expect({ query, total: page.totalElements }).toEqual({ query, total: expected });
+        expect(page.content).toHaveLength(Math.min(expected, 200));
+      }
+    }
+  });
+
+  it('takes the total from the counters and lists nothing when they say 0', async () => {
+    expect((await get('?search=jj')).json()).toMatchObject({ totalElements: 0, content: [] });
+    await inTransaction(db, (trx) =>
+      insertAudit(trx, { username: 'jj', message: 'Counted jj', targetType: 'auth' }),
+    );
+    expect((await get('?search=JJ')).json()).toMatchObject({
+      totalElements: 1,
+      content: [{ username: 'jj' }],
+    });
+    // A shard row the log does not have moves the short search's total only (longer ones count the log).
+    await sql`insert into audit_search_counts (gram, target_type, shard, n) values ('jj', 'auth', -1, 5)`.execute(
+      db,
+    );
+    try {
+      expect((await get('?search=jj')).json().totalElements).toBe(6);
+      expect((await get('?search=jj&targetType=auth')).json().totalElements).toBe(6);
+      expect((await get('?search=jj&targetType=card')).json().totalElements).toBe(0);
+      expect((await get('?search=Counted%20jj')).json().totalElements).toBe(1);
+    } finally {
+      await sql`delete from audit_search_counts where shard = -1`.execute(db);
+    }
+  });
+
+  it('sorts a filtered list by the other column (the indexes of migration 042)', async () => {
+    const all = (await get('?targetType=card&sort=username,asc&size=200')).json();
+    const names = all.content.map((e: { username: string | null }) => e.username);
+    const nonNull = names.filter((n: string | null) => n !== null);
+    expect(nonNull).toEqual([...nonNull].sort());
+    expect(all.content.every((e: { targetType: string }) => e.targetType === 'card')).toBe(true);
+    expect((await get('?username=nobody-here&targetType=settings&sort=username,asc')).json()).toMatchObject({
+      totalElements: 0,
+      content: [],
+    });
+  });
+});
+
 describe('redactSecrets', () => {
   it('drops secret keys at any depth and keeps the rest', () => {
     expect(

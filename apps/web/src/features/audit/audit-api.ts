@@ -6,7 +6,12 @@ import { apiClient } from '@/lib/api-client';
 /** Spec section 7: the audit screen asks for 100 entries a page. */
 export const AUDIT_PAGE_SIZE = 100;
 
-export type AuditFilters = { username: string | undefined; targetType: AuditTargetType | undefined };
+export type AuditFilters = {
+  username: string | undefined;
+  targetType: AuditTargetType | undefined;
+  /** From the address only (a link to one import's entry); the page shows it as a removable filter. */
+  targetId: string | undefined;
+};
 export type AuditListParams = ServerTableParams<AuditFilters>;
 
 export function auditListQuery(params: AuditListParams) {

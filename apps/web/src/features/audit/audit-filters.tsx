@@ -1,5 +1,7 @@
 import { type AuditTargetType, auditTargetLabels, auditTargetTypes } from '@loyalty/contracts';
+import { XIcon } from 'lucide-react';
 import { useEffect, useState } from 'react';
+import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { FilterSelect } from '@/components/ui/option-select';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
@@ -35,5 +37,26 @@ export function AuditTypeFilter(props: {
       className="w-40"
       {...props}
     />
+  );
+}
+
+/** The target a link opened the log with (`?targetId=`): shown, and removed with its button. */
+export function AuditTargetFilter({ targetId, onRemove }: { targetId: string; onRemove: () => void }) {
+  return (
+    <span className="inline-flex h-8 max-w-full items-center gap-1 rounded-md border bg-muted/50 pr-0.5 pl-2 text-sm">
+      <span className="min-w-0 truncate" title={targetId}>
+        Target ID: <span className="font-mono text-xs">{targetId}</span>
+      </span>
+      <Button
+        type="button"
+        variant="ghost"
+        size="icon"
+        className="size-7 shrink-0"
+        aria-label={`Remove filter Target ID ${targetId}`}
+        onClick={onRemove}
+      >
+        <XIcon aria-hidden="true" />
+      </Button>
+    </span>
   );
 }

@@ -9,18 +9,19 @@ import { buildUrl, isApiError } from '@/lib/api-client';
 import { AUDIT_PAGE_SIZE, type AuditFilters, auditListQuery } from './audit-api';
 import { auditColumns, auditCsvColumns } from './audit-columns';
 import { AuditDetailsDialog } from './audit-details-dialog';
-import { AuditTypeFilter, AuditUserFilter } from './audit-filters';
+import { AuditTargetFilter, AuditTypeFilter, AuditUserFilter } from './audit-filters';
 import { sampleAuditPage } from './sample-audit';
 import { SampleDataBanner } from './sample-data-banner';
 
 /** Spec section 2 "Audit Log" (ADMIN only on the server). */
 export function AuditPage() {
-  // `?targetType=import` opens the log filtered (the Import screen links its entries so).
+  // `?targetType=import` opens the log filtered (the Import screen links its entries so); `&targetId=` narrows
+  // it to one target (an operation's import line links to its import's entry).
   const [searchParams] = useSearchParams();
   const linkedType = auditTargetType.safeParse(searchParams.get('targetType')).data;
   const table = useServerTable<AuditFilters>({
     pageSize: AUDIT_PAGE_SIZE,
-    initialFilters: { username: undefined, targetType: linkedType },
+    initialFilters: { username: undefined, targetType: linkedType, targetId: undefined },
     // The user filter keeps its own text, so it stays out of the address.
     inUrl: auditQuerySchema.omit({ username: true }),
   });
@@ -62,6 +63,12 @@ export function AuditPage() {
                   value={table.filters.targetType}
                   onChange={(type) => table.setFilter('targetType', type)}
                 />
+                {table.filters.targetId && (
+                  <AuditTargetFilter
+                    targetId={table.filters.targetId}
+                    onRemove={() => table.setFilter('targetId', undefined)}
+                  />
+                )}
               </>
             }
           />
