@@ -198,3 +198,15 @@ describe.skipIf(!serverUrl)('a transaction left idle', () => {
       expect(rows[0]!.n).toBe(10);
     }));
 });
+
+describe.skipIf(!serverUrl)("the app's sessions", () => {
+  it('run without JIT: a planner estimate over jit_above_cost no longer compiles a query of milliseconds', async () => {
+    const database = await openTestDatabase();
+    try {
+      const { rows } = await sql<{ jit: string }>`select current_setting('jit') as jit`.execute(database.db);
+      expect(rows[0]!.jit).toBe('off');
+    } finally {
+      await database.close();
+    }
+  });
+});

@@ -75,6 +75,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       // pg sends it in the start-up packet (no statement per connection); 0 leaves the server's own setting.
       idle_in_transaction_session_timeout:
         options.idleInTransactionTimeoutMs ?? IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      // No JIT: the app's statements are short, and a planner estimate over jit_above_cost (a table not yet
+      // analyzed: webhook_endpoints guessed at 310 rows) made the endpoints list compile 32 functions for
+      // 13 ms (160–300 ms in the review, machine loaded) to run in 2 ms, while reads of millions of rows gained
+      // nothing from it (EXPLAIN ANALYZE on bench/webhook-deliveries.ts's database, bench:dashboard, jit on and
+      // off). Imports and backtests had already turned it off for their transactions. An `options` in
+      // DATABASE_URL overrides this one (pg merges the URL over this config).
+      options: '-c jit=off',
     });
     // A client can lose its connection (database restart, pg_terminate_backend). pg reports that as an
     // 'error' event, and an 'error' event nobody listens to kills the process. The pool listens only while

@@ -20,6 +20,10 @@ const queries = {
     group by 1 having sum(n) <> 0 order by 1`,
   auditCounts: sql`select target_type, sum(n)::int8 as n from audit_counts
     group by 1 having sum(n) <> 0 order by 1`,
+  auditSearchCounts: sql`select gram, target_type, sum(n)::int8 as n from audit_search_counts
+    group by 1, 2 having sum(n) <> 0 order by 1, 2`,
+  deliveryCounts: sql`select endpoint_id, status, sum(n)::int8 as n from webhook_delivery_counts
+    group by 1, 2 having sum(n) <> 0 order by 1, 2`,
   accountDays: sql`select bucket, account_id, operations, hour_operations from analytics_account_days
     order by bucket, account_id`,
   hourly: sql`select bucket, sum(operations)::int8 as o, sum(volume) as v, sum(active_accounts)::int8 as a,
@@ -43,6 +47,8 @@ const addedLater: Partial<Record<keyof typeof queries, string>> = {
   pointsFlow: 'points_flow_days',
   pointsFlowTotals: 'points_flow_totals',
   auditCounts: 'audit_counts',
+  auditSearchCounts: 'audit_search_counts',
+  deliveryCounts: 'webhook_delivery_counts',
 };
 
 export async function derivedSnapshot(db: Executor): Promise<Record<string, string[]>> {

@@ -1,5 +1,6 @@
 import { rebuildRollups } from '../modules/analytics/rollups.repository';
 import { rebuildAuditCounts } from '../modules/audit/audit.repository';
+import { rebuildDeliveryCounts } from '../modules/events/deliveries.repository';
 import { rebuildRowCounts } from '../modules/operations/row-counts.repository';
 import { rebuildLotsOutstanding } from '../modules/reports/outstanding.repository';
 import { rebuildPointsFlow } from '../modules/reports/points-flow.repository';
@@ -14,6 +15,7 @@ import type { Db } from './connection';
 const steps: Array<{ name: string; run: (db: Db) => Promise<void> }> = [
   { name: 'row counters (operations, cards, accounts)', run: rebuildRowCounts },
   { name: 'audit log counters', run: rebuildAuditCounts },
+  { name: 'webhook delivery counters', run: rebuildDeliveryCounts },
   { name: 'analytics rollups', run: rebuildRollups },
   { name: 'points-flow rollups', run: rebuildPointsFlow },
   { name: 'lots outstanding rollup', run: rebuildLotsOutstanding },

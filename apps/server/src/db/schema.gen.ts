@@ -354,6 +354,13 @@ export interface WebhookDeliveries {
   status: 'failed' | 'pending' | 'succeeded';
 }
 
+export interface WebhookDeliveryCounts {
+  endpoint_id: string;
+  n: ColumnType<number, number | bigint, number | bigint>;
+  shard: number;
+  status: string;
+}
+
 export interface WebhookEndpoints {
   created_at: Generated<Timestamp>;
   description: string | null;
@@ -407,5 +414,6 @@ export interface DB {
   settings: Settings;
   users: Users;
   webhook_deliveries: WebhookDeliveries;
+  webhook_delivery_counts: WebhookDeliveryCounts;
   webhook_endpoints: WebhookEndpoints;
 }

@@ -20,6 +20,7 @@ const BUILT_ON_010 = [
   '026-finance-rollups',
   '036-audit-counts',
   '042-audit-short-search',
+  '043-webhook-delivery-counts',
 ];
 const ctx = await createTestContext({}, { skipMigrations: ['010-derived-subsystem', ...BUILT_ON_010] });
 const db = ctx.database.db;

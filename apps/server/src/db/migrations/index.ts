@@ -35,6 +35,7 @@ import * as m039 from './039-login-attempts-pruning';
 import * as m040 from './040-requested-operation-ids';
 import * as m041 from './041-erased-client-keys-keyed';
 import * as m042 from './042-audit-short-search';
+import * as m043 from './043-webhook-delivery-counts';
 
 /**
  * Every migration, in order. Forward-only: a shipped migration is never edited; add the next one.
@@ -77,4 +78,5 @@ export const migrations: Record<string, Migration> = {
   '040-requested-operation-ids': m040,
   '041-erased-client-keys-keyed': m041,
   '042-audit-short-search': m042,
+  '043-webhook-delivery-counts': m043,
 };

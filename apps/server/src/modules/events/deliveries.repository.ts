@@ -2,6 +2,7 @@ import type { Delivery, DeliveryStatus } from '@loyalty/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { Executor } from '../../db/executor';
+import { inTransaction } from '../../db/transaction';
 import { listSource } from '../../lib/list-stream';
 import { toIso } from '../../lib/paging';
 import { type AttemptOutcome, statusAfter } from './attempt-outcome';
@@ -60,9 +61,14 @@ export interface DeliveryFilter {
   sort?: { field: 'createdAt'; direction: 'asc' | 'desc' } | undefined;
 }
 
-/** An endpoint's deliveries, newest first (or oldest). */
+/**
+ * An endpoint's deliveries, newest first (or oldest). The status is a literal (one of three, validated), so
+ * the planner matches a page of pending or failed ones with webhook_deliveries_endpoint_status_idx's
+ * predicate (043) in a generic plan too; the total is the endpoint's counters (webhook_delivery_counts, 043),
+ * not a count of its deliveries, which at millions of them read the whole table on every page.
+ */
 export async function listDeliveries(db: Executor, filter: DeliveryFilter) {
-  const status = filter.status ? sql`and d.status = ${filter.status}` : sql``;
+  const status = filter.status ? sql`and d.status = ${sql.lit(filter.status)}` : sql``;
   const direction = sql.raw(filter.sort?.direction === 'asc' ? 'asc' : 'desc');
   const [rows, count] = await Promise.all([
     sql<DeliveryRow>`
@@ -71,7 +77,7 @@ export async function listDeliveries(db: Executor, filter: DeliveryFilter) {
       order by d.created_at ${direction}, d.id ${direction}
       limit ${filter.size} offset ${filter.page * filter.size}`.execute(db),
     sql<{ total: number }>`
-      select count(*)::int as total from webhook_deliveries d
+      select coalesce(sum(n), 0)::int8 as total from webhook_delivery_counts d
       where d.endpoint_id = ${filter.webhookId}::uuid ${status}`.execute(db),
   ]);
   return { rows: rows.rows.map(toDelivery), total: count.rows[0]!.total };
@@ -99,7 +105,8 @@ export function deliveriesExportSource(db: Db, filter: Omit<DeliveryFilter, 'pag
       'e.created_at as event_created_at',
     ])
     .where('d.endpoint_id', '=', filter.webhookId);
-  if (filter.status) query = query.where('d.status', '=', filter.status);
+  // A literal, as in listDeliveries: a failed or pending export reads 043's partial index.
+  if (filter.status) query = query.where('d.status', '=', sql.lit(filter.status));
   const direction = filter.sort?.direction ?? 'desc';
   return listSource(
     query,
@@ -264,4 +271,12 @@ export async function deliveryIdOf(db: Executor, webhookId: string, eventId: num
     select id from webhook_deliveries
     where endpoint_id = ${webhookId}::uuid and event_id = ${eventId}`.execute(db);
   return result.rows[0]!.id;
+}
+
+/** `npm run rebuild-derived`'s step: the deliveries' counters (migration 043) recomputed from the deliveries. */
+export async function rebuildDeliveryCounts(db: Db): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    await sql`lock table webhook_deliveries in share mode`.execute(trx);
+    await sql`select derived_rebuild_webhook_delivery_counts()`.execute(trx);
+  });
 }
