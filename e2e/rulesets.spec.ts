@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { chooseOption, expect, seenWith, test, toast } from './support/fixtures';
+import { failWith } from './support/loyalty-api';
 import { createRuleset, isoInDays, listRulesets, lowVersion } from './support/programme-api';
 
 // Spec section 2 "Rulesets", 4 (status derived from activeFrom), 5 "Ruleset", 8 toasts
@@ -343,6 +344,22 @@ test.describe('Active From is programme time', () => {
     await expect(f.getByLabel('Version')).toHaveValue('');
     return { version, posted };
   }
+
+  test('settings that fail to load leave the zone unknown: nothing is created on a guessed one', async ({
+    page,
+  }) => {
+    await page.route('**/api/v1/settings', (route) =>
+      route.request().method() === 'GET'
+        ? failWith(503, 'Service temporarily unavailable', 'SERVICE_UNAVAILABLE')(route)
+        : route.fallback(),
+    );
+    await page.goto('/rulesets');
+    const f = form(page);
+    await expect(f).toContainText('Programme time zone unknown: the settings failed to load');
+    await f.getByLabel('Version').fill(String(lowVersion()));
+    await f.getByLabel('Active From').fill('2031-12-01T00:00');
+    await expect(f.getByRole('button', { name: 'Create Ruleset' })).toBeDisabled();
+  });
 
   test('the form sends the programme-time instant and the list and details show it in that zone', async ({
     page,

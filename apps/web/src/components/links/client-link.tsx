@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { cn } from '@/lib/utils';
+import { TEXT_LINK_CLASS } from './text-link';
 
 /**
  * The client page of whatever names a client: an account id, a client ID, a card number, or the id of a
@@ -26,16 +27,7 @@ export function ClientLink({
   children: ReactNode;
 }) {
   return (
-    <Link
-      data-slot="client-link"
-      to={clientPath(to)}
-      className={cn(
-        // Always underlined (dotted) so a link is told from text without hovering; solid on hover and focus.
-        'rounded-sm underline decoration-muted-foreground/60 decoration-dotted underline-offset-4 outline-none',
-        'hover:decoration-current hover:decoration-solid focus-visible:decoration-solid focus-visible:ring-[3px] focus-visible:ring-ring/50',
-        className,
-      )}
-    >
+    <Link data-slot="client-link" to={clientPath(to)} className={cn(TEXT_LINK_CLASS, className)}>
       {children}
     </Link>
   );

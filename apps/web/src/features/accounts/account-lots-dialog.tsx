@@ -5,6 +5,7 @@ import { ArrowUpRightIcon, ListTreeIcon } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { actionsColumn, DataTable, fromQuery, RowActionsMenu, useServerTable } from '@/components/data-table';
+import { operationSearchPath } from '@/components/links/text-link';
 import { Badge } from '@/components/ui/badge';
 import { DropdownMenuItem } from '@/components/ui/dropdown-menu';
 import { FilterSelect } from '@/components/ui/option-select';
@@ -12,7 +13,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { formatDate, formatDateTime } from '@/lib/format';
 import { formatPoints } from '@/lib/points';
 import { AccountTableDialog } from './account-table-dialog';
-import { LotConsumptionsDialog, operationSearchPath } from './lot-consumptions-dialog';
+import { LotConsumptionsDialog } from './lot-consumptions-dialog';
 import { accountLotsQuery, expiryForecastQuery } from './lots-api';
 
 const PAGE_SIZES = [10, 20, 50, 100];

@@ -1,37 +1,15 @@
 import type { Lot, LotConsumption } from '@loyalty/contracts';
 import { useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
-import { type ReactNode, useRef } from 'react';
-import { Link } from 'react-router';
+import { useRef } from 'react';
 import { DataTable, DateTimeCell, fromQuery, IdCell, useServerTable } from '@/components/data-table';
+import { OperationLink } from '@/components/links/text-link';
 import { OperationType } from '@/components/operations/operation-type';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { formatDateTime } from '@/lib/format';
 import { formatPoints } from '@/lib/points';
 import { useReturnFocus } from '@/lib/use-return-focus';
-import { cn } from '@/lib/utils';
 import { lotConsumptionsQuery } from './lots-api';
-
-/** Operations, searched by an operation's exact id (uuid): the list opens on that operation alone. */
-export const operationSearchPath = (id: string) => `/operations?${new URLSearchParams({ search: id })}`;
-
-/**
- * A link to one operation in Operations: its search finds an operation by its exact id (uuid), so the
- * list opens on that operation alone. ClientLink's look: dotted underline, solid on hover and focus.
- */
-export function OperationSearchLink({ id, children }: { id: string; children: ReactNode }) {
-  return (
-    <Link
-      to={operationSearchPath(id)}
-      className={cn(
-        'rounded-sm underline decoration-muted-foreground/60 decoration-dotted underline-offset-4 outline-none',
-        'hover:decoration-current hover:decoration-solid focus-visible:decoration-solid focus-visible:ring-[3px] focus-visible:ring-ring/50',
-      )}
-    >
-      {children}
-    </Link>
-  );
-}
 
 // What, how much, when, then which: on a phone the points show before the table scrolls.
 const columns: ColumnDef<LotConsumption>[] = [
@@ -62,7 +40,7 @@ const columns: ColumnDef<LotConsumption>[] = [
       const shown = row.original.posOperationId ?? row.original.operationId;
       return (
         <IdCell value={shown} label="operation ID">
-          <OperationSearchLink id={row.original.operationId}>{shown}</OperationSearchLink>
+          <OperationLink id={row.original.operationId}>{shown}</OperationLink>
         </IdCell>
       );
     },
@@ -124,9 +102,7 @@ export function LotConsumptionsDialog({
               <dt className="text-xs text-muted-foreground">Credit operation</dt>
               <dd className="min-w-0 break-all font-mono text-xs">
                 {lot.creditOperationId ? (
-                  <OperationSearchLink id={lot.creditOperationId}>
-                    {lot.creditOperationId}
-                  </OperationSearchLink>
+                  <OperationLink id={lot.creditOperationId}>{lot.creditOperationId}</OperationLink>
                 ) : (
                   <span className="font-sans text-muted-foreground">Opening balance</span>
                 )}

@@ -2,6 +2,7 @@ import type { Operation } from '@loyalty/contracts';
 import { ReceiptTextIcon } from 'lucide-react';
 import { Link } from 'react-router';
 import { IdCell } from '@/components/data-table';
+import { OperationLink, TEXT_LINK_CLASS } from '@/components/links/text-link';
 import { Button } from '@/components/ui/button';
 import { getCurrentUser } from '@/lib/current-user';
 import { cn } from '@/lib/utils';
@@ -22,12 +23,6 @@ const TONES: Partial<Record<OperationDetail['key'], string>> = {
   shortfall: 'font-medium text-warning-foreground',
 };
 
-// ClientLink's look: dotted underline, solid on hover and focus, the focus ring.
-const LINK_CLASS = cn(
-  'rounded-sm underline decoration-muted-foreground/60 decoration-dotted underline-offset-4 outline-none',
-  'hover:decoration-current hover:decoration-solid focus-visible:decoration-solid focus-visible:ring-[3px] focus-visible:ring-ring/50',
-);
-
 /** Details that name another operation: found by that id on this screen (the search takes operation ids and UUIDs). */
 const LINKED_OPERATIONS = new Set<OperationDetail['key']>(['returnOf', 'holdId']);
 
@@ -36,20 +31,18 @@ function DetailValue({ detail }: { detail: OperationDetail }) {
   if (idLabel && LINKED_OPERATIONS.has(detail.key)) {
     return (
       <IdCell value={detail.value} label={idLabel}>
-        <Link to={`/operations?${new URLSearchParams({ search: detail.value })}`} className={LINK_CLASS}>
-          {detail.value}
-        </Link>
+        <OperationLink id={detail.value}>{detail.value}</OperationLink>
       </IdCell>
     );
   }
   if (idLabel) return <IdCell value={detail.value} label={idLabel} />;
-  // The import's entry is in the audit log, which only administrators read; it lists the imports (the entry
-  // names the import's id as its target, shown in its details).
+  // The import's entry is in the audit log, which only administrators read; the link opens the log on that
+  // entry (its target is the import's id).
   if (detail.key === 'line' && detail.importId && getCurrentUser().isAdmin) {
     return (
       <Link
-        to="/audit?targetType=import"
-        className={cn(LINK_CLASS, '[overflow-wrap:anywhere]')}
+        to={`/audit?${new URLSearchParams({ targetType: 'import', targetId: detail.importId })}`}
+        className={cn(TEXT_LINK_CLASS, '[overflow-wrap:anywhere]')}
         title={`Import ${detail.importId}`}
       >
         {detail.value}

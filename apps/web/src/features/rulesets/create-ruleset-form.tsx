@@ -17,8 +17,10 @@ import { createRuleset, rulesetsKeys } from './rulesets-api';
 /** Spec section 2 "Rulesets" create form; shown to those who may create (MANAGER, ADMIN). */
 export function CreateRulesetForm() {
   const queryClient = useQueryClient();
-  // Active From is typed in the programme's time zone; until settings answer, the zone is not known.
+  // Active From is typed in the programme's time zone; until settings answer, the zone is not known, and
+  // if they fail it stays unknown: no time is read on a guessed zone's clocks (UTC would be hours off).
   const settings = useQuery(settingsQuery());
+  const zoneKnown = settings.data !== undefined;
   const timeZone = programmeTimeZone(settings.data);
   const schema = useMemo(() => rulesetFormSchema(timeZone), [timeZone]);
   const form = useZodForm(schema, { defaultValues: emptyRuleset });
@@ -37,7 +39,7 @@ export function CreateRulesetForm() {
   });
 
   const onSubmit = form.handleSubmit((body) => {
-    if (!mutation.isPending && !settings.isPending) mutation.mutate(body);
+    if (!mutation.isPending && zoneKnown) mutation.mutate(body);
   });
 
   return (
@@ -96,7 +98,7 @@ export function CreateRulesetForm() {
             id="ruleset-active-from"
             label="Active From"
             error={errors.activeFrom?.message}
-            hint={`${settings.isPending ? 'Programme time' : programmeTimeLabel(timeZone)}. Optional; without it the ruleset stays a draft.`}
+            hint={`${zoneHint(settings.isError, zoneKnown, timeZone)}. Optional; without it the ruleset stays a draft.`}
           >
             {(control) => <Input type="datetime-local" {...form.register('activeFrom')} {...control} />}
           </FormField>
@@ -105,7 +107,7 @@ export function CreateRulesetForm() {
             className="md:mt-[1.375rem]"
             pending={mutation.isPending}
             // Not before the zone is known: a time typed meanwhile would be read in the wrong one.
-            disabled={settings.isPending}
+            disabled={!zoneKnown}
           >
             {mutation.isPending ? 'Creating...' : 'Create Ruleset'}
           </Button>
@@ -124,4 +126,12 @@ function configAliases(error: unknown): FieldAliases<typeof emptyRuleset> {
     if (path.startsWith('config.')) aliases[path] = path.slice('config.'.length);
   }
   return aliases as FieldAliases<typeof emptyRuleset>;
+}
+
+/** Whose clocks Active From is read on: the programme's zone, or why it is not known yet. */
+function zoneHint(failed: boolean, known: boolean, timeZone: string): string {
+  if (known) return programmeTimeLabel(timeZone);
+  return failed
+    ? 'Programme time zone unknown: the settings failed to load, reload to retry'
+    : 'Programme time';
 }
