@@ -42,7 +42,10 @@ export const eventFeedQuery = z.object({
     .union([z.string(), z.array(z.string())])
     .transform((v) => [v].flat().flatMap((part) => part.split(',').map((t) => t.trim())))
     .pipe(z.array(eventType).min(1))
-    .optional(),
+    .optional()
+    .describe(
+      `Event types to list: one, several comma-separated (type=a,b), the parameter repeated (type=a&type=b), or both. One of: ${eventType.options.join(', ')}`,
+    ),
 });
 export type EventFeedQuery = z.input<typeof eventFeedQuery>;
 

@@ -79,10 +79,13 @@ export function zonedLocalToIso(local: string, timeZone: string): string | null 
   const m = LOCAL.exec(local);
   if (!m) return null;
   const [y, mo, d, h, mi, s] = m.slice(1).map((v) => Number(v ?? 0)) as [number, ...number[]];
-  const wall = Date.UTC(y, mo! - 1, d!, h!, mi!, s!);
-  // Date.UTC rolls 31 February over into March; such a day is no date.
-  const check = new Date(wall);
+  // setUTCFullYear, not Date.UTC: that one reads the years 0–99 as 1900–1999.
+  const check = new Date(0);
+  check.setUTCFullYear(y, mo! - 1, d!);
+  check.setUTCHours(h!, mi!, s!, 0);
+  // A day past the month's end rolls over into the next month; such a day is no date.
   if (check.getUTCMonth() !== mo! - 1 || check.getUTCDate() !== d || h! > 23) return null;
+  const wall = check.getTime();
   const before = offsetAt(wall - DAY, timeZone);
   const after = offsetAt(wall + DAY, timeZone);
   // Each offset in force near that day gives a candidate; it is real when the zone shows the wall time then.
