@@ -52,7 +52,7 @@ test('a deleted user: focus goes to the next row’s actions, then to the table 
   expect(await onBody(page)).toBe(false);
 });
 
-test('a refused Delete in a confirm dialog keeps focus on its button, in the dialog still open', async ({
+test('a refused Delete keeps focus on its busy button, then on the row the closed dialog came from', async ({
   page,
   createUser,
 }) => {
@@ -60,7 +60,8 @@ test('a refused Delete in a confirm dialog keeps focus on its button, in the dia
   const gate = await holdRequests(page, `**/auth/api/v1/users/${user.id}`, 'DELETE', failWith(500, 'boom'));
   await page.goto('/users');
   await page.getByLabel('Search users').fill(user.username);
-  await pressOn(page, page.getByRole('button', { name: `Actions for ${user.username}` }));
+  const actions = page.getByRole('button', { name: `Actions for ${user.username}` });
+  await pressOn(page, actions);
   await page.getByRole('menuitem', { name: 'Delete' }).press('Enter');
   const confirm = page.getByRole('alertdialog', { name: 'Delete User', exact: true });
   await pressOn(page, confirm.getByRole('button', { name: 'Delete', exact: true }));
@@ -68,10 +69,13 @@ test('a refused Delete in a confirm dialog keeps focus on its button, in the dia
   await expect(busy).toHaveAttribute('aria-disabled', 'true');
   await expect(busy).toBeFocused();
   gate.release();
+  // A confirm dialog closes once its call is answered, refused too (the toast says why), as Reissue and
+  // Retire do; the user is still listed, and focus is back on what opened the dialog. (This test asserted
+  // the dialog still open, which held only while its closing animation ran: it failed on a loaded machine.)
   await expect(toast(page, 'Failed to delete user')).toBeVisible();
-  const remove = confirm.getByRole('button', { name: 'Delete', exact: true });
-  await expect(remove).toBeFocused();
-  await expect(confirm).toBeVisible();
+  await expect(confirm).toHaveCount(0);
+  await expect(actions).toBeFocused();
+  expect(await onBody(page)).toBe(false);
 });
 
 test('a removed SKU: focus goes to the next row’s Remove', async ({ page, api }) => {
