@@ -78,6 +78,19 @@ test('a refused Delete keeps focus on its busy button, then on the row the close
   expect(await onBody(page)).toBe(false);
 });
 
+test('the Audit Logs target filter removed by keyboard: focus stays near it', async ({
+  page,
+  createUser,
+}) => {
+  const user = await createUser('VIEWER', { username: uniqueName('target') });
+  await page.goto(`/audit?targetId=${user.id}`);
+  const remove = page.getByRole('button', { name: `Remove filter Target ID ${user.id}` });
+  await pressOn(page, remove);
+  await expect(remove).toHaveCount(0);
+  await expect(page).toHaveURL(/\/audit$/);
+  await expect.poll(() => onBody(page)).toBe(false);
+});
+
 test('a removed SKU: focus goes to the next row’s Remove', async ({ page, api }) => {
   const ruleset = await createRuleset(api);
   await addExcludedSku(api, ruleset.id, { sku: 'FOCUS-1' });

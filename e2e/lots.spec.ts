@@ -134,6 +134,13 @@ test('View Lots: ten-digit points show whole in the table at 1280 px and in the 
       .map((dd) => dd.textContent),
   );
   expect(outside).toHaveLength(0);
+  // The dates whole too where the table scrolls sideways ('Nov 29, 2…' in 104 px columns).
+  for (const n of [0, 1, 2]) {
+    const whole = await cells
+      .nth(n)
+      .evaluate((td) => [td, ...td.querySelectorAll('*')].every((e) => e.scrollWidth <= e.clientWidth));
+    expect(whole, `date column ${n}`).toBe(true);
+  }
 });
 
 test("View Lots traces a lot: its credit operation in Operations, and 'Taken by' what took its points", async ({
@@ -155,7 +162,7 @@ test("View Lots traces a lot: its credit operation in Operations, and 'Taken by'
   const lots = page.getByRole('dialog', { name: 'Lots' });
   const row = lots.getByRole('table', { name: `Lots of ${account.clientId}` }).locator('tbody tr');
   await expect(row).toHaveCount(1);
-  const menu = row.getByRole('button', { name: /^Actions for the lot earned / });
+  const menu = row.getByRole('button', { name: /^Actions for the lot of / });
 
   // What took its points: the expiry run, in a dialog over the lots, loading first.
   await menu.click();
@@ -187,6 +194,23 @@ test("View Lots traces a lot: its credit operation in Operations, and 'Taken by'
   await expect(operations.first()).toContainText('+30');
 });
 
+test("two lots of one minute have menus a screen reader tells apart: each names the lot's points", async ({
+  page,
+  api,
+}) => {
+  // An opening balance, then a credit in the same minute: the menus were both 'Actions for the lot earned …'.
+  const account = await importMember(api, 25, new Date(Date.now() + 20 * DAY_MS));
+  await addPoints(api, account.id, 40, 'Welcome gift');
+  await openRowAction(page, account.clientId, 'View Lots');
+  const menus = page
+    .getByRole('dialog', { name: 'Lots' })
+    .getByRole('button', { name: /^Actions for the lot of / });
+  await expect(menus).toHaveCount(2);
+  const names = await menus.evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label')));
+  expect(new Set(names).size).toBe(2);
+  expect(names.join(' | ')).toMatch(/lot of 40 pts earned .*, 40 pts left/);
+});
+
 test("'Taken by' of a lot nothing took from says so, and fits a phone", async ({ page, api }) => {
   const account = await importMember(api, 25, new Date(Date.now() + 20 * DAY_MS));
   await page.setViewportSize({ width: 390, height: 844 });
@@ -196,7 +220,7 @@ test("'Taken by' of a lot nothing took from says so, and fits a phone", async ({
   await lots
     .locator('tbody tr')
     .first()
-    .getByRole('button', { name: /^Actions for the lot earned / })
+    .getByRole('button', { name: /^Actions for the lot of / })
     .click();
   await page.getByRole('menuitem', { name: 'Taken by' }).click();
   const trace = page.getByRole('dialog', { name: 'Taken by' });

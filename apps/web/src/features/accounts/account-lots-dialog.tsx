@@ -27,10 +27,11 @@ const statusOptions = (['open', 'spent', 'expired'] as const).map((value) => ({ 
  */
 const POINTS_WIDTH = 176;
 /**
- * With the ⋯ menu the default minimum (120 each) made the table wider than the dialog; 104 keeps
- * 'Nov 26, 2026' whole, as do the widths the dates share there once Status is fixed.
+ * With the ⋯ menu the default minimum (120 each) made the table wider than the dialog at 1280 px. 112 keeps
+ * 'Nov 29, 2026' whole where the table scrolls (390 and 768 px: 104 cut it to 'Nov 29, 2…'); at 1280 px the
+ * dates share more than that once Status is fixed.
  */
-const DATE_MIN_WIDTH = 104;
+const DATE_MIN_WIDTH = 112;
 
 /**
  * The lot's columns, then its ⋯ menu: its credit operation in Operations, and what took its points
@@ -91,7 +92,11 @@ const lotColumns = (onTrace: (lot: Lot) => void): ColumnDef<Lot>[] => [
   },
   actionsColumn(
     (lot) => (
-      <RowActionsMenu label={`Actions for the lot earned ${formatDateTime(lot.earnedAt)}`} title="Lot">
+      // Lots earned in the same minute (an opening balance and a bulk credit) are told apart by their points.
+      <RowActionsMenu
+        label={`Actions for the lot of ${formatPoints(lot.points)} earned ${formatDateTime(lot.earnedAt)}, ${formatPoints(lot.remaining)} left`}
+        title="Lot"
+      >
         {/* The credit that made the lot, found in Operations by its id; an account's opening lot has none. */}
         {lot.creditOperationId && (
           <DropdownMenuItem asChild>

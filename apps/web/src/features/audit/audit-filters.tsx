@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { FilterSelect } from '@/components/ui/option-select';
+import { keepFocusNear } from '@/lib/focus-fallback';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 
 export function AuditUserFilter({ onChange }: { onChange: (username: string | undefined) => void }) {
@@ -53,7 +54,11 @@ export function AuditTargetFilter({ targetId, onRemove }: { targetId: string; on
         size="icon"
         className="size-7 shrink-0"
         aria-label={`Remove filter Target ID ${targetId}`}
-        onClick={onRemove}
+        onClick={(event) => {
+          // The button goes with its filter: focus stays near it, not on <body>.
+          keepFocusNear(event.currentTarget);
+          onRemove();
+        }}
       >
         <XIcon aria-hidden="true" />
       </Button>
