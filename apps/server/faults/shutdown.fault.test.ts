@@ -50,7 +50,9 @@ describe('SIGTERM', () => {
     sockets.push(upload);
     const uploadClosed = new Promise<void>((resolve) => upload.once('close', () => resolve()));
     upload.on('error', () => {});
-    // A CSV import that announces 1 MB and sends its first line only: a till or a script on a slow line.
+    // A CSV import that announces 1 MB and sends its first 2,500 rows only (a script on a slow line): the
+    // first 2,000 are spooled into import_rows before the rest arrives.
+    const rows = Array.from({ length: 2500 }, (_, n) => `slow-member-${n}`).join('\n');
     upload.write(
       [
         'POST /api/v1/imports/accounts HTTP/1.1',
@@ -59,11 +61,13 @@ describe('SIGTERM', () => {
         'Content-Type: text/csv',
         'Content-Length: 1000000',
         '',
-        'clientId\nslow-member-1\n',
+        `clientId\n${rows}\n`,
       ].join('\r\n'),
     );
-    await pollUntil(() => server.output().includes('/api/v1/imports/accounts'), {
-      what: 'the upload in flight',
+    const spooled = async () =>
+      (await query<{ n: number }>(database.url, 'select count(*)::int as n from import_rows'))[0]!.n;
+    await pollUntil(async () => (await spooled()) >= 2000, {
+      what: 'the upload in flight, its first rows spooled',
       detail: server.output,
     });
 
@@ -73,6 +77,9 @@ describe('SIGTERM', () => {
     await uploadClosed;
     expect(server.alive()).toBe(false);
     expect(server.output()).toContain('shutdown grace period over');
+    // The import removed its spooled rows before the database closed (they stayed for a later import's
+    // hourly sweep: up to IMPORT_MAX_BYTES of rows per stopped upload).
+    expect(await spooled()).toBe(0);
   });
 
   it('answers the request in flight, and one that then comes on its kept-alive connection 503 in the envelope', async () => {

@@ -136,6 +136,9 @@ export async function shutDown(
     }, LAST_RESORT_MS).unref();
     await closed;
   }
+  // Work the close does not wait for (an import removing its spooled rows after its connection was closed)
+  // still needs the database; bounded as the close is.
+  await Promise.race([app.lifecycle.settled(), delay(LAST_RESORT_MS)]);
   await database.close();
 }
 

@@ -9,6 +9,14 @@ import { AppError } from '../../lib/app-error';
 export interface Lifecycle {
   draining: boolean;
   closing: boolean;
+  /**
+   * Work a closing server lets finish before its database closes: an import's clean-up of its spooled rows
+   * runs after its upload's connection was closed, and against a closed pool it failed silently (the rows
+   * stayed until a later import's hourly sweep). Answers `work`.
+   */
+  keep<T>(work: Promise<T>): Promise<T>;
+  /** Settles once every kept work has (start.ts waits for it, bounded, before closing the database). */
+  settled(): Promise<void>;
 }
 
 declare module 'fastify' {
@@ -24,7 +32,20 @@ declare module 'fastify' {
  * through the error handler like every other error, and ends the connection so the till reconnects.
  */
 export function registerLifecycle(app: FastifyInstance) {
-  const lifecycle: Lifecycle = { draining: false, closing: false };
+  const kept = new Set<Promise<unknown>>();
+  const lifecycle: Lifecycle = {
+    draining: false,
+    closing: false,
+    keep(work) {
+      kept.add(work);
+      const forget = () => kept.delete(work);
+      work.then(forget, forget);
+      return work;
+    },
+    async settled() {
+      await Promise.allSettled([...kept]);
+    },
+  };
   app.decorate('lifecycle', lifecycle);
   app.addHook('preClose', (done) => {
     lifecycle.closing = true;

@@ -60,11 +60,14 @@ export const importsRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Sec
       },
     },
     async (request) =>
-      importAccounts(app.db, request.user!, csvStream(request), {
-        ...request.query,
-        maxBytes,
-        erasedKeySecret,
-      }),
+      // Kept: a shutdown lets the import remove its spooled rows before the database closes.
+      app.lifecycle.keep(
+        importAccounts(app.db, request.user!, csvStream(request), {
+          ...request.query,
+          maxBytes,
+          erasedKeySecret,
+        }),
+      ),
   );
 
   app.post(
@@ -83,11 +86,13 @@ export const importsRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Sec
       },
     },
     async (request, reply) => {
-      const { report, replayed } = await importAccruals(app.db, request.user!, csvStream(request), {
-        ...request.query,
-        maxBytes,
-        idempotencyKey: request.headers['idempotency-key'],
-      });
+      const { report, replayed } = await app.lifecycle.keep(
+        importAccruals(app.db, request.user!, csvStream(request), {
+          ...request.query,
+          maxBytes,
+          idempotencyKey: request.headers['idempotency-key'],
+        }),
+      );
       if (replayed) reply.header('idempotent-replayed', 'true');
       return report;
     },
