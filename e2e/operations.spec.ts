@@ -303,6 +303,23 @@ test('a seven-figure amount shows whole in the Points column at 1280 px, the tab
   await expect(page.getByTestId('scroll-hint')).toHaveCount(0);
 });
 
+/** A stubbed operation: a hold on no account, with the given fields. */
+const stubOperation = (n: number, fields: Partial<Operation>): Operation => ({
+  id: `00000000-0000-4000-8000-0000000002${String(n).padStart(2, '0')}`,
+  operationId: `stub-op-${n}`,
+  type: 'hold',
+  points: '-20.00',
+  status: 'active',
+  accountId: null,
+  cardNumber: '4000123412341234',
+  posId: null,
+  posName: null,
+  posAddress: null,
+  createdAt: '2030-01-02T03:04:05.000Z',
+  meta: {},
+  ...fields,
+});
+
 /** The Points cell (4th) of every data row: its text and whether its ellipsis cut it. */
 async function pointsCells(page: Page) {
   return dataRows(page)
@@ -339,20 +356,8 @@ for (const width of [1280, 1440]) {
     await page.setViewportSize({ width, height: 800 });
     // numeric(14, 2), the balance limit: an expiry of a full balance debits it all. No single API call
     // books that much, so the list answer is stubbed.
-    const op = (n: number, type: Operation['type'], points: string): Operation => ({
-      id: `00000000-0000-4000-8000-00000000001${n}`,
-      operationId: `widest-${n}`,
-      type,
-      points,
-      status: 'completed',
-      accountId: null,
-      cardNumber: '4000123412341234',
-      posId: null,
-      posName: null,
-      posAddress: null,
-      createdAt: '2030-01-02T03:04:05.000Z',
-      meta: {},
-    });
+    const op = (n: number, type: Operation['type'], points: string): Operation =>
+      stubOperation(10 + n, { operationId: `widest-${n}`, type, points, status: 'completed' });
     const content = [op(1, 'adjustment', '999999999999.99'), op(2, 'expiry', '-999999999999.99')];
     await page.route(`**${OPERATIONS}?**`, (route) =>
       route.fulfill({ json: { content, totalElements: 2, totalPages: 1, page: 0, size: 10 } }),
@@ -390,23 +395,6 @@ for (const width of [1280, 1440]) {
     expect((await receipt.boundingBox())?.width ?? 0).toBeGreaterThanOrEqual(40);
   });
 }
-
-/** A stubbed operation: a hold on no account, with the given fields. */
-const stubOperation = (n: number, fields: Partial<Operation>): Operation => ({
-  id: `00000000-0000-4000-8000-0000000002${String(n).padStart(2, '0')}`,
-  operationId: `stub-op-${n}`,
-  type: 'hold',
-  points: '-20.00',
-  status: 'active',
-  accountId: null,
-  cardNumber: '4000123412341234',
-  posId: null,
-  posName: null,
-  posAddress: null,
-  createdAt: '2030-01-02T03:04:05.000Z',
-  meta: {},
-  ...fields,
-});
 
 async function stubList(page: Page, content: Operation[]) {
   await page.route(`**${OPERATIONS}?**`, (route) =>
@@ -514,20 +502,14 @@ test('a failed operation keeps its signed points, muted and marked not applied; 
 });
 
 test('every displayed status, each POS fallback and each detail from meta', async ({ page }) => {
-  const base = { type: 'redemption', points: '-3.00', accountId: null, cardNumber: '4000123412341234' };
   const op = (n: number, fields: Partial<Operation>): Operation =>
-    ({
-      ...base,
-      id: `00000000-0000-4000-8000-00000000000${n}`,
-      operationId: `stub-${n}`,
-      posId: null,
-      posName: null,
-      posAddress: null,
-      createdAt: '2030-01-02T03:04:05.000Z',
+    stubOperation(n, {
+      type: 'redemption',
+      points: '-3.00',
       status: 'completed',
-      meta: {},
+      operationId: `stub-${n}`,
       ...fields,
-    }) as Operation;
+    });
   const content = [
     op(1, { posName: 'North', posAddress: '1 High St', meta: { store: 'S-9', transactionId: 'T-77' } }),
     op(2, { posName: 'South', status: 'active', meta: { reward: 'Free coffee' } }),

@@ -1,6 +1,6 @@
 import { ConfigError, loadDatabaseConfig } from '../src/config';
 import type { Db } from '../src/db/connection';
-import { pendingMigrations } from '../src/db/migrate';
+import { migrationState } from '../src/db/migrate';
 import { ledgerIsSound, verifyLedger } from '../src/modules/ledger/verify-ledger';
 import { exitOnStartProblem, openScriptDatabase } from '../src/start-problems';
 
@@ -27,7 +27,7 @@ try {
 }
 
 async function verify(db: Db): Promise<boolean> {
-  const pending = await pendingMigrations(db);
+  const { pending } = await migrationState(db);
   if (pending.length > 0) {
     throw new ConfigError(
       `The database is not migrated (pending: ${pending.join(', ')}); run npm run migrate first.`,

@@ -1,6 +1,7 @@
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from './connection';
 import { migrations } from './migrations';
+import { isUndefinedTable } from './sql-errors';
 
 /** Kysely's own table name and shape, so databases migrated before this runner existed carry on. */
 const MIGRATION_TABLE = 'kysely_migration';
@@ -62,21 +63,29 @@ async function ensureMigrationTable(db: Db) {
   }
 }
 
-export async function pendingMigrations(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-  const all = await migrator.getMigrations();
-  return all.filter((m) => !m.executedAt).map((m) => m.name);
+/**
+ * What `/readyz` and `verify-ledger` ask, from one read of the table: this server's migrations the database has not run
+ * (`pending`), and the ones recorded there that this server does not have (`unknown`: a newer version
+ * migrated it, and the server's queries may miss a column it dropped — an older server's sign-in answered
+ * 500 — so `/readyz` takes such a server out of the balancer). Read only.
+ */
+export async function migrationState(db: Db): Promise<{ pending: string[]; unknown: string[] }> {
+  const done = new Set(await recordedMigrations(db));
+  return {
+    pending: Object.keys(migrations)
+      .sort()
+      .filter((name) => !done.has(name)),
+    unknown: [...done].filter((name) => !(name in migrations)).sort(),
+  };
 }
 
-/**
- * Migrations recorded in the database that this server does not have: a newer version migrated it. The
- * server's queries may then miss a column it dropped (an older server's sign-in answered 500), so `/readyz`
- * takes such a server out of the balancer. Read only.
- */
-export async function unknownMigrations(db: Db): Promise<string[]> {
-  const { rows } = await sql<{ name: string }>`select name from ${sql.table(MIGRATION_TABLE)}`.execute(db);
-  return rows
-    .map((r) => r.name)
-    .filter((name) => !(name in migrations))
-    .sort();
+/** The names the table records; none on a database never migrated (no table yet: `verify-ledger` says so). */
+async function recordedMigrations(db: Db): Promise<string[]> {
+  try {
+    const { rows } = await sql<{ name: string }>`select name from ${sql.table(MIGRATION_TABLE)}`.execute(db);
+    return rows.map((r) => r.name);
+  } catch (error) {
+    if (isUndefinedTable(error)) return [];
+    throw error;
+  }
 }

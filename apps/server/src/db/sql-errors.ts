@@ -26,3 +26,8 @@ export function isLostRace(error: unknown): boolean {
   const code = codeOf(error);
   return code === '40001' || code === '40P01';
 }
+
+/** 42P01: the table does not exist (a database never migrated). */
+export function isUndefinedTable(error: unknown): boolean {
+  return codeOf(error) === '42P01';
+}

@@ -40,6 +40,8 @@ export function orderList<DB, TB extends keyof DB, O>(
  * One page of a filtered list and the filter's exact total, in parallel: the list + count + sort of every
  * small admin table (users, POS keys, audit log, rulesets). `rows` is the filtered query with its columns
  * selected; `count` is the same filter without them, or how to get the exact total otherwise (a counter).
+ * `countFirst`: the total first, and no page query when the page is past it — on a large table a filter
+ * that finds nothing (more) walked the whole sort index looking for its page (the audit log).
  */
 export async function fetchListPage<DB, TB extends keyof DB, O>(
   query: {
@@ -48,19 +50,25 @@ export async function fetchListPage<DB, TB extends keyof DB, O>(
   },
   order: ListOrder,
   page: ListPage,
+  { countFirst = false }: { countFirst?: boolean } = {},
 ): Promise<{ rows: O[]; total: number }> {
   const { count } = query;
-  const [rows, total] = await Promise.all([
+  const rowsOfPage = () =>
     orderList(query.rows, order)
       .limit(page.size)
       .offset(page.page * page.size)
-      .execute(),
+      .execute();
+  const exactTotal = () =>
     typeof count === 'function'
       ? count()
       : count
           .select(sql<number>`count(*)`.as('total'))
           .executeTakeFirstOrThrow()
-          .then((row) => (row as { total: number }).total),
-  ]);
-  return { rows, total };
+          .then((row) => (row as { total: number }).total);
+  if (!countFirst) {
+    const [rows, total] = await Promise.all([rowsOfPage(), exactTotal()]);
+    return { rows, total };
+  }
+  const total = await exactTotal();
+  return { total, rows: total > page.page * page.size ? await rowsOfPage() : [] };
 }

@@ -99,19 +99,11 @@ export async function listAudit(db: Db, filter: AuditFilter): Promise<{ rows: Au
     : filter.search
       ? () => countShortSearch(db, filter.search as string, filter.targetType)
       : () => countFromCounters(db, filter.targetType);
-  const total = await countOf(count);
-  // With nothing (more) to find, the page query would walk the whole sort index looking for it.
-  if (total <= filter.page * filter.size) return { total, rows: [] };
-  const { rows } = await fetchListPage({ rows: query.selectAll(), count: async () => total }, order, filter);
+  // Counted first: with nothing (more) to find, the page query would walk the whole sort index looking for it.
+  const { rows, total } = await fetchListPage({ rows: query.selectAll(), count }, order, filter, {
+    countFirst: true,
+  });
   return { total, rows: rows.map(toAuditEntry) };
-}
-
-async function countOf(
-  count: ReturnType<typeof auditList>['query'] | (() => Promise<number>),
-): Promise<number> {
-  if (typeof count === 'function') return count();
-  const row = await count.select(sql<number>`count(*)`.as('total')).executeTakeFirstOrThrow();
-  return row.total;
 }
 
 /** Exact, from the counter rows of the texts of one or two characters (migration 042). */

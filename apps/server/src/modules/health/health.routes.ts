@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { sql } from 'kysely';
 import { z } from 'zod';
-import { pendingMigrations, unknownMigrations } from '../../db/migrate';
+import { migrationState } from '../../db/migrate';
 
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -34,11 +33,10 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       // Draining before a shutdown (start.ts): the balancer takes this server out while it still serves.
       if (app.lifecycle.draining || app.lifecycle.closing) return notReady('Shutting down');
       try {
-        await sql`select 1`.execute(app.db);
-        const pending = await pendingMigrations(app.db);
+        // One read: the database answers, and is migrated to this version (no more, no less).
+        const { pending, unknown } = await migrationState(app.db);
         if (pending.length > 0) return notReady(`Pending migrations: ${pending.join(', ')}`);
         // A newer version migrated the database (a rolling upgrade): what this server reads may be gone.
-        const unknown = await unknownMigrations(app.db);
         if (unknown.length > 0) {
           return notReady(
             `The database was migrated by a newer version (migrations this server does not know: ${unknown.join(', ')}); upgrade or stop this server`,

@@ -32,8 +32,11 @@ export async function lotConsumptions(
   lotId: string,
   query: { page: number; size: number },
 ): Promise<Paged<LotConsumption>> {
-  await requireAccount(db, accountId);
-  if (!(await lotOfAccount(db, accountId, lotId))) throw new AppError('NOT_FOUND', 'Lot not found');
+  if (!(await lotOfAccount(db, accountId, lotId))) {
+    // Which is unknown: the account (its own code, as the lots list answers) or only the lot.
+    await requireAccount(db, accountId);
+    throw new AppError('NOT_FOUND', 'Lot not found');
+  }
   const { rows, total } = await listConsumptions(db, { lotId, ...query });
   return toPage(rows, total, query.page, query.size);
 }
