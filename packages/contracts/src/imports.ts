@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { businessTimestamp, hasNoControlCharacter, hasVisibleCharacter } from './common';
+import { canonicalClientId, clientIdInput } from './accounts';
+import { businessTimestamp } from './common';
 import { manualAccrualHeaders } from './operations';
 
 /**
@@ -91,14 +92,13 @@ export const accountImportRow = z
     clientId: z.preprocess(
       blankToUndefined,
       // The max has its own message: the string's message would otherwise answer every issue, and a
-      // client ID that is too long was reported as "clientId is required".
-      z
-        .string('clientId is required')
-        .trim()
-        .min(1, 'clientId is required')
-        .max(100, tooLong(100))
-        .refine(hasVisibleCharacter, 'clientId is required')
-        .refine(hasNoControlCharacter, 'must not contain tabs, line breaks or other control characters'),
+      // client ID that is too long was reported as "clientId is required". In its canonical form, as an
+      // account created by hand: `José` in NFD or `member-B` with a zero-width space is the same member.
+      clientIdInput({
+        required: 'clientId is required',
+        tooLong: tooLong(100),
+        control: 'must not contain tabs, line breaks or other control characters',
+      }),
     ),
     cardNumber: z.preprocess(blankToUndefined, importCardNumber.optional()),
     points: z.preprocess(blankToUndefined, pointsText.optional()),
@@ -120,7 +120,12 @@ export type AccountImportRow = z.output<typeof accountImportRow>;
 
 export const accrualImportRow = z
   .object({
-    clientId: text(100),
+    // The account is found by the client ID's canonical form, as it was stored; a cell of only invisible
+    // characters is an empty one.
+    clientId: z.preprocess(
+      (v) => (typeof v === 'string' && canonicalClientId(v) === '' ? undefined : v),
+      z.string().overwrite(canonicalClientId).max(100, tooLong(100)).optional(),
+    ),
     cardNumber: z.preprocess(blankToUndefined, importCardNumber.optional()),
     points: z.preprocess(
       blankToUndefined,

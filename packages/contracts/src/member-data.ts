@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { account } from './accounts';
+import { account, canonicalClientId } from './accounts';
 import { card } from './cards';
 import { isoTimestamp } from './common';
 import { lot } from './lots';
@@ -21,9 +21,17 @@ export type MemberDataExport = z.infer<typeof memberDataExport>;
 
 export const ERASE_CONFIRM_REQUIRED = 'Type the client ID to confirm';
 
-/** POST /api/v1/accounts/{id}/erase: the member's client ID, typed again, confirms the erasure. */
+/**
+ * POST /api/v1/accounts/{id}/erase: the member's client ID, typed again, confirms the erasure; in its canonical
+ * form (`canonicalClientId`), as the stored ID is, so `José` typed on a keyboard that composes it differently
+ * still confirms it.
+ */
 export const eraseAccountRequest = z.object({
-  confirm: z.string(ERASE_CONFIRM_REQUIRED).min(1, ERASE_CONFIRM_REQUIRED).max(200),
+  confirm: z
+    .string(ERASE_CONFIRM_REQUIRED)
+    .overwrite(canonicalClientId)
+    .min(1, ERASE_CONFIRM_REQUIRED)
+    .max(200),
 });
 export type EraseAccountRequest = z.input<typeof eraseAccountRequest>;
 

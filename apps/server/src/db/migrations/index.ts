@@ -36,6 +36,7 @@ import * as m040 from './040-requested-operation-ids';
 import * as m041 from './041-erased-client-keys-keyed';
 import * as m042 from './042-audit-short-search';
 import * as m043 from './043-webhook-delivery-counts';
+import * as m044 from './044-canonical-client-ids';
 
 /**
  * Every migration, in order. Forward-only: a shipped migration is never edited; add the next one.
@@ -79,4 +80,5 @@ export const migrations: Record<string, Migration> = {
   '041-erased-client-keys-keyed': m041,
   '042-audit-short-search': m042,
   '043-webhook-delivery-counts': m043,
+  '044-canonical-client-ids': m044,
 };

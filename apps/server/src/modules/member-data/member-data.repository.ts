@@ -1,3 +1,4 @@
+import { canonicalClientId } from '@loyalty/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { Tx } from '../../db/transaction';
@@ -16,9 +17,12 @@ export async function clientIdTakenByOther(trx: Tx, clientId: string, accountId:
 /**
  * The erased member's client ID kept as a key only, so a member import cannot create it again (migration 033),
  * keyed with `secret` (migration 041: without it, a dump holder cannot test guessed IDs against the keys).
+ * The key is of the ID's canonical form, which an import row's client ID is in: an account left in another
+ * form by migration 044 (its canonical form was another account's) is kept out in every spelling too.
  */
 export async function rememberErasedClientId(trx: Tx, clientId: string, secret: string): Promise<void> {
-  await sql`insert into erased_client_ids (key, keyed) values (erased_client_key(${clientId}, ${secret}), true)
+  await sql`insert into erased_client_ids (key, keyed)
+    values (erased_client_key(${canonicalClientId(clientId)}, ${secret}), true)
     on conflict do nothing`.execute(trx);
 }
 

@@ -1,5 +1,6 @@
 import {
   type Account,
+  canonicalClientId,
   ERASED_ID_DIGITS,
   erasedClientId,
   isErasedClientIdOf,
@@ -99,7 +100,9 @@ export async function eraseMember(
       // Locked: no card issue or balance change of the account runs meanwhile.
       const account = await lockAccount(trx, accountId);
       if (!account) throw new AppError('ACCOUNT_NOT_FOUND');
-      if (confirm !== account.client_id) {
+      // The confirm arrives canonical (the contract); a stored ID that migration 044 had to leave as it was (its
+      // canonical form belonged to another account) is compared in that form too, or it could never be erased.
+      if (confirm !== canonicalClientId(account.client_id)) {
         // Already erased: a retry whose first answer was lost confirms with the client ID the account no
         // longer has (and that cannot be checked any more). Nothing is left to erase, so it gets the
         // erased account, as the first request did, and writes nothing.

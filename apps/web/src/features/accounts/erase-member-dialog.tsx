@@ -1,4 +1,4 @@
-import type { Account } from '@loyalty/contracts';
+import { type Account, canonicalClientId } from '@loyalty/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { toast } from 'sonner';
@@ -19,8 +19,8 @@ import { useReturnFocus } from '@/lib/use-return-focus';
 import { accountErrorContext, accountsKeys, eraseMember, operationsKeys } from './accounts-api';
 
 /**
- * PROGRAMME-API §4 erasure, destructive and final: the client ID must be typed again (exactly, as the
- * server checks it) before 'Erase Member' is enabled. Focus starts in the field; Escape or Cancel closes.
+ * PROGRAMME-API §4 erasure, destructive and final: the client ID must be typed again (in its canonical
+ * form, as the server checks it: `José` typed either way, a pasted zero-width space ignored) before 'Erase Member' is enabled. Focus starts in the field; Escape or Cancel closes.
  */
 export function EraseMemberDialog({ account, onClose }: { account: Account | null; onClose: () => void }) {
   const queryClient = useQueryClient();
@@ -46,7 +46,7 @@ export function EraseMemberDialog({ account, onClose }: { account: Account | nul
       close();
     },
   });
-  const matches = account !== null && typed === account.clientId;
+  const matches = account !== null && canonicalClientId(typed) === canonicalClientId(account.clientId);
 
   return (
     <AlertDialog open={account !== null} onOpenChange={(open) => !open && !mutation.isPending && close()}>
