@@ -108,6 +108,61 @@ test('bulk credits: checked, imported, and the same file again is already import
   expect(accounts.content.map((a) => a.balance)).toEqual([10, 2.5]);
 });
 
+test('bulk credits: the same rows saved again are a new file; the check warns and Import waits for a confirmation', async ({
+  page,
+  signIn,
+  api,
+}) => {
+  const tag = uniqueName('resave').toUpperCase();
+  const members = await api.post('/api/v1/imports/accounts', {
+    headers: { 'content-type': 'text/csv' },
+    data: csv('clientId', `${tag}-A`),
+  });
+  expect((await expectJson<{ created: number }>(members)).created).toBe(1);
+  const first = await api.post('/api/v1/imports/accruals', {
+    headers: { 'content-type': 'text/csv' },
+    data: csv('clientId,points,reason', `${tag}-A,7,Goodwill`),
+  });
+  expect((await expectJson<{ created: number }>(first)).created).toBe(1);
+
+  await signIn(page);
+  await page.goto('/imports');
+  await page.getByRole('radio', { name: /Bulk credits/ }).check();
+  await expect(page.getByText('The same file sent again credits nothing')).toBeVisible();
+  // As a spreadsheet saves it again: a byte order mark, CRLF, 7 as 7.00, a line of commas.
+  await pick(page, 'credits.csv', `\uFEFFclientId,points,reason\r\n${tag}-A,7.00,Goodwill\r\n,,\r\n`);
+  await page.getByRole('button', { name: 'Check file' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(counts(page, 'Check report')).toContainText('Would create1');
+  const heading = page.getByRole('heading', { level: 2, name: 'Check', exact: true });
+  await expect(heading).toBeFocused();
+  await expect(heading).toHaveAccessibleDescription(/These rows were already credited by the import of /);
+  await expect(page.getByText(/^These rows were already credited by the import of .+\.$/)).toBeVisible();
+  const importButton = page.getByRole('button', { name: 'Import', exact: true });
+  await expect(importButton).toBeDisabled();
+  await page.screenshot({ path: `${SHOTS}/credits-already-credited.png`, fullPage: true });
+
+  // By keyboard: the confirmation is a checkbox, and Import follows it.
+  const again = page.getByRole('checkbox', { name: 'Credit these rows again' });
+  await again.focus();
+  await page.keyboard.press('Space');
+  await expect(again).toBeChecked();
+  await expect(importButton).toBeEnabled();
+  await page.keyboard.press('Space');
+  await expect(importButton).toBeDisabled();
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await expect(importButton).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(counts(page, 'Import result')).toContainText('Created1');
+  await expect(page.getByText('These rows were already credited')).toBeHidden();
+  const accounts = await expectJson<{ content: { balance: number }[] }>(
+    await api.get(`/api/v1/accounts?search=${tag}`),
+  );
+  expect(accounts.content.map((a) => a.balance)).toEqual([14]);
+});
+
 test.describe('at 390 px in the dark theme', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 

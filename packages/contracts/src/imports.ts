@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { canonicalClientId, clientIdInput } from './accounts';
-import { businessTimestamp } from './common';
+import { businessTimestamp, isoTimestamp } from './common';
 import { manualAccrualHeaders } from './operations';
 
 /**
@@ -66,6 +66,14 @@ export const importReport = z.object({
     .describe('the first 1,000 error rows by line (`failed` counts them all): enough to fix a file by'),
   /** The import's audit entry target (`targetType=import`); absent for a dry run. */
   importId: z.uuid().optional(),
+  duplicateOf: z
+    .object({ importId: z.uuid(), createdAt: isoTimestamp })
+    .optional()
+    .describe(
+      'Bulk credits, dry run only: the latest completed import that credited exactly these rows (the same ' +
+        'account references, points and reasons, in any order and however the file was saved), so the file ' +
+        "would credit them again: its Idempotency-Key (by default the SHA-256 of the body) is not that import's.",
+    ),
 });
 export type ImportReport = z.infer<typeof importReport>;
 

@@ -96,6 +96,7 @@ export interface BulkCreditKeys {
   key: string;
   request_hash: string;
   response: Json | null;
+  rows_fingerprint: string | null;
   status_code: number | null;
 }
 

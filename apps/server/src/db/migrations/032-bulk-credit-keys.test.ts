@@ -3,8 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { createTestContext } from '../../../test/helper';
 import { migrateToLatest } from '../migrate';
 
-// A database as it was before migration 032: bulk credit files' keys kept per user beside manual accrual's.
-const ctx = await createTestContext({}, { skipMigrations: ['032-bulk-credit-keys'] });
+// A database as it was before migration 032: bulk credit files' keys kept per user beside manual accrual's
+// (and without 045, which adds a column to 032's table).
+const ctx = await createTestContext(
+  {},
+  { skipMigrations: ['032-bulk-credit-keys', '045-bulk-credit-row-fingerprints'] },
+);
 const db = ctx.database.db;
 
 describe('migration 032 (bulk credit keys are the programme’s)', () => {

@@ -37,6 +37,7 @@ import * as m041 from './041-erased-client-keys-keyed';
 import * as m042 from './042-audit-short-search';
 import * as m043 from './043-webhook-delivery-counts';
 import * as m044 from './044-canonical-client-ids';
+import * as m045 from './045-bulk-credit-row-fingerprints';
 
 /**
  * Every migration, in order. Forward-only: a shipped migration is never edited; add the next one.
@@ -81,4 +82,5 @@ export const migrations: Record<string, Migration> = {
   '042-audit-short-search': m042,
   '043-webhook-delivery-counts': m043,
   '044-canonical-client-ids': m044,
+  '045-bulk-credit-row-fingerprints': m045,
 };

@@ -28,7 +28,7 @@ import { appendMemberEvents } from './member-events';
 /** A line of a members file checked against the contract's row schema. */
 function memberRow({ line, cells }: CsvRecord): ImportRow {
   const parsed = accountImportRow.safeParse(cells);
-  if (!parsed.success) return invalidRow(line, parsed.error);
+  if (!parsed.success) return invalidRow(line, parsed.error, cells);
   const row = parsed.data;
   return {
     line,

@@ -8,9 +8,12 @@ import { claimKey, findStoredAnswer, storeAnswer } from '../ledger/admin-idempot
 import { postStagedCredits } from '../ledger/staged-credits';
 import {
   accrualsOutcome,
+  importOfRows,
+  keepRowsFingerprint,
   keyImportedAt,
   refuseRenamedAccounts,
   resolveAccrualAccounts,
+  rowsFingerprint,
   stageAccruals,
 } from './accruals-stage.repository';
 import type { CsvRecord } from './csv-reader';
@@ -22,7 +25,7 @@ import { ACCRUALS_STAGE, BULK_ROWS, planForBulk } from './imports.repository';
 /** A line of a bulk-credits file checked against the contract's row schema. */
 function creditRow({ line, cells }: CsvRecord): ImportRow {
   const parsed = accrualImportRow.safeParse(cells);
-  if (!parsed.success) return invalidRow(line, parsed.error);
+  if (!parsed.success) return invalidRow(line, parsed.error, cells);
   return {
     line,
     clientId: parsed.data.clientId ?? null,
@@ -74,6 +77,8 @@ export interface AccrualsImportOutcome {
  * is then the import's report: `dryRun` false, with its `importId`), never credited twice.
  * The key is claimed in the import's transaction and stored with its answer only when the file was
  * written: a refused file (or a dry run) leaves the key free, so a corrected retry is not stuck on it.
+ * An import that credited stores its rows' fingerprint with the key, and a dry run of a file with exactly
+ * those rows, saved otherwise (another body, so another default key), names that import (`duplicateOf`).
  */
 export async function importAccruals(
   db: Db,
@@ -117,8 +122,16 @@ export async function importAccruals(
         });
         return accrualsOutcome(trx);
       },
-      remember: (trx, answer) => storeAnswer(trx, { scope: 'bulk-credits', key, status: 200, body: answer }),
+      async remember(trx, answer) {
+        await storeAnswer(trx, { scope: 'bulk-credits', key, status: 200, body: answer });
+        const fingerprint = answer.created > 0 ? await rowsFingerprint(trx, file.importId) : undefined;
+        if (fingerprint) await keepRowsFingerprint(trx, key, fingerprint);
+      },
     });
-    return { report, replayed };
+    if (replayed || !report.dryRun) return { report, replayed };
+    // Read after the dry run's transaction, from the spool, which is kept until this answer is given.
+    const fingerprint = await rowsFingerprint(db, file.importId);
+    const duplicateOf = fingerprint && (await importOfRows(db, fingerprint));
+    return { report: duplicateOf ? { ...report, duplicateOf } : report, replayed };
   });
 }

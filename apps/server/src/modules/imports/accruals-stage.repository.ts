@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { Executor } from '../../db/executor';
 import type { Tx } from '../../db/transaction';
 import { ACCRUALS_STAGE, createStage, loadStage, type StageOutcome, stageErrors } from './imports.repository';
 
@@ -66,4 +67,40 @@ export async function keyImportedAt(trx: Tx, key: string): Promise<Date | undefi
     select created_at from bulk_credit_keys where key = ${key}`.execute(trx);
   const at = found.rows[0]?.created_at;
   return at === undefined ? undefined : new Date(at);
+}
+
+/**
+ * A fingerprint of a bulk credit file's valid rows as parsed (spooled in `import_rows`), or undefined when it
+ * has none: each row's account reference (a client ID in lower case, as it is looked up, or a card number),
+ * its points as a canonical decimal and its reason, sorted. The same rows however the file was saved (CRLF
+ * or LF, a byte order mark, `7` or `7.00`, blank lines, another order) have the same fingerprint; the body's
+ * SHA-256, the default Idempotency-Key, differs for each of those.
+ */
+export async function rowsFingerprint(trx: Executor, importId: string): Promise<string | undefined> {
+  const found = await sql<{ fingerprint: string | null }>`
+    select case when count(*) > 0 then
+      encode(sha256(convert_to(string_agg(r, E'\n' order by r), 'UTF8')), 'hex') end as fingerprint
+    from (
+      select jsonb_build_array(lower(client_id), card_number, points::numeric(14, 2)::text, reason)::text as r
+      from import_rows where import_id = ${importId}::uuid and error is null
+    ) rows`.execute(trx);
+  return found.rows[0]?.fingerprint ?? undefined;
+}
+
+/** Keeps the fingerprint of the rows a bulk credit key's import credited (`rowsFingerprint`) with the key. */
+export async function keepRowsFingerprint(trx: Tx, key: string, fingerprint: string): Promise<void> {
+  await sql`update bulk_credit_keys set rows_fingerprint = ${fingerprint} where key = ${key}`.execute(trx);
+}
+
+/** The latest completed import that credited rows of this fingerprint, or undefined. */
+export async function importOfRows(
+  trx: Executor,
+  fingerprint: string,
+): Promise<{ importId: string; createdAt: string } | undefined> {
+  const found = await sql<{ import_id: string; created_at: Date | string }>`
+    select response ->> 'importId' as import_id, created_at from bulk_credit_keys
+    where rows_fingerprint = ${fingerprint} and status_code is not null and response ? 'importId'
+    order by created_at desc limit 1`.execute(trx);
+  const row = found.rows[0];
+  return row && { importId: row.import_id, createdAt: new Date(row.created_at).toISOString() };
 }

@@ -3,6 +3,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CsvError, parse } from 'csv-parse';
 import { AppError } from '../../lib/app-error';
+import { needsDefusing } from '../../lib/csv';
 import {
   type CsvColumns,
   cellCountProblem,
@@ -10,6 +11,7 @@ import {
   headerProblem,
   invalidCsv,
   MAX_RECORD_BYTES,
+  notCsvProblem,
 } from './csv-problems';
 
 export type { CsvColumns } from './csv-problems';
@@ -29,13 +31,35 @@ export interface CsvBody {
 }
 
 /**
+ * A cell as the file means it: the exports write a text cell that a spreadsheet would run as a formula with
+ * a `'` before it (lib/csv.ts `csvCell`), and an exported file imported back must name the same client IDs
+ * and card numbers (`'-0042` is the export of `-0042`, `''-0042` of `'-0042`). One `'` is dropped from a cell
+ * the exports would have defused (`needsDefusing`); any other `'` is the cell's own.
+ */
+export function importCell(cell: string): string {
+  return cell.startsWith("'") && needsDefusing(cell.slice(1)) ? cell.slice(1) : cell;
+}
+
+/** The lines a record's cells hold inside quotes beyond what the parser counted: each CRLF it counts twice. */
+function crlfsIn(cells: readonly string[]): number {
+  let n = 0;
+  for (const cell of cells) {
+    for (let at = cell.indexOf('\r\n'); at !== -1; at = cell.indexOf('\r\n', at + 2)) n++;
+  }
+  return n;
+}
+
+/**
  * The body on its way to the parser: counted (413 past the limit, whatever Content-Length claimed),
  * hashed, and decoded strictly as UTF-8, so a wrong encoding is a 400 naming its line rather than
- * U+FFFD stored in a client ID.
+ * U+FFFD stored in a client ID. A spreadsheet's own file (a workbook, UTF-16 text) is named as such from
+ * its first bytes, with what to save instead.
  */
 class BodyGuard extends Transform {
   bytes = 0;
   private newlines = 0;
+  /** The body's first bytes (up to 8), for `notCsvProblem`. */
+  private head = Buffer.alloc(0);
   private readonly hash = createHash('sha256');
   private readonly decoder = new TextDecoder('utf-8', { fatal: true });
 
@@ -50,6 +74,14 @@ class BodyGuard extends Transform {
       return;
     }
     this.hash.update(chunk);
+    if (this.head.length < 8) {
+      this.head = Buffer.concat([this.head, chunk.subarray(0, 8 - this.head.length)]);
+      const problem = notCsvProblem(this.head);
+      if (problem) {
+        done(problem);
+        return;
+      }
+    }
     try {
       done(null, this.decode(chunk));
     } catch (error) {
@@ -62,7 +94,7 @@ class BodyGuard extends Transform {
       this.decoder.decode();
       done();
     } catch {
-      done(invalidCsv(this.newlines + 1, 'the file is not valid UTF-8'));
+      done(this.notUtf8());
     }
   }
 
@@ -79,12 +111,16 @@ class BodyGuard extends Transform {
       try {
         parts.push(this.decoder.decode(chunk.subarray(start, end), { stream: true }));
       } catch {
-        throw invalidCsv(this.newlines + 1, 'the file is not valid UTF-8');
+        throw this.notUtf8();
       }
       if (newline !== -1) this.newlines++;
       start = end;
     }
     return parts.join('');
+  }
+
+  private notUtf8(): AppError {
+    return notCsvProblem(this.head) ?? invalidCsv(this.newlines + 1, 'the file is not valid UTF-8');
   }
 
   digest(): string {
@@ -98,6 +134,7 @@ class BodyGuard extends Transform {
  * header is a record with a `problem` (an error row of the report, so skipInvalid imports the others).
  * What the parser cannot find the next row after (bad quoting: an unclosed quote runs on to the end of
  * the file; a row over MAX_RECORD_BYTES), or a wrong header, is a 400 INVALID_CSV naming the line. `onRecord` sees each record in order; a missing column reads as ''.
+ * A cell the exports defused as `'` + formula character reads without its `'` (`importCell`).
  * When it answers a promise, reading waits for it (backpressure down to the request's socket).
  */
 export async function readCsv(
@@ -111,6 +148,9 @@ export async function readCsv(
   // began, past the blank lines after the last record.
   let lastRecordLine = 0;
   let emptyLinesThen = 0;
+  // The parser counts a CRLF inside a quoted cell as two lines (its CR and its LF): the lines it over-counted
+  // up to the last record, taken off every line it names.
+  let overcounted = 0;
   // The header's names as the parser met them: a parser error may come before `consume` has read them.
   let header: string[] | undefined;
   const parser = parse({
@@ -126,16 +166,18 @@ export async function readCsv(
     relax_column_count: true,
     info: true,
     on_record: (record, context) => {
-      lastRecordLine = context.lines;
-      emptyLinesThen = context.empty_lines;
       // With `info`, the record comes as {record, info}.
       const cells = (record as unknown as { record: string[] }).record;
+      overcounted += crlfsIn(cells);
+      lastRecordLine = context.lines - overcounted;
+      emptyLinesThen = context.empty_lines;
       // A spreadsheet saves the blank rows under its data as lines of commas: blank lines too (skipped here,
       // where their line still counts), not rows that fail for a missing clientId (which, without
       // skipInvalid, would refuse the whole file).
       if (cells.every((cell) => cell === '')) return null;
       header ??= cells.map((n) => n.trim());
-      return record;
+      // The record with the file's line (`consume` reads only `info.lines`).
+      return { record: cells, info: { lines: lastRecordLine } } as unknown as typeof record;
     },
   });
   let names: string[] | undefined;
@@ -149,7 +191,7 @@ export async function readCsv(
       }
       const cells: Record<string, string> = {};
       const problem = cellCountProblem(record.length, names.length);
-      if (!problem) for (const [i, name] of names.entries()) cells[name] = record[i] ?? '';
+      if (!problem) for (const [i, name] of names.entries()) cells[name] = importCell(record[i] ?? '');
       const written = onRecord(problem ? { line: info.lines, cells, problem } : { line: info.lines, cells });
       if (written) await written;
     }
@@ -168,7 +210,12 @@ export async function readCsv(
       // The parser's own state: whether it was inside a quoted cell when it gave up (not in its error).
       const quoting = (parser as unknown as { state?: { quoting?: boolean } }).state?.quoting === true;
       const skipped = parser.info.empty_lines - emptyLinesThen;
-      throw csvProblem(error, { rowStart: lastRecordLine + 1 + skipped, quoting, names: header });
+      throw csvProblem(error, {
+        rowStart: lastRecordLine + 1 + skipped,
+        quoting,
+        names: header,
+        overcounted,
+      });
     }
     throw error;
   }

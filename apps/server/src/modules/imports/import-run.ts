@@ -43,10 +43,29 @@ function errorRow(line: number, message: string, code = 'VALIDATION_ERROR'): Imp
   };
 }
 
-/** A line the contract's row schema refused. */
-export function invalidRow(line: number, error: z.ZodError): ImportRow {
+/** Points written with a decimal comma ("5,50", in double quotes), as a spreadsheet in many languages shows them. */
+const DECIMAL_COMMA = /^\d+,\d{1,2}$/;
+/** Points with what may be thousands separators ("1,500", in double quotes): 1500, or 1.5 in some languages. */
+const THOUSANDS_COMMAS = /^\d{1,3}(,\d{3})+$/;
+
+/**
+ * A line the contract's row schema refused. Points written as a spreadsheet shows them are told so: "must be
+ * a positive number" misled whoever had typed 5,50.
+ */
+export function invalidRow(line: number, error: z.ZodError, cells: Record<string, string>): ImportRow {
   const issue = error.issues[0]!;
   const field = issue.path.join('.');
+  const points = cells.points?.trim() ?? '';
+  if (field === 'points' && DECIMAL_COMMA.test(points))
+    return errorRow(
+      line,
+      `points: use a point as the decimal separator (${points.replace(',', '.')}, not ${points})`,
+    );
+  if (field === 'points' && THOUSANDS_COMMAS.test(points))
+    return errorRow(
+      line,
+      `points: use digits only, with a point as the decimal separator (not ${points}, which reads as thousands or as decimals depending on the language)`,
+    );
   return errorRow(line, field ? `${field}: ${issue.message}` : issue.message);
 }
 

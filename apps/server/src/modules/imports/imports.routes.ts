@@ -14,7 +14,10 @@ import { importAccruals } from './accruals-import.service';
 const CSV_BODY =
   'Body `text/csv` (UTF-8, RFC 4180 quoting, header row first), read as a stream; above IMPORT_MAX_BYTES the ' +
   'answer is 413. A wrong header, bad quoting or another encoding is 400 INVALID_CSV naming the line; a row ' +
-  'with another number of cells than the header is an error row (code INVALID_CSV). ';
+  "with another number of cells than the header is an error row (code INVALID_CSV). A cell that is a `'` " +
+  "followed by =, +, -, @, a tab or a CR (or their full-width forms), or by more `'`s before one, is read " +
+  "without one `'`, as the CSV exports write such text (`'-0042` is `-0042`, `''-0042` is `'-0042`), so an " +
+  'exported file imports back unchanged. ';
 
 /**
  * The request body as it arrives: only the text/csv parser of this scope hands over the stream; any
@@ -78,7 +81,10 @@ export const importsRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Sec
         tags: ['Imports'],
         summary:
           'Bulk credits from CSV: clientId (or cardNumber),points,reason; the file is one idempotent unit',
-        description: `${CSV_BODY}Each row is an adjustment like a manual accrual.`,
+        description:
+          `${CSV_BODY}Each row is an adjustment like a manual accrual. A dry run of a file whose rows an ` +
+          'earlier import already credited (the same file saved again: another body, so another default key) ' +
+          'names that import in `duplicateOf`.',
         consumes: ['text/csv'],
         headers: importHeadersSchema,
         querystring: importQuery,

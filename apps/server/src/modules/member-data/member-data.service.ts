@@ -46,8 +46,12 @@ export async function exportMemberData(db: Db, accountId: string): Promise<Membe
       const cards = await findCardsOfAccount(trx, accountId);
       const operations: Operation[] = [];
       // The operations list's own query and mapping, so the document says what the console shows; with the
-      // refused till writes that named the member's cards without being bound to the account.
-      const unboundOfCards = cards.map((card) => card.number);
+      // refused till writes that named the member's cards without being bound to the account, from the time
+      // each card was issued (before, the number was no one's, and the attempts someone else's).
+      const unboundOfCards = cards.map((card) => ({
+        number: card.number,
+        issuedAt: card.issuedAt ?? card.createdAt,
+      }));
       for await (const operation of streamList(
         operationsExportSource(trx, { accountId, unboundOfCards, page: 0, size: 0 }),
       )) {

@@ -150,6 +150,43 @@ describe("GET /api/v1/accounts/{id}/export: a member's data", () => {
     ]);
   });
 
+  it("leaves out a till's refused writes on a card number from before it was issued to the member", async () => {
+    const apiKey = `member-till-${crypto.randomUUID()}`;
+    const key = await app.inject({
+      method: 'POST',
+      url: '/api/v1/pos-keys',
+      ...admin,
+      payload: { name: 'Earlier till', apiKey },
+    });
+    expect(key.statusCode, key.body).toBe(201);
+    const number = `5555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
+    const attempt = (operationId: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/pos/api/v1/accruals',
+        headers: { 'x-api-key': apiKey },
+        payload: { operationId, cardNumber: number, receipt: { receiptId: 'R', items: [] } },
+      });
+    // Someone's attempts on the number while it was no one's card.
+    expect((await attempt(`before-${number}`)).statusCode).toBe(400);
+    const imported = await app.inject({
+      method: 'POST',
+      url: '/api/v1/imports/accounts',
+      headers: { ...bearer(ctx.tokens.MANAGER), 'content-type': 'text/csv' },
+      payload: `clientId,cardNumber\r\nlater-holder-${number},${number}\r\n`,
+    });
+    expect(imported.json(), imported.body).toMatchObject({ created: 1, failed: 0 });
+    const after = await attempt(`after-${number}`);
+    expect(after.statusCode).toBe(400);
+    const holder = (
+      await app.inject({ url: `/api/v1/accounts?search=later-holder-${number}`, ...admin })
+    ).json().content[0];
+    const doc = (await app.inject({ url: `/api/v1/accounts/${holder.id}/export`, ...admin })).json();
+    expect(doc.operations.map((o: { meta: { operationId: string } }) => o.meta.operationId)).toEqual([
+      `after-${number}`,
+    ]);
+  });
+
   it('administrators only; an unknown account is a 404', async () => {
     for (const role of ['MANAGER', 'VIEWER'] as const) {
       const res = await app.inject({ url: `/api/v1/accounts/${memberId}/export`, ...as(ctx.tokens[role]) });

@@ -163,9 +163,11 @@ export interface OperationFilter {
   accountIds?: string[];
   /**
    * With `accountId`: also the failed POS writes that named one of these card numbers but were not bound to
-   * the account (refused before it was read: a bad receipt), which carry only the card number.
+   * the account (refused before it was read: a bad receipt), which carry only the card number. Only those at
+   * or after the card's `issuedAt`: a till's attempt on a number before it was issued (CARD_NOT_FOUND) was
+   * someone else's, not the member's who got the number later.
    */
-  unboundOfCards?: string[];
+  unboundOfCards?: { number: string; issuedAt: string }[];
 }
 
 function conditions(filter: OperationFilter): Expression<SqlBool>[] {
@@ -174,7 +176,12 @@ function conditions(filter: OperationFilter): Expression<SqlBool>[] {
   if (filter.status) where.push(sql<SqlBool>`status = ${filter.status}`);
   if (filter.accountId && filter.unboundOfCards?.length) {
     where.push(
-      sql<SqlBool>`(account_id = ${filter.accountId} or (account_id is null and card_number in (${sql.join(filter.unboundOfCards)})))`,
+      sql<SqlBool>`(account_id = ${filter.accountId} or (account_id is null and (${sql.join(
+        filter.unboundOfCards.map(
+          (card) => sql`(card_number = ${card.number} and created_at >= ${card.issuedAt}::timestamptz)`,
+        ),
+        sql` or `,
+      )})))`,
     );
   } else if (filter.accountId) where.push(sql<SqlBool>`account_id = ${filter.accountId}`);
   if (filter.accountIds) where.push(sql<SqlBool>`account_id in (${sql.join(filter.accountIds)})`);

@@ -1,5 +1,6 @@
 import type { ImportKind, ImportReport } from '@loyalty/contracts';
 import { useMutation } from '@tanstack/react-query';
+import { TriangleAlertIcon } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ForbiddenState } from '@/components/feedback/forbidden-state';
@@ -7,8 +8,11 @@ import { FormAlert } from '@/components/feedback/form-alert';
 import { PageHeader } from '@/components/layout/page-header';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Checkbox } from '@/components/ui/checkbox';
+import { Label } from '@/components/ui/label';
 import { isApiError } from '@/lib/api-client';
 import { getCurrentUser } from '@/lib/current-user';
+import { formatDateTime } from '@/lib/format';
 import { getErrorMessage, handleServerError } from '@/lib/handle-server-error';
 import { FileDrop } from './file-drop';
 import { KindPicker, SkipInvalidOption } from './import-options';
@@ -26,6 +30,51 @@ function resultNote(result: ImportReport, alreadyImported: boolean): string {
   if (alreadyImported)
     return 'This file was imported before, with these results; nothing was written now. The import is recorded in the audit log.';
   return 'The import is recorded in the audit log.';
+}
+
+/**
+ * A checked bulk credit file whose rows an earlier import already credited (`duplicateOf`): the same rows saved
+ * again are another file to the server, which would credit them again. Import waits for an explicit "again".
+ */
+function AlreadyCreditedWarning({
+  id,
+  createdAt,
+  confirmed,
+  onConfirm,
+  disabled,
+}: {
+  id: string;
+  createdAt: string;
+  confirmed: boolean;
+  onConfirm: (confirmed: boolean) => void;
+  disabled?: boolean;
+}) {
+  return (
+    <div className="grid gap-3 rounded-lg border border-warning-foreground/30 bg-warning px-4 py-3 text-sm text-warning-foreground">
+      <div id={id} className="flex gap-3">
+        <TriangleAlertIcon className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
+        <div className="grid gap-1">
+          <p className="font-semibold">
+            These rows were already credited by the import of {formatDateTime(createdAt)}.
+          </p>
+          <p>
+            Importing this file credits them again. It has the same rows as that import, saved differently
+            (line endings, number format), so it is not recognised as the same file.
+          </p>
+        </div>
+      </div>
+      <div className="flex items-center gap-2 pl-8">
+        <Checkbox
+          id="credit-again"
+          checked={confirmed}
+          disabled={disabled}
+          onCheckedChange={(next) => onConfirm(next === true)}
+          className="bg-background"
+        />
+        <Label htmlFor="credit-again">Credit these rows again</Label>
+      </div>
+    </div>
+  );
 }
 
 /** Focus lost with a button that disabled itself while it ran (it goes to <body>), or still on it. */
@@ -50,12 +99,15 @@ export function ImportPage() {
   // its options), shown as that import's figures.
   const [alreadyImported, setAlreadyImported] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
+  // The user's "credit these rows again" for a check that named an earlier import of the same rows.
+  const [creditAgain, setCreditAgain] = useState(false);
   const checkButton = useRef<HTMLButtonElement>(null);
   const importButton = useRef<HTMLButtonElement>(null);
   const checkHeading = useRef<HTMLHeadingElement>(null);
   const resultHeading = useRef<HTMLHeadingElement>(null);
   // The card's sentence is read with its heading when focus moves there.
   const checkNote = useId();
+  const duplicateNote = useId();
 
   const mutation = useMutation({
     mutationFn: (request: ImportRequest) => postImport(request),
@@ -90,11 +142,15 @@ export function ImportPage() {
     setChecked(null);
     setResult(null);
     setRefusal(null);
+    setCreditAgain(false);
   };
   const run = (dryRun: boolean) => {
     if (!file || mutation.isPending) return;
     setRefusal(null);
-    if (dryRun) setResult(null);
+    if (dryRun) {
+      setResult(null);
+      setCreditAgain(false);
+    }
     mutation.mutate({ kind, file, dryRun, skipInvalid });
   };
 
@@ -108,6 +164,7 @@ export function ImportPage() {
   }
 
   const blocked = checked !== null && checked.failed > 0 && !skipInvalid;
+  const duplicateOf = result === null ? checked?.duplicateOf : undefined;
   const running = mutation.isPending
     ? mutation.variables?.dryRun
       ? 'Checking the file…'
@@ -148,6 +205,15 @@ export function ImportPage() {
             }}
           />
           {refusal && <FormAlert message={refusal} />}
+          {duplicateOf && (
+            <AlreadyCreditedWarning
+              id={duplicateNote}
+              createdAt={duplicateOf.createdAt}
+              confirmed={creditAgain}
+              onConfirm={setCreditAgain}
+              disabled={mutation.isPending}
+            />
+          )}
           <div className="flex flex-wrap gap-2">
             <Button
               ref={checkButton}
@@ -159,7 +225,13 @@ export function ImportPage() {
             </Button>
             <Button
               ref={importButton}
-              disabled={!checked || blocked || result !== null || mutation.isPending}
+              disabled={
+                !checked ||
+                blocked ||
+                result !== null ||
+                mutation.isPending ||
+                (!!duplicateOf && !creditAgain)
+              }
               onClick={() => run(false)}
             >
               Import
@@ -177,7 +249,13 @@ export function ImportPage() {
       {checked && !result && (
         <Card>
           <CardHeader>
-            <CardTitle ref={checkHeading} tabIndex={-1} aria-describedby={checkNote} className="outline-none">
+            <CardTitle
+              ref={checkHeading}
+              tabIndex={-1}
+              // The warning of rows already credited is read with the heading when focus moves there.
+              aria-describedby={duplicateOf ? `${checkNote} ${duplicateNote}` : checkNote}
+              className="outline-none"
+            >
               Check
             </CardTitle>
             <CardDescription id={checkNote}>

@@ -33,6 +33,6 @@ export const importKindInfo: Record<ImportKind, { label: string; columns: string
     label: 'Bulk credits',
     columns: 'clientId,points,reason (or cardNumber instead of clientId)',
     description:
-      'Points added to existing accounts, one adjustment per row. The same file twice credits once.',
+      'Points added to existing accounts, one adjustment per row. The same file sent again credits nothing; the check warns when an earlier import already credited the same rows.',
   },
 };
