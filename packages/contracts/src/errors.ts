@@ -51,6 +51,11 @@ export const errorCatalogue = {
     status: 400,
     message: "The confirmation does not match the account's client ID",
   },
+  // PROGRAMME-API §4: an erased member's reasons are cleared, so no new free text (a staff reason) may reach them.
+  ACCOUNT_ERASED: {
+    status: 409,
+    message: "This member's data was erased; no points can be added or removed by hand",
+  },
   CARD_NOT_ACTIVE: { status: 409, message: 'Only an active card can be blocked' },
   CARD_NOT_REISSUABLE: { status: 409, message: 'Only an active or blocked card can be reissued' },
   OPERATION_NOT_FOUND: { status: 404, message: 'Operation not found' },

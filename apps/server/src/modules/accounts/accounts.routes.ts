@@ -75,7 +75,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['Accounts'],
         summary: 'Add points to an account (an adjustment operation); returns it and the new balance',
-        description: `Points that would take the balance past ${MAX_BALANCE} are refused with 409 BALANCE_LIMIT_EXCEEDED; nothing is written.`,
+        description: `Points that would take the balance past ${MAX_BALANCE} are refused with 409 BALANCE_LIMIT_EXCEEDED, and any points for an account whose member's data was erased with 409 ACCOUNT_ERASED (its reasons were cleared; a new one would stay); nothing is written.`,
         headers: manualAccrualHeaders,
         body: manualAccrualRequest,
         // A refusal is an answer too when an Idempotency-Key replays it.

@@ -1,3 +1,4 @@
+import { isErasedClientIdOf } from '@loyalty/contracts';
 import type { Tx } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import { type Cents, centsText, MAX_BALANCE_CENTS, parseCents } from '../../lib/money';
@@ -25,11 +26,14 @@ export interface PostedAdjustment {
 }
 
 /**
- * Why a credit cannot be posted to the locked account, or null: the account is missing, or the balance
- * would pass what numeric(14, 2) stores (issue 15.2; refused before anything is written, not a 500).
+ * Why a credit cannot be posted to the locked account, or null: the account is missing; its member's data
+ * was erased (PROGRAMME-API §4 cleared the free-text reasons of its operations, and a new adjustment's reason
+ * would sit in its operation, audit entry, export and event, never cleared: ACCOUNT_ERASED); or the balance
+ * would pass what numeric(14, 2) stores (issue 15.2). Refused before anything is written, not a 500.
  */
 export function adjustmentRefusal(account: LockedAccount | undefined, points: Cents): AppError | null {
   if (!account) return new AppError('ACCOUNT_NOT_FOUND');
+  if (isErasedClientIdOf(account.client_id, account.id)) return new AppError('ACCOUNT_ERASED');
   if (parseCents(account.balance) + points > MAX_BALANCE_CENTS) return new AppError('BALANCE_LIMIT_EXCEEDED');
   return null;
 }

@@ -126,6 +126,8 @@ export function answersInOrder(
 
 export interface LockedAccount {
   id: string;
+  /** Read under the lock: an erasure that renamed the account while this waited is seen (`isErasedClientIdOf`). */
+  client_id: string;
   balance: string;
   held_balance: string;
 }
@@ -137,7 +139,7 @@ export interface LockedAccount {
  */
 export async function lockAccountForPosting(trx: Tx, accountId: string): Promise<LockedAccount | undefined> {
   const result = await sql<LockedAccount>`
-    select id, balance, held_balance from accounts where id = ${accountId}::uuid for no key update`.execute(
+    select id, client_id, balance, held_balance from accounts where id = ${accountId}::uuid for no key update`.execute(
     trx,
   );
   return result.rows[0];

@@ -1,3 +1,4 @@
+import { erasedClientId, isErasedClientIdOf } from '@loyalty/contracts';
 import { sql } from 'kysely';
 import type { Tx } from '../../db/transaction';
 import { insertCreditLots } from './lots.sql';
@@ -16,6 +17,25 @@ export async function lockStagedAccounts(trx: Tx, stage: string): Promise<void> 
     select a.id from accounts a
     where a.id in (select account_id from ${sql.table(stage)} where post)
     order by a.id for no key update`.execute(trx);
+}
+
+/**
+ * Rows of accounts whose member's data was erased: refused (ACCOUNT_ERASED), not posted, as a manual accrual
+ * is (`adjustmentRefusal`). Erased accounts are found by the contract's own test (`isErasedClientIdOf`) over
+ * the few whose client ID starts as an erased one does, so a file's other accounts are never read into memory.
+ */
+export async function refuseErasedAccounts(trx: Tx, stage: string): Promise<void> {
+  // `erasedClientId` with no digits: the prefix every erased client ID starts with ('erased-').
+  const prefix = erasedClientId('', 0);
+  const candidates = await sql<{ id: string; client_id: string }>`
+    select a.id, a.client_id from accounts a
+    where a.id in (select account_id from ${sql.table(stage)} where post)
+      and a.client_id like ${`${prefix}%`}`.execute(trx);
+  const erased = candidates.rows.filter((a) => isErasedClientIdOf(a.client_id, a.id)).map((a) => a.id);
+  if (erased.length === 0) return;
+  await sql`
+    update ${sql.table(stage)} set error = 'ACCOUNT_ERASED', post = false
+    where post and account_id = any(${erased}::uuid[])`.execute(trx);
 }
 
 /** Rows of accounts whose balance would pass `maxBalance` with all their rows: refused, not posted. */

@@ -1,7 +1,12 @@
 import type { Tx } from '../../db/transaction';
 import { centsText, MAX_BALANCE_CENTS } from '../../lib/money';
 import { appendOperationEvents } from '../events/emit';
-import { insertStagedAdjustments, lockStagedAccounts, refuseOverLimit } from './staged-credits.repository';
+import {
+  insertStagedAdjustments,
+  lockStagedAccounts,
+  refuseErasedAccounts,
+  refuseOverLimit,
+} from './staged-credits.repository';
 
 /** Rows per posting statement: what the server holds of a file's operations at a time. */
 const POST_BATCH = 5000;
@@ -32,8 +37,8 @@ export interface StagedCredits {
 
 /**
  * The ledger's bulk form of an admin adjustment (admin-adjustment.ts), for imports: lock the accounts →
- * refuse what would pass the balance limit (BALANCE_LIMIT_EXCEEDED on each of that account's rows, the
- * rule of `adjustmentRefusal` over the file's sum) → write the adjustments and their balance changes in
+ * refuse the rows of erased members (ACCOUNT_ERASED) and what would pass the balance limit
+ * (BALANCE_LIMIT_EXCEEDED on each of that account's rows, the rule of `adjustmentRefusal` over the file's sum) → write the adjustments and their balance changes in
  * batches of rows, each credit with its lot (an opening balance's `expiresAt` dates it; PROGRAMME-API.md §1).
  */
 export async function postStagedCredits(trx: Tx, input: StagedCredits): Promise<void> {
@@ -42,6 +47,8 @@ export async function postStagedCredits(trx: Tx, input: StagedCredits): Promise<
       await lockStagedAccounts(trx, input.stage);
       await input.whenLocked?.(trx);
     }
+    // Under the lock: an erasure that renamed an account while the file waited for it is seen.
+    await refuseErasedAccounts(trx, input.stage);
     await refuseOverLimit(trx, input.stage, centsText(MAX_BALANCE_CENTS));
   }
   if (input.dryRun) return;
