@@ -4,6 +4,7 @@ import { idInput, isoTimestamp, listFormat, pageQuery, sortParam } from './commo
 /** What a connected system can hear (PROGRAMME-API.md §5); `webhook.test` only from "Send test event". */
 export const eventTypes = [
   'account.created',
+  'account.erased',
   'card.issued',
   'card.blocked',
   'card.reissued',
@@ -20,7 +21,10 @@ export const eventType = z.enum(eventTypes);
 export type EventType = z.infer<typeof eventType>;
 export const TEST_EVENT_TYPE = 'webhook.test';
 
-/** An event id: the outbox row's number, as a string (it is also the `webhook-id` of its deliveries). */
+/**
+ * An event id: the outbox row's number, as a string. Its deliveries' `webhook-id` is
+ * `evt_<installation id>_<event id>`: the number alone repeats across installations and rebuilt databases.
+ */
 const eventId = z.string().regex(/^\d{1,18}$/, 'must be an event id');
 
 export const event = z.object({

@@ -162,6 +162,12 @@ export interface ImportRows {
   reason: string | null;
 }
 
+export interface Installation {
+  created_at: Generated<Timestamp>;
+  id: Generated<string>;
+  only_row: Generated<boolean>;
+}
+
 export interface LoginAttempts {
   address: string;
   attempted_at: Generated<Timestamp>;
@@ -395,6 +401,7 @@ export interface DB {
   excluded_skus: ExcludedSkus;
   idempotency_keys: IdempotencyKeys;
   import_rows: ImportRows;
+  installation: Installation;
   login_attempts: LoginAttempts;
   lot_consumptions: LotConsumptions;
   lots: Lots;

@@ -38,6 +38,7 @@ import * as m042 from './042-audit-short-search';
 import * as m043 from './043-webhook-delivery-counts';
 import * as m044 from './044-canonical-client-ids';
 import * as m045 from './045-bulk-credit-row-fingerprints';
+import * as m046 from './046-installation-id';
 
 /**
  * Every migration, in order. Forward-only: a shipped migration is never edited; add the next one.
@@ -83,4 +84,5 @@ export const migrations: Record<string, Migration> = {
   '043-webhook-delivery-counts': m043,
   '044-canonical-client-ids': m044,
   '045-bulk-credit-row-fingerprints': m045,
+  '046-installation-id': m046,
 };

@@ -12,7 +12,8 @@ import {
 import { eventBody, pruneEvents } from './events.repository';
 import { claimStreamBatch, deliverStream, type StreamOptions } from './stream-batch';
 import type { ClaimedStream } from './streams.repository';
-import { sendWebhook } from './webhook-sender';
+import { sendWebhook, webhookMessageId } from './webhook-sender';
+import { disableGoneEndpoint } from './webhooks.service';
 
 export interface DeliveryOptions extends StreamOptions {
   /** Attempts one server runs at once, and at most this many per endpoint (across servers). */
@@ -29,8 +30,12 @@ const PER_ENDPOINT = 4;
  */
 export const leaseMs = (timeoutMs: number) => 2 * timeoutMs + 5000;
 
-/** One attempt of a claimed delivery row: its outcome, to be recorded against the claim. */
+/**
+ * One attempt of a claimed delivery row: its outcome, to be recorded against the claim. A 410 Gone disables
+ * the endpoint at once (its delivery is recorded `failed` with the claim).
+ */
 export async function attemptDelivery(
+  db: Db,
   crypto: KeyCrypto,
   options: DeliveryOptions,
   claim: ClaimedDelivery,
@@ -42,12 +47,11 @@ export async function attemptDelivery(
     created_at: claim.event_created_at,
   });
   const secret = crypto.decrypt(claim.secret_cipher, claim.endpoint_id);
-  const result = await sendWebhook(claim.url, { id: String(claim.event_id), body, secret }, options);
-  return {
-    id: claim.id,
-    attempts: claim.attempts,
-    outcome: outcomeOf(result, claim.attempts, options.retrySchedule),
-  };
+  const id = webhookMessageId(claim.installation, claim.event_id);
+  const result = await sendWebhook(claim.url, { id, body, secret }, options);
+  const outcome = outcomeOf(result, claim.attempts, options.retrySchedule);
+  if (outcome.gone) await disableGoneEndpoint(db, claim.endpoint_id, claim.url);
+  return { id: claim.id, attempts: claim.attempts, outcome };
 }
 
 const limits = (options: DeliveryOptions) => ({
@@ -63,7 +67,7 @@ const limits = (options: DeliveryOptions) => ({
 export async function deliverDue(db: Db, crypto: KeyCrypto, options: DeliveryOptions): Promise<number> {
   const { maxInFlight, perEndpoint, leaseMs } = limits(options);
   const claimed = await claimDeliveries(db, { limit: maxInFlight, perEndpoint, leaseMs });
-  const rows = Promise.all(claimed.map((claim) => attemptDelivery(crypto, options, claim)));
+  const rows = Promise.all(claimed.map((claim) => attemptDelivery(db, crypto, options, claim)));
   const free = maxInFlight - claimed.length;
   const { token, streams } = await claimStreamBatch(db, {
     limit: Math.floor(free / perEndpoint),
@@ -120,7 +124,7 @@ export function startDeliveryWorker(
   // An ended attempt is recorded by the next claim, at once: its slot is free and rows may be due.
   const runRow = (claim: ClaimedDelivery) =>
     track(
-      attemptDelivery(crypto, options, claim).then(
+      attemptDelivery(db, crypto, options, claim).then(
         (ended) => {
           finished.push(ended);
           return true;

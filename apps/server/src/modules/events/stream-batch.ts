@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Db } from '../../db/connection';
 import type { Executor } from '../../db/executor';
 import type { KeyCrypto } from '../pos-keys/key-crypto';
 import { outcomeOf } from './attempt-outcome';
@@ -8,9 +9,11 @@ import {
   claimStreams,
   readLeasedStream,
   recordStream,
+  type StreamEvent,
   type StreamOutcome,
 } from './streams.repository';
-import { type SendOptions, sendWebhook } from './webhook-sender';
+import { type SendOptions, sendWebhook, webhookMessageId } from './webhook-sender';
+import { disableGoneEndpoint } from './webhooks.service';
 
 /** Events read from a stream at once, and at most this many of them sent in one batch. */
 const WINDOW = 256;
@@ -21,16 +24,45 @@ export interface StreamOptions extends SendOptions {
 }
 
 /**
- * Sends one leased stream's next batch, `stream_slots` attempts at a time, then records every outcome and
- * the new position in one statement. It reads from where the stream stands when it reads, not from the
- * claim's position (the endpoint may have been disabled and enabled again since), and sends to the claim's
- * URL. No attempt starts once `timeoutMs` has passed since the batch began, so every attempt ends well
- * inside the lease (2 × the time limit + 5 s); the events left are queued as delivery rows, due at once,
- * for the rows' worker. Returns the attempts made, and whether the stream
- * had more to read than one batch (a backlog: worth claiming again at once).
+ * The batch's events as chains to send one after another: one per subject (an account, or a card with no
+ * account: `StreamEvent.subject`) in feed order, and one per event about neither. The chains come in the
+ * order of their first event, so the earliest event of the batch is always the first attempt.
+ */
+function chainsOf(batch: readonly StreamEvent[]): number[][] {
+  const chains: number[][] = [];
+  const bySubject = new Map<string, number[]>();
+  batch.forEach((event, index) => {
+    const chain = event.subject === null ? undefined : bySubject.get(event.subject);
+    if (chain) chain.push(index);
+    else {
+      const started = [index];
+      chains.push(started);
+      if (event.subject !== null) bySubject.set(event.subject, started);
+    }
+  });
+  return chains;
+}
+
+/**
+ * Sends one leased stream's next batch, then records every outcome and the new position in one statement.
+ * It reads from where the stream stands when it reads, not from the claim's position (the endpoint may have
+ * been disabled and enabled again since), and sends to the claim's URL.
+ *
+ * Order: the events of one account (of one card, for those without an account) go one after another in the
+ * feed's order, each attempt starting once the one before it has ended, whatever its outcome: a failed one
+ * is retried on the schedule as a delivery row, and the account's next events do not wait for it (waiting
+ * would hold an account's deliveries for up to the schedule's 21 hours each time the receiver refuses one). Different accounts go side by side, `stream_slots` attempts at a time.
+ *
+ * No attempt starts once `timeoutMs` has passed since the batch began, so every attempt ends well inside the
+ * lease (2 × the time limit + 5 s). The position then stops just before the first event not attempted, so
+ * the next batch sends it and what follows it in order (queued as delivery rows instead, they went out side
+ * by side); the events attempted after that point have their delivery rows, and a stream never sends again
+ * an event that has one (`StreamEvent.delivered`). A 410 Gone stops the batch (no attempt starts after it)
+ * and disables the endpoint. Returns the attempts made, and whether the stream had more to read than one
+ * batch (a backlog: worth claiming again at once).
  */
 export async function deliverStream(
-  db: Executor,
+  db: Db,
   crypto: KeyCrypto,
   options: StreamOptions,
   stream: ClaimedStream,
@@ -38,34 +70,46 @@ export async function deliverStream(
 ): Promise<{ attempts: number; more: boolean }> {
   const started = Date.now();
   const events = await readLeasedStream(db, { id: stream.id, token }, WINDOW);
-  const wanted = events.filter((event) => event.data !== null);
+  const wanted = events.filter((event) => event.data !== null && !event.delivered);
   const batch = wanted.slice(0, BATCH);
-  // Past the batch when more wanted events follow it; otherwise past every event read.
-  const last = wanted.length > BATCH ? batch.at(-1) : events.at(-1);
-  const position = last ? { xid: last.xid, id: last.id } : { xid: stream.stream_xid, id: stream.stream_id };
   const secret = batch.length > 0 ? crypto.decrypt(stream.secret_cipher, stream.id) : '';
-  const outcomes: StreamOutcome[] = batch.map((event) => ({
-    eventId: event.id,
-    attemptedAt: null,
-    outcome: null,
-  }));
-  let next = 0;
+  const outcomes: (StreamOutcome | undefined)[] = batch.map(() => undefined);
+  const chains = chainsOf(batch);
+  let nextChain = 0;
   let attempts = 0;
+  let gone = false;
   const lane = async () => {
-    while (next < batch.length && Date.now() - started < options.timeoutMs) {
-      const index = next++;
-      const read = batch[index]!;
-      const body = eventBody({ ...read, data: read.data! });
-      const attemptedAt = new Date();
-      attempts++;
-      const result = await sendWebhook(stream.url, { id: String(read.id), body, secret }, options);
-      const outcome = outcomeOf(result, 1, options.retrySchedule);
-      outcomes[index] = { eventId: read.id, attemptedAt, outcome };
+    while (nextChain < chains.length) {
+      for (const index of chains[nextChain++]!) {
+        if (gone || Date.now() - started >= options.timeoutMs) return;
+        const read = batch[index]!;
+        const body = eventBody({ ...read, data: read.data! });
+        const attemptedAt = new Date();
+        attempts++;
+        const id = webhookMessageId(stream.installation, read.id);
+        const result = await sendWebhook(stream.url, { id, body, secret }, options);
+        const outcome = outcomeOf(result, 1, options.retrySchedule);
+        if (outcome.gone) gone = true;
+        outcomes[index] = { eventId: read.id, attemptedAt, outcome };
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.max(stream.stream_slots, 1) }, lane));
-  await recordStream(db, { id: stream.id, token, position }, outcomes);
-  return { attempts, more: wanted.length > BATCH || events.length === WINDOW };
+
+  // Past the batch when more wanted events follow it, otherwise past every event read; but never past an
+  // event of the batch that was not attempted (the position stays where it is when that is the first read).
+  const firstLeft = outcomes.indexOf(undefined);
+  const stopAt = firstLeft >= 0 ? events.indexOf(batch[firstLeft]!) : -1;
+  const last = stopAt >= 0 ? events[stopAt - 1] : wanted.length > BATCH ? batch.at(-1) : events.at(-1);
+  const position = last ? { xid: last.xid, id: last.id } : { xid: stream.stream_xid, id: stream.stream_id };
+  // Disabled while the lease is still this batch's, so no other server sends its next batch meanwhile.
+  if (gone) await disableGoneEndpoint(db, stream.id, stream.url);
+  await recordStream(
+    db,
+    { id: stream.id, token, position },
+    outcomes.filter((outcome) => outcome !== undefined),
+  );
+  return { attempts, more: firstLeft >= 0 || wanted.length > BATCH || events.length === WINDOW };
 }
 
 /** Leases up to `limit` streams under a token of this claim's own. */

@@ -21,6 +21,8 @@ export interface ClaimedStream {
   stream_xid: string;
   stream_id: number;
   stream_slots: number;
+  /** The installation's id (migration 046), for the deliveries' `webhook-id` (`webhookMessageId`). */
+  installation: string;
 }
 
 /**
@@ -57,7 +59,7 @@ export async function claimStreams(
     from candidates c
     where w.id = c.id
     returning w.id, w.url, w.secret_cipher, w.event_types, w.stream_xid::text as stream_xid, w.stream_id,
-      w.stream_slots`.execute(db);
+      w.stream_slots, (select i.id from installation i) as installation`.execute(db);
   return result.rows.map((row) => ({ ...row, stream_id: Number(row.stream_id) }));
 }
 
@@ -68,17 +70,51 @@ export interface StreamEvent {
   /** As JSON text, only for the types the endpoint takes (the others are passed over, not sent). */
   data: string | null;
   created_at: Date;
+  /**
+   * What the event is about, for its order among the endpoint's deliveries (`deliverStream`): its account,
+   * or, for what has none, its card; null (no order to keep) for a type the endpoint does not take, or one
+   * about neither.
+   */
+  subject: string | null;
+  /**
+   * The endpoint already has a delivery of it: attempted by an earlier batch that stopped its position
+   * before it (a batch keeps an account's order by ending at the first event it did not get to), so it is
+   * not sent again.
+   */
+  delivered: boolean;
 }
+
+/**
+ * An event's subject (`StreamEvent.subject`): an operation's and a card's `accountId`, an account event's
+ * `id`; an operation without an account by its card number, a card by its number.
+ */
+const subject = sql`coalesce(e.data ->> 'accountId',
+  case when e.type like 'account.%' then e.data ->> 'id' end,
+  e.data ->> 'cardNumber',
+  case when e.type like 'card.%' then e.data ->> 'number' end)`;
 
 /** The next `limit` events after a position, in feed order, with the data of `types` only. */
 async function readAfter(
   db: Executor,
-  after: { xid: RawBuilder<unknown>; id: RawBuilder<unknown>; types: RawBuilder<unknown> },
+  after: {
+    xid: RawBuilder<unknown>;
+    id: RawBuilder<unknown>;
+    types: RawBuilder<unknown>;
+    endpoint?: RawBuilder<unknown>;
+  },
   limit: number,
 ): Promise<StreamEvent[]> {
+  const taken = sql`e.type = any(${after.types})`;
+  // The unique (event_id, endpoint_id) index: one probe per event taken.
+  const delivered = after.endpoint
+    ? sql`${taken} and exists (select 1 from webhook_deliveries d
+        where d.event_id = e.id and d.endpoint_id = ${after.endpoint})`
+    : sql`false`;
   const result = await sql<StreamEvent>`
     select e.id, e.xid::text as xid, e.type, e.created_at,
-      case when e.type = any(${after.types}) then e.data::text end as data
+      case when ${taken} then e.data::text end as data,
+      case when ${taken} then ${subject} end as subject,
+      coalesce(${delivered}, false) as delivered
     from events e
     where (e.xid, e.id) > (${after.xid}, ${after.id}) and ${visible}
     order by e.xid, e.id
@@ -120,7 +156,12 @@ export function readLeasedStream(
   return readAfter(
     db,
     // The cast: `any (select …)` would compare with each row, not with the array.
-    { xid: held(sql`stream_xid`), id: held(sql`stream_id`), types: sql`${held(sql`event_types`)}::text[]` },
+    {
+      xid: held(sql`stream_xid`),
+      id: held(sql`stream_id`),
+      types: sql`${held(sql`event_types`)}::text[]`,
+      endpoint: sql`${stream.id}::uuid`,
+    },
     limit,
   );
 }

@@ -16,8 +16,16 @@ export function signature(secret: string, id: string, timestamp: number, body: s
   return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }
 
+/**
+ * `webhook-id` of an event's deliveries: `evt_<installation id>_<event id>`, the same on every attempt, so
+ * receivers can dedupe. The event id alone repeats across installations (staging and production feeding one
+ * receiver) and after a database is rebuilt; the installation's id is drawn once per database (migration 046).
+ */
+export const webhookMessageId = (installation: string, eventId: number | string) =>
+  `evt_${installation}_${eventId}`;
+
 export interface Message {
-  /** `webhook-id`: the event's id, the same on every attempt, so receivers can dedupe. */
+  /** `webhook-id` (`webhookMessageId`); the signature covers it. */
   id: string;
   body: string;
   secret: string;
@@ -31,6 +39,8 @@ export interface SendOptions {
 export interface SendResult {
   status: number | null;
   error: string | null;
+  /** The answer's `Retry-After` header as sent (seconds or an HTTP date); absent when it had none. */
+  retryAfter?: string;
 }
 
 /**
@@ -92,8 +102,10 @@ export function sendWebhook(url: string, message: Message, options: SendOptions)
     req.on('response', (res) => {
       // The answer's body is not kept; it is read so the connection closes cleanly.
       res.resume();
-      res.on('end', () => finish({ status: res.statusCode ?? null, error: null }));
-      res.on('error', (error) => finish({ status: res.statusCode ?? null, error: error.message }));
+      const header = res.headers['retry-after'];
+      const extra = typeof header === 'string' ? { retryAfter: header } : {};
+      res.on('end', () => finish({ status: res.statusCode ?? null, error: null, ...extra }));
+      res.on('error', (error) => finish({ status: res.statusCode ?? null, error: error.message, ...extra }));
     });
     req.on('error', (error) => finish({ status: null, error: error.message }));
     req.end(message.body);

@@ -140,6 +140,29 @@ export async function changeWebhook(
   });
 }
 
+/**
+ * A receiver answered 410 Gone (Standard Webhooks: disable the endpoint, stop sending): the endpoint is
+ * disabled, as an ADMIN's PATCH would, with an audit entry of no user that says why. Only while it still
+ * sends to the URL that answered: changed meanwhile, the new URL has not said anything. Enabled again, it
+ * starts from then (README, Deliveries). Returns whether it was disabled now.
+ */
+export async function disableGoneEndpoint(db: Db, id: string, url: string): Promise<boolean> {
+  return inTransaction(db, async (trx) => {
+    const before = await findWebhook(trx, id, true);
+    if (before?.status !== 'active' || before.url !== url) return false;
+    const after = await updateWebhook(trx, id, { status: 'disabled' });
+    await insertAudit(trx, {
+      username: null,
+      message: `Disabled webhook endpoint ${forAudit(after).url}: it answered 410 Gone (the receiver asked to stop sending)`,
+      targetType: 'webhook',
+      targetId: id,
+      source: forAudit(before),
+      dest: forAudit(after),
+    });
+    return true;
+  });
+}
+
 export async function removeWebhook(db: Db, actor: AuthUser, id: string): Promise<void> {
   await inTransaction(db, async (trx) => {
     const before = await lockedWebhook(trx, id);

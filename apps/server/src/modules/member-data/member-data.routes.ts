@@ -38,6 +38,11 @@ export const memberDataRoutes: FastifyPluginAsyncZod<{ secrets: Secrets }> = asy
         tags: ['Accounts'],
         summary:
           "Erase a member: client ID → erased-<first 8 of id>, cards blocked 'Erased', operation reasons cleared; confirm with the client ID",
+        description:
+          'In one transaction with the erasure, an `account.erased` event (the account as this answer shows it) ' +
+          'tells the systems that copied the client ID that the member is gone; afterwards the account takes no ' +
+          'manual accrual or bulk credit (409 ACCOUNT_ERASED). The confirmation is compared in the client ' +
+          "ID's canonical form.",
         params: idParam,
         body: eraseAccountRequest,
         response: { 200: account },

@@ -131,7 +131,11 @@ export async function eraseMember(
         source: null,
         dest: { clientId: erasedId, cardsBlocked: cards.all, reasonsCleared },
       });
-      return (await findAccountById(trx, account.id))!;
+      const erased = (await findAccountById(trx, account.id))!;
+      // Always, after the cards' events: a system that copied the client ID from account.created learns that
+      // the member is gone (the card events alone said nothing when every card was blocked already).
+      await appendEvent(trx, 'account.erased', erased);
+      return erased;
     });
   } catch (error) {
     // Another account already carries this erased ID (the same first 8 characters of its id).

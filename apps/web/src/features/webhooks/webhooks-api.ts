@@ -92,7 +92,7 @@ export function retryDelivery({ webhookId, id }: Pick<Delivery, 'webhookId' | 'i
 
 /** The Add Endpoint dialog's checkboxes, grouped as the event names are. */
 export const eventTypeGroups: readonly { title: string; types: readonly EventType[] }[] = [
-  { title: 'Accounts', types: ['account.created'] },
+  { title: 'Accounts', types: ['account.created', 'account.erased'] },
   { title: 'Cards', types: ['card.issued', 'card.blocked', 'card.reissued'] },
   {
     title: 'Points',
