@@ -396,6 +396,48 @@ test('Add Points: a refused accrual shows the Manual accrual label', async ({ pa
   await expect(dialog).toBeVisible();
 });
 
+test('an erased member: the row says Erased and offers no Add Points; a stale Add Points is refused and closes', async ({
+  page,
+  api,
+}) => {
+  const { account } = await createCardholder(api, 5);
+  // The search in the address: the list is filtered from its first answer (typed, its debounced answer could
+  // come after the erasure below, and the list would not be stale).
+  await page.goto(`/accounts?search=${encodeURIComponent(account.clientId)}`);
+  await expect(rowFor(page, account.clientId)).toHaveCount(1);
+  // Erased by someone else while this list shows the member as they were.
+  const erased = await api.post(`/api/v1/accounts/${account.id}/erase`, {
+    data: { confirm: account.clientId },
+  });
+  expect(erased.status()).toBe(200);
+  const erasedId = ((await erased.json()) as { clientId: string }).clientId;
+
+  await rowAction(page, account.clientId, 'Add Points');
+  const dialog = page.getByRole('dialog', { name: 'Add Points' });
+  await dialog.getByLabel('Points', { exact: true }).fill('10');
+  await dialog.getByLabel('Reason (optional)').fill('Goodwill: complained by phone +44 7700 900123');
+  await dialog.getByRole('button', { name: 'Add Points' }).click();
+  await expect(
+    toast(page, "Manual accrual: This member's data was erased; no points can be added or removed by hand"),
+  ).toBeVisible();
+  // Nothing more can succeed there: the dialog closes and the list reloads (the old client ID finds nothing).
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText('No results.')).toBeVisible();
+  expect((await getAccount(api, account.id)).balance).toBe(5);
+
+  await page.getByLabel('Search accounts').fill(erasedId);
+  const row = table(page).getByRole('row').filter({ hasText: erasedId });
+  await expect(row).toHaveCount(1);
+  await expect(row.getByText('Erased', { exact: true })).toBeVisible();
+  expect((await axeScan(page)).violations).toEqual([]);
+  await row.getByRole('button', { name: `Actions for ${erasedId}`, exact: true }).click();
+  await expect(page.getByRole('menuitem').first()).toBeVisible();
+  await expect(page.getByRole('menuitem', { name: 'Add Points' })).toHaveCount(0);
+  await expect(page.getByRole('menuitem', { name: 'View Operations' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(row.getByRole('button', { name: `Actions for ${erasedId}`, exact: true })).toBeFocused();
+});
+
 test('Operations dialog: the widest points an operation can hold show whole', async ({ page, api }) => {
   const account = await createAccount(api);
   await addPoints(api, account.id, 123456789.12);

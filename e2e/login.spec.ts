@@ -131,3 +131,57 @@ test('every route but /login needs a session', async ({ page }) => {
   await page.goto('/users');
   await expect(page).toHaveURL('/login');
 });
+
+/** Signs in on the open /login page through the form, as a person does. */
+async function signInHere(page: import('@playwright/test').Page) {
+  await page.getByLabel('Username').fill(ADMIN.username);
+  await page.getByLabel('Password').fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(toast(page, 'Welcome back!')).toBeVisible();
+}
+
+test('a bookmarked deep link opened without a session comes back after signing in, query and all', async ({
+  page,
+}) => {
+  await page.goto('/accounts?search=deep-link');
+  await expect(page).toHaveURL('/login');
+  await signInHere(page);
+  await expect(page).toHaveURL('/accounts?search=deep-link');
+  await expect(page.getByLabel('Search accounts')).toHaveValue('deep-link');
+});
+
+test('signing in again after the session ran out goes back to the screen it ran out on', async ({
+  page,
+  signIn,
+}) => {
+  await page.clock.install();
+  const { expiresInSeconds } = await signIn(page);
+  await page.goto('/audit');
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Accounts', exact: true })
+    .click();
+  await page.getByLabel('Search accounts').fill('where-i-was');
+  await expect(page).toHaveURL('/accounts?search=where-i-was');
+  const historyLength = await page.evaluate(() => history.length);
+  await page.clock.fastForward(expiresInSeconds * 1000 + 1000);
+  await expect(page).toHaveURL('/login');
+  // Still replacing history (spec section 2): Back does not return to the screen without a session.
+  expect(await page.evaluate(() => history.length)).toBe(historyLength);
+  await signInHere(page);
+  await expect(page).toHaveURL('/accounts?search=where-i-was');
+  await page.goBack();
+  await expect(page).toHaveURL('/audit');
+});
+
+test('a return address that is not a path of the console is ignored: sign-in goes to /', async ({ page }) => {
+  await page.goto('/login');
+  await expect(page.getByRole('heading', { name: 'Sign in', exact: true })).toBeVisible();
+  // What only a script could put into this tab's history state: another site's address.
+  await page.evaluate(() =>
+    history.replaceState({ usr: { from: '//example.com/phish' }, key: 'x', idx: 0 }, ''),
+  );
+  await page.reload();
+  await signInHere(page);
+  await expect(page).toHaveURL('/');
+});

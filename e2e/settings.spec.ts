@@ -449,3 +449,57 @@ test("Points Expiry: 'Points never expire' takes a set expiry back, and typing d
     await saveSettings(api, { points: { expiry_days: null, pending_days: null } });
   }
 });
+
+for (const role of ['VIEWER', 'MANAGER'] as const) {
+  test(`${role} reads an unset value in the summary's words, not the administrator's example number`, async ({
+    page,
+    signIn,
+    createUser,
+  }) => {
+    // Nothing set: the example numbers of spec section 9 are for an administrator typing a value.
+    await page.route(`**${SETTINGS}`, (route) =>
+      route.request().method() === 'GET'
+        ? json(route, 200, {
+            holds: { ttl_minutes: null },
+            cards: { limit_per_account: null },
+            points: { expiry_days: null, pending_days: null },
+            programme: { currency: 'EUR', timezone: 'UTC' },
+          })
+        : route.fallback(),
+    );
+    await signIn(page, await createUser(role));
+    await page.goto('/settings');
+    await expect(summary(page)).toContainText('Cards LimitNo limit set');
+    for (const [input, words] of [
+      [ttl(page), 'Not configured'],
+      [cards(page), 'No limit set'],
+      [expiryDays(page), 'Never'],
+      [pendingDays(page), 'Immediately'],
+    ] as const) {
+      await expect(input).toHaveValue('');
+      await expect(input).toHaveAttribute('readonly', '');
+      await expect(input).toHaveAttribute('placeholder', words);
+    }
+    await expect(summary(page)).toContainText('Points ExpiryNever');
+    await expect(summary(page)).toContainText('Pending PeriodImmediately');
+  });
+}
+
+test('an administrator keeps the example numbers as placeholders when nothing is set', async ({ page }) => {
+  await page.route(`**${SETTINGS}`, (route) =>
+    route.request().method() === 'GET'
+      ? json(route, 200, {
+          holds: { ttl_minutes: null },
+          cards: { limit_per_account: null },
+          points: { expiry_days: null, pending_days: null },
+          programme: { currency: 'EUR', timezone: 'UTC' },
+        })
+      : route.fallback(),
+  );
+  await page.goto('/settings');
+  await expect(save(page)).toBeEnabled();
+  await expect(ttl(page)).toHaveAttribute('placeholder', '60');
+  await expect(cards(page)).toHaveAttribute('placeholder', '3');
+  await expect(expiryDays(page)).toHaveAttribute('placeholder', '365');
+  await expect(pendingDays(page)).toHaveAttribute('placeholder', '14');
+});

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
-import { expect, expectJson, test, toast, uniqueName } from './support/fixtures';
+import { expect, expectJson, seenWith, test, toast, uniqueName } from './support/fixtures';
 import { createAccount, fitsViewport, holdRequests } from './support/loyalty-api';
 import { manualAccrual } from './support/programme-api';
 import { startWebhookReceiver } from './support/webhook-receiver';
@@ -165,6 +165,53 @@ test('a receiver answering 500: the delivery fails, Retry sends it again; reveal
         // The drawer slides in: finished at once for the picture, so it shows where it rests.
         await page.screenshot({ path: `${SHOTS}/deliveries-${width}-${theme}.png`, animations: 'disabled' });
       }
+    }
+  } finally {
+    await receiver.close();
+  }
+});
+
+test('an endpoint deleted elsewhere: each action is refused, the list reloads without it and what it opened closes', async ({
+  page,
+  signIn,
+  api,
+}) => {
+  const receiver = await startWebhookReceiver(200);
+  try {
+    await signIn(page);
+    const cases = [
+      { item: 'Disable', toast: 'Failed to change the endpoint', disabled: false },
+      { item: 'Enable', toast: 'Failed to change the endpoint', disabled: true },
+      { item: 'Send test event', toast: 'Failed to send a test event', disabled: false },
+      { item: 'Reveal secret', toast: 'Failed to reveal the signing secret', disabled: false },
+      { item: 'View deliveries', toast: 'Failed to load deliveries', disabled: false },
+    ];
+    for (const step of cases) {
+      const url = receiver.url(uniqueName('gone'));
+      const created = await expectJson<{ id: string }>(
+        await api.post('/api/v1/webhooks', { data: { url, eventTypes: [QUIET_TYPE] } }),
+      );
+      if (step.disabled) await api.patch(`/api/v1/webhooks/${created.id}`, { data: { status: 'disabled' } });
+      await page.goto('/webhooks');
+      await expect(rowFor(page, url)).toHaveCount(1);
+      // Another administrator deletes it while this list still shows it.
+      expect((await api.delete(`/api/v1/webhooks/${created.id}`)).status()).toBe(204);
+
+      await rowAction(page, url, step.item);
+      if (step.item === 'Disable') {
+        await page
+          .getByRole('alertdialog', { name: 'Disable Endpoint', exact: true })
+          .getByRole('button', { name: 'Disable' })
+          .click();
+      }
+      await expect(seenWith(toast(page, step.toast), 'Webhook endpoint not found'), step.item).toBeVisible();
+      // The dialogs first: while one is open the page behind it is hidden from these queries.
+      await expect(page.getByRole('alertdialog'), step.item).toHaveCount(0);
+      await expect(page.getByRole('dialog'), step.item).toHaveCount(0);
+      await expect(rowFor(page, url), step.item).toHaveCount(0);
+      await expect(table(page)).toBeVisible();
+      // Focus is not dropped to the page: it lands near where the endpoint's row was.
+      await expect(page.locator('body'), step.item).not.toBeFocused();
     }
   } finally {
     await receiver.close();

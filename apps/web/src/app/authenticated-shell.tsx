@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { PendingWritesLeaveGuard } from '@/components/forms/use-leave-guard';
 import { AppLayout } from '@/components/layout/app-layout';
 import { loadToaster } from '@/lib/toast';
 
@@ -15,11 +16,17 @@ function whenIdle(run: () => void): () => void {
 /**
  * Everything behind sign-in, loaded as one chunk after the session check: the sidebar and the layout. The
  * Radix code of menus, tooltips and the mobile navigation sheet is not on this first render's path either:
- * each loads with the first screen or interaction that shows it.
+ * each loads with the first screen or interaction that shows it. Leaving the tab while a write waits for its
+ * answer asks first (PendingWritesLeaveGuard).
  */
 export function AuthenticatedShell() {
   // Screens toast through sonner directly, so the shell mounts the Toaster — once the first screen has
   // painted, not in the same breath (a toast raised before is shown when it mounts: sonner replays them).
   useEffect(() => whenIdle(() => void loadToaster()), []);
-  return <AppLayout />;
+  return (
+    <>
+      <PendingWritesLeaveGuard />
+      <AppLayout />
+    </>
+  );
 }

@@ -1,11 +1,13 @@
-import { type ReactNode, useEffect } from 'react';
-import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
+import { type ReactNode, useEffect, useRef } from 'react';
+import { type Location, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import {
   clearSession,
   EXPIRY_KEY,
   endSession,
   getExpiry,
   isSessionValid,
+  loginState,
+  returnPath,
   setSessionExpiryHandler,
   TOKEN_KEY,
 } from '@/lib/session';
@@ -22,8 +24,15 @@ function expire() {
 /** Registers the router-aware session-expiry handler (spec section 4) for the whole app. */
 export function SessionRoot() {
   const navigate = useNavigate();
+  // The screen the session ends on, read when it ends: signing in again comes back to it.
+  const location = useRef<Location | null>(null);
+  location.current = useLocation();
   useEffect(() => {
-    setSessionExpiryHandler(() => navigate('/login', { replace: true }));
+    setSessionExpiryHandler(() => {
+      const here = location.current;
+      const state = here && here.pathname !== '/login' ? loginState(here) : undefined;
+      navigate('/login', { replace: true, state });
+    });
     return () => setSessionExpiryHandler(null);
   }, [navigate]);
   return <Outlet />;
@@ -55,19 +64,23 @@ function useExpiryTimer() {
   }, []);
 }
 
-/** Every route but /login: without a valid session the user goes to /login, replacing history. */
+/**
+ * Every route but /login: without a valid session the user goes to /login, replacing history, and comes
+ * back here after signing in (a bookmarked deep link opened with an expired session, too).
+ */
 export function RequireAuth({ children }: { children: ReactNode }) {
-  useLocation(); // re-check on every navigation
+  const location = useLocation(); // re-check on every navigation
   useExpiryTimer();
   if (!isSessionValid()) {
     clearSession();
-    return <Navigate to="/login" replace />;
+    return <Navigate to="/login" replace state={loginState(location)} />;
   }
   return children;
 }
 
-/** /login for someone already signed in goes to the dashboard. */
+/** /login for someone already signed in (in another tab, say) goes where it would after signing in. */
 export function RedirectIfAuthenticated({ children }: { children: ReactNode }) {
-  if (isSessionValid()) return <Navigate to="/" replace />;
+  const location = useLocation();
+  if (isSessionValid()) return <Navigate to={returnPath(location.state)} replace />;
   return children;
 }

@@ -19,6 +19,30 @@ export interface RequestOptions {
 export const NETWORK_ERROR_MESSAGE = 'Network error. Please check your connection.';
 
 /**
+ * How long a call waits for the server's answer (headers and body) before it gives up. Without a limit, a
+ * write whose answer never came kept its dialog saying "Adding..." with no way out but a reload.
+ */
+export const REQUEST_TIMEOUT_MS = 30_000;
+
+/** The code of a call that had no answer in time: the server may or may not have done what was asked. */
+export const TIMEOUT_CODE = 'REQUEST_TIMEOUT';
+export const WRITE_TIMEOUT_MESSAGE =
+  'No answer from the server. It may have been saved: check before trying again.';
+export const READ_TIMEOUT_MESSAGE = 'No answer from the server. Please try again.';
+
+declare global {
+  interface Window {
+    /** The browser tests shorten the time limit with this (set before the console loads) instead of waiting 30 s. */
+    __loyaltyRequestTimeoutMs?: number;
+  }
+}
+
+function requestTimeoutMs(): number {
+  const override = typeof window === 'undefined' ? undefined : window.__loyaltyRequestTimeoutMs;
+  return typeof override === 'number' && override > 0 ? override : REQUEST_TIMEOUT_MS;
+}
+
+/**
  * What a failed response said. `explained`: the message is the server's own (its JSON error body); a proxy's or
  * load balancer's page in front of it (HTML, "Bad Gateway") leaves only the status line, which is not shown.
  */
@@ -100,28 +124,60 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   const token = auth ? getToken() : null;
   if (token) headers.Authorization = `Bearer ${token}`;
 
-  let response: Response;
-  try {
-    response = await fetch(buildUrl(path, query), {
-      method,
-      headers,
-      body: body === undefined ? undefined : raw ? body : JSON.stringify(body),
-      signal,
-    });
-  } catch (error) {
+  // The caller's signal (a query cancelled) and the time limit both end the call. A file upload (an import of
+  // up to 50 MB) takes what its size and the link need, so it has no limit of ours.
+  const controller = new AbortController();
+  const abort = () => controller.abort(signal?.reason);
+  if (signal?.aborted) abort();
+  else signal?.addEventListener('abort', abort, { once: true });
+  let timedOut = false;
+  const timer = raw
+    ? undefined
+    : setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+      }, requestTimeoutMs());
+  const failed = (error: unknown): never => {
+    if (timedOut) {
+      const message = method === 'GET' ? READ_TIMEOUT_MESSAGE : WRITE_TIMEOUT_MESSAGE;
+      throw new ApiError({ status: 0, message, code: TIMEOUT_CODE }, silent);
+    }
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new ApiError({ status: 0, message: NETWORK_ERROR_MESSAGE, code: 'NETWORK_ERROR' }, silent);
-  }
+  };
 
-  if (!response.ok) {
-    const error = new ApiError(await readErrorBody(response), silent);
-    // Any 401 on an authenticated call means the session is gone; the login call's 401 is a wrong password.
-    if (response.status === 401 && auth) endSession();
-    throw error;
+  try {
+    let response: Response;
+    try {
+      response = await fetch(buildUrl(path, query), {
+        method,
+        headers,
+        body: body === undefined ? undefined : raw ? body : JSON.stringify(body),
+        signal: controller.signal,
+      });
+    } catch (error) {
+      return failed(error);
+    }
+
+    if (!response.ok) {
+      const error = new ApiError(await readErrorBody(response), silent);
+      // Any 401 on an authenticated call means the session is gone; the login call's 401 is a wrong password.
+      if (response.status === 401 && auth) endSession();
+      throw error;
+    }
+    if (response.status === 204) return undefined as T;
+    let text: string;
+    try {
+      // The answer's body can stall after its headers: the time limit covers it too.
+      text = await response.text();
+    } catch (error) {
+      return failed(error);
+    }
+    return (text ? JSON.parse(text) : undefined) as T;
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', abort);
   }
-  if (response.status === 204) return undefined as T;
-  const text = await response.text();
-  return (text ? JSON.parse(text) : undefined) as T;
 }
 
 type BodyOptions = Omit<RequestOptions, 'method' | 'body'>;

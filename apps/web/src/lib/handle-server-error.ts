@@ -1,6 +1,6 @@
 import type { errorCatalogue } from '@loyalty/contracts';
 import { notify } from '@/lib/toast';
-import { isApiError, NETWORK_ERROR_MESSAGE } from './api-client';
+import { isApiError, NETWORK_ERROR_MESSAGE, TIMEOUT_CODE } from './api-client';
 
 /**
  * Spec section 8 "Toasts by error code", word for word. The type ties every message to the contracts'
@@ -101,6 +101,8 @@ export function getServerMessage(error: unknown): string {
 export function getErrorMessage(error: unknown): string {
   if (isApiError(error)) {
     if (isSpecCode(error.code)) return codeMessages[error.code];
+    // No answer in time is not "check your connection": what the call did is unknown, and the message says so.
+    if (error.code === TIMEOUT_CODE) return error.message;
     return byStatus(error.status, error.message);
   }
   if (error instanceof Error && error.message) return error.message;

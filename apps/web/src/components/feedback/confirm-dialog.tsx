@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import {
   AlertDialog,
   AlertDialogCancel,
@@ -25,7 +25,11 @@ export interface ConfirmDialogProps {
   onConfirm: () => void;
 }
 
-/** A yes/no question before an action that changes data; the confirm button stays disabled while it runs. */
+/**
+ * A yes/no question before an action that changes data; the confirm button stays disabled while it runs.
+ * A second click before that (a double click: both clicks arrive before React renders `pending`) is ignored,
+ * so callers need no guard of their own.
+ */
 export function ConfirmDialog({
   open,
   onOpenChange,
@@ -39,6 +43,18 @@ export function ConfirmDialog({
   onConfirm,
 }: ConfirmDialogProps) {
   const returnFocus = useReturnFocus();
+  // Set in the click itself: `pending` comes with the next render, after a double click's second click.
+  const confirming = useRef(false);
+  // A render that shows the action not running (it ended, or never started) frees the button again; one
+  // after the first click already shows it running, as the caller's mutation reports that synchronously.
+  useEffect(() => {
+    if (!pending) confirming.current = false;
+  });
+  const confirm = () => {
+    if (confirming.current || pending) return;
+    confirming.current = true;
+    onConfirm();
+  };
   return (
     <AlertDialog open={open} onOpenChange={(next) => (next || !pending) && onOpenChange(next)}>
       <AlertDialogContent {...returnFocus}>
@@ -49,7 +65,7 @@ export function ConfirmDialog({
         {children}
         <AlertDialogFooter>
           <AlertDialogCancel disabled={pending}>Cancel</AlertDialogCancel>
-          <Button variant={destructive ? 'destructive' : 'default'} pending={pending} onClick={onConfirm}>
+          <Button variant={destructive ? 'destructive' : 'default'} pending={pending} onClick={confirm}>
             {pending ? pendingLabel : confirmLabel}
           </Button>
         </AlertDialogFooter>

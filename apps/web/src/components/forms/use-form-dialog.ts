@@ -3,10 +3,11 @@ import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
 import { setServerFieldErrors } from '@/lib/form';
 import type { AppRequestMeta } from '@/lib/query-meta';
 import { useReturnFocus } from '@/lib/use-return-focus';
+import { useLeaveGuard } from './use-leave-guard';
 
 type DialogForm<T extends FieldValues> = Pick<
   UseFormReturn<T, unknown, unknown>,
-  'reset' | 'setFocus' | 'getValues' | 'getFieldState' | 'setError'
+  'reset' | 'setFocus' | 'getValues' | 'getFieldState' | 'setError' | 'formState'
 >;
 
 export interface FormDialogOptions<Vars, Result> {
@@ -25,7 +26,8 @@ export interface FormDialogOptions<Vars, Result> {
  * What every form dialog does around its form: the first field has focus when it opens and focus goes back
  * to where it came from when it closes; Cancel, Escape and a success close it and drop what was typed;
  * nothing closes it while the request runs and a second submit then is ignored; a 400's field errors land
- * under their inputs. Spread `content` on DialogContent, `footer` on DialogFormFooter.
+ * under their inputs; reloading or closing the tab asks first while something is typed or the request runs
+ * (useLeaveGuard). Spread `content` on DialogContent, `footer` on DialogFormFooter.
  */
 export function useFormDialog<T extends FieldValues, Vars, Result>(
   form: DialogForm<T>,
@@ -49,6 +51,8 @@ export function useFormDialog<T extends FieldValues, Vars, Result>(
       onError?.(error, vars, close);
     },
   });
+  // Read in render, so react-hook-form re-renders this dialog when the form becomes dirty or clean again.
+  useLeaveGuard(form.formState.isDirty || mutation.isPending);
   const content = useReturnFocus((event) => {
     event.preventDefault();
     form.setFocus(firstField);

@@ -10,12 +10,13 @@ import {
 } from 'lucide-react';
 import { RowActionsMenu } from '@/components/data-table';
 import { DropdownMenuItem, DropdownMenuSeparator } from '@/components/ui/dropdown-menu';
+import { isErasedAccount } from './accounts-api';
 
 export type AccountAction = 'cards' | 'issue' | 'points' | 'operations' | 'lots' | 'export' | 'erase';
 
 /**
  * Spec section 2 "Accounts" row menu; Issue Card and Add Points need MANAGER or ADMIN, a member's Export
- * Data and Erase Member (PROGRAMME-API §4) ADMIN.
+ * Data and Erase Member (PROGRAMME-API §4) ADMIN. An erased member is offered no Add Points.
  */
 export function AccountRowActions({
   account,
@@ -40,7 +41,8 @@ export function AccountRowActions({
           Issue Card
         </DropdownMenuItem>
       )}
-      {canManage && (
+      {/* An erased member's account takes no points by hand: the server refuses it (ACCOUNT_ERASED). */}
+      {canManage && !isErasedAccount(account) && (
         <DropdownMenuItem onSelect={() => onAction('points', account)}>
           <PlusCircleIcon />
           Add Points

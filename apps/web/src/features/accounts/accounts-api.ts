@@ -1,10 +1,11 @@
-import type {
-  Account,
-  CreateAccountRequest,
-  ManualAccrualRequest,
-  ManualAccrualResponse,
-  Operation,
-  Paged,
+import {
+  type Account,
+  type CreateAccountRequest,
+  isErasedClientIdOf,
+  type ManualAccrualRequest,
+  type ManualAccrualResponse,
+  type Operation,
+  type Paged,
 } from '@loyalty/contracts';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { ServerTableParams } from '@/components/data-table';
@@ -75,6 +76,14 @@ export function createAccount(body: CreateAccountRequest): Promise<Account> {
 /** PROGRAMME-API §4: the member's data as one JSON document (ADMIN). */
 export function memberExportUrl(accountId: string): string {
   return `${ACCOUNTS}/${encodeURIComponent(accountId)}/export`;
+}
+
+/**
+ * Whether the member's data was erased (PROGRAMME-API §4): the account carries the client ID an erasure gives
+ * it, as the server tells. Such an account takes no points by hand (409 ACCOUNT_ERASED).
+ */
+export function isErasedAccount(account: Pick<Account, 'id' | 'clientId'>): boolean {
+  return isErasedClientIdOf(account.clientId, account.id);
 }
 
 export function eraseMember(accountId: string, confirm: string): Promise<Account> {

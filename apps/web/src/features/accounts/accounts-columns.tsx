@@ -3,9 +3,11 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { CardNumber } from '@/components/cards/card-number';
 import { actionsColumn } from '@/components/data-table';
 import { ClientLink } from '@/components/links/client-link';
+import { Badge } from '@/components/ui/badge';
 import { formatDate } from '@/lib/format';
 import { formatPoints } from '@/lib/points';
 import { type AccountAction, AccountRowActions } from './account-row-actions';
+import { isErasedAccount } from './accounts-api';
 
 /** Column ids are the server's sort fields (clientId, balance, createdAt). */
 export function accountColumns(
@@ -21,9 +23,18 @@ export function accountColumns(
       enableHiding: false,
       meta: { minWidth: 160 },
       cell: ({ row }) => (
-        <ClientLink to={row.original.id} className="block truncate font-medium">
-          <span title={row.original.clientId}>{row.original.clientId}</span>
-        </ClientLink>
+        // Wraps: on a phone the badge goes under the ID rather than cutting the ID to 'erased-d…'.
+        <div className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1">
+          <ClientLink to={row.original.id} className="block min-w-0 truncate font-medium">
+            <span title={row.original.clientId}>{row.original.clientId}</span>
+          </ClientLink>
+          {/* Said beside the ID, not only by its 'erased-' form: why the row menu offers no Add Points. */}
+          {isErasedAccount(row.original) && (
+            <Badge variant="secondary" title="This member's data was erased">
+              Erased
+            </Badge>
+          )}
+        </div>
       ),
     },
     {

@@ -1,6 +1,5 @@
 import { type Account, manualAccrualRequest } from '@loyalty/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
 import { toast } from 'sonner';
 import { z } from 'zod';
 import { FormDialog } from '@/components/forms/form-dialog';
@@ -8,9 +7,10 @@ import { FormField } from '@/components/forms/form-field';
 import { useFormDialog } from '@/components/forms/use-form-dialog';
 import { Input } from '@/components/ui/input';
 import { Textarea } from '@/components/ui/textarea';
+import { isApiError } from '@/lib/api-client';
 import { numberFromInput, useZodForm } from '@/lib/form';
 import { formatNumber } from '@/lib/format';
-import { newIdempotencyKey } from '@/lib/idempotency-key';
+import { forgetKey, keyFor } from '@/lib/idempotency-key';
 import { formatPoints } from '@/lib/points';
 import { accountErrorContext, accountsKeys, addPoints, operationsKeys } from './accounts-api';
 import { accountLotsKey } from './lots-api';
@@ -23,38 +23,57 @@ const addPointsForm = z.object({
 
 const empty = { points: '', reason: '' };
 
+/**
+ * What names a credit for its Idempotency-Key (lib/idempotency-key.ts, kept in sessionStorage): the same
+ * account, amount and reason entered again, in this opening or another, even after a reload, reuse the key
+ * until the credit is answered, so a credit whose answer never came is replayed by the server, not booked
+ * twice. Changed values are a new request; once a credit is booked, the same amount again is a second one.
+ */
+function creditRequest({
+  accountId,
+  points,
+  reason,
+}: {
+  accountId: string;
+  points: number;
+  reason?: string | null;
+}) {
+  return `add-points:${JSON.stringify([accountId, points, reason ?? ''])}`;
+}
+
 /** Spec section 2 "Add Points": an amount (step 0.01) and an optional reason; a manual accrual. */
 export function AddPointsDialog({ account, onClose }: { account: Account | null; onClose: () => void }) {
   const queryClient = useQueryClient();
   const form = useZodForm(addPointsForm, { defaultValues: empty, mode: 'onTouched' });
-  // One Idempotency-Key per request of this opening: the same amount and reason sent again (after a failure
-  // whose credit may have been booked) reuse it and are booked once; changed values are a new request. A new
-  // opening (the account set, or cleared on close) or a booked credit starts afresh: a second credit of the
-  // same amount is meant.
-  const sent = useRef<{ body: string; key: string } | null>(null);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs for each opening and closing of the dialog
-  useEffect(() => {
-    sent.current = null;
-  }, [account]);
   const dialog = useFormDialog(form, 'points', onClose, {
     mutationFn: addPoints,
     meta: { errorContext: accountErrorContext.accrual },
     onSuccess: (_result, request) => {
-      sent.current = null;
+      forgetKey(creditRequest(request));
       toast.success(`Successfully added ${formatNumber(request.points)} points to account`);
       void queryClient.invalidateQueries({ queryKey: accountsKeys.all });
       void queryClient.invalidateQueries({ queryKey: operationsKeys.all });
       // The credit is a new lot, and moves the forecast: View Lots must not show the account as it was.
       void queryClient.invalidateQueries({ queryKey: accountLotsKey(request.accountId) });
     },
+    // The member was erased since the list was loaded (409 ACCOUNT_ERASED, toasted by the common handler):
+    // no amount can succeed, so the dialog closes and the list reloads, showing the account as erased.
+    onError: (error, request, close) => {
+      // The server's own refusal (4xx) says nothing was booked: the same credit entered later is a new one.
+      // No answer (a timeout, a lost connection, a 5xx) keeps the key, and the credit entered again replays.
+      if (isApiError(error) && error.explained && error.status >= 400 && error.status < 500) {
+        forgetKey(creditRequest(request));
+      }
+      if (!isApiError(error) || error.code !== 'ACCOUNT_ERASED') return;
+      void queryClient.invalidateQueries({ queryKey: accountsKeys.all });
+      close();
+    },
   });
 
   const onSubmit = form.handleSubmit(({ points, reason }) => {
     if (!account) return;
     const request = { accountId: account.id, points, reason };
-    const body = JSON.stringify(request);
-    if (sent.current?.body !== body) sent.current = { body, key: newIdempotencyKey() };
-    dialog.submit({ ...request, idempotencyKey: sent.current.key });
+    dialog.submit({ ...request, idempotencyKey: keyFor(creditRequest(request)) });
   });
 
   // Spec section 5: the button stays disabled while the amount is empty or at most 0.

@@ -1,18 +1,19 @@
 import type { LoginRequest } from '@loyalty/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { LoaderCircleIcon } from 'lucide-react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { FormField } from '@/components/forms/form-field';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { handleServerError } from '@/lib/handle-server-error';
-import { storeSession } from '@/lib/session';
+import { returnPath, storeSession } from '@/lib/session';
 import { notify } from '@/lib/toast';
 import { login } from './login-api';
 import { useLoginForm } from './use-login-form';
 
 export function LoginForm() {
   const navigate = useNavigate();
+  const location = useLocation();
   const queryClient = useQueryClient();
   const mutation = useMutation({
     mutationFn: login,
@@ -22,7 +23,8 @@ export function LoginForm() {
       // Nothing cached for a previous user may show to this one.
       queryClient.clear();
       notify.success('Welcome back!');
-      navigate('/', { replace: true });
+      // Back to where the session ended or the deep link pointed (lib/session.ts returnPath), else the dashboard.
+      navigate(returnPath(location.state), { replace: true });
     },
     // Invalid credentials → 'Invalid username or password'; 429 → the server's message.
     onError: (error) => handleServerError(error),

@@ -1,6 +1,7 @@
 import { Controller } from 'react-hook-form';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Label } from '@/components/ui/label';
+import { expiryText, pendingText } from './card-management-summary';
 import { pointsExpirySchema, toPointsExpiryValues } from './settings-form';
 import {
   READ_ONLY_DESCRIPTION,
@@ -22,6 +23,7 @@ const expiryField = {
   name: 'expiryDays',
   label: 'Expiry (days)',
   placeholder: '365',
+  unset: expiryText(null),
   hint: 'How long earned points stay spendable once available. Not set: they never expire.',
 } as const;
 
@@ -29,6 +31,7 @@ const pendingField = {
   name: 'pendingDays',
   label: 'Pending period (days)',
   placeholder: '14',
+  unset: pendingText(null),
   hint: 'How long earned points wait before they can be spent (a return window). 0: at once.',
 } as const;
 

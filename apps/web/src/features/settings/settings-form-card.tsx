@@ -2,6 +2,7 @@ import type { Settings, UpdateSettingsRequest } from '@loyalty/contracts';
 import { type MouseEvent, type ReactNode, useEffect, useMemo, useRef } from 'react';
 import { type DefaultValues, type FieldValues, type UseFormReturn, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
+import { useLeaveGuard } from '@/components/forms/use-leave-guard';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { type FieldAliases, setServerFieldErrors, useZodForm } from '@/lib/form';
@@ -60,6 +61,9 @@ export function useSettingsForm<Input extends FieldValues>(
   useFollowSettings(form, stored);
   const mutation = useSaveSettings((saved) => form.reset(toValues(saved)));
   const current = useWatch({ control: form.control });
+  const edited = Object.keys(stored).some((key) => !Object.is(current[key], stored[key]));
+  // Typed and not saved, or being saved: reloading or closing the tab asks first.
+  useLeaveGuard(edited || mutation.isPending);
   const onSubmit = form.handleSubmit((body) => {
     if (!canEdit || mutation.isPending) return;
     const typed = form.getValues();
@@ -72,7 +76,7 @@ export function useSettingsForm<Input extends FieldValues>(
     form,
     onSubmit,
     pending: mutation.isPending,
-    edited: Object.keys(stored).some((key) => !Object.is(current[key], stored[key])),
+    edited,
     reset: () => form.reset(stored),
   };
 }
@@ -87,6 +91,19 @@ export function settingsInputProps({ canEdit, loading }: SettingsFormProps) {
     className: canEdit ? undefined : 'cursor-default bg-muted/60 dark:bg-muted/40',
     disabled: loading,
   };
+}
+
+/**
+ * An empty settings input's placeholder. An administrator sees the example of spec section 9 ('3' cards);
+ * anyone else reads the field, and an example there looked like the value in force: they see what an unset
+ * value means, in the Card Management summary's words ('No limit set'), and nothing while the settings load.
+ */
+export function settingsPlaceholder(
+  { canEdit, loading }: SettingsFormProps,
+  field: { placeholder: string; unset: string },
+): string | undefined {
+  if (canEdit) return field.placeholder;
+  return loading ? undefined : field.unset;
 }
 
 /** A settings card: its form, and Reset (once edited) and the save button for administrators only. */

@@ -9,6 +9,7 @@ import {
   SettingsFormCard,
   type SettingsFormProps,
   settingsInputProps,
+  settingsPlaceholder,
   useSettingsForm,
 } from './settings-form-card';
 
@@ -17,7 +18,10 @@ type TextValues = Record<string, string>;
 export interface WholeNumberField<Values extends TextValues> {
   name: Path<Values> & keyof Values;
   label: string;
+  /** The example an administrator sees in an empty input (spec section 9); never shown to those who read. */
   placeholder: string;
+  /** What an unset value means, shown instead to those who only read it, in the summary's words. */
+  unset: string;
   hint: string;
   /** The smallest value the contract takes (0 unless said). */
   min?: number;
@@ -63,7 +67,10 @@ export function WholeNumberSettingsCard<Values extends TextValues>({
   );
 }
 
-/** One whole-number settings input (≥ its min) with its label, hint and message; read-only for non-administrators. */
+/**
+ * One whole-number settings input (≥ its min) with its label, hint and message; read-only for non-administrators,
+ * who see an unset value as what it means ('Never'), not as the administrator's example number.
+ */
 export function WholeNumberInput<Values extends FieldValues>({
   form,
   field,
@@ -71,7 +78,14 @@ export function WholeNumberInput<Values extends FieldValues>({
   onTyped,
 }: {
   form: UseFormReturn<Values, unknown, UpdateSettingsRequest>;
-  field: { name: Path<Values>; label: string; placeholder: string; hint: string; min?: number };
+  field: {
+    name: Path<Values>;
+    label: string;
+    placeholder: string;
+    unset: string;
+    hint: string;
+    min?: number;
+  };
   state: SettingsFormProps;
   /** Called with each value typed (the expiry card clears 'Points never expire' by it). */
   onTyped?: (value: string) => void;
@@ -89,7 +103,7 @@ export function WholeNumberInput<Values extends FieldValues>({
           inputMode="numeric"
           min={field.min ?? 0}
           step={1}
-          placeholder={field.placeholder}
+          placeholder={settingsPlaceholder(state, field)}
           {...form.register(field.name, { onChange: (event) => onTyped?.(event.target.value) })}
           {...settingsInputProps(state)}
           {...control}

@@ -10,9 +10,11 @@ import { ErrorWithRetry } from '@/components/feedback/error-with-retry';
 import { FilterSelect } from '@/components/ui/option-select';
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from '@/components/ui/sheet';
 import { Skeleton } from '@/components/ui/skeleton';
+import { isStaleDataError } from '@/lib/api-client';
 import { getServerMessage } from '@/lib/handle-server-error';
 import { useReturnFocus } from '@/lib/use-return-focus';
 import { DeliveryItem } from './delivery-item';
+import { refreshWhenStale } from './use-webhook-mutations';
 import {
   DELIVERIES_SHOWN,
   type DeliveriesView,
@@ -51,6 +53,13 @@ function DeliveriesList({ endpoint }: { endpoint: Webhook }) {
   useEffect(() => {
     if (emptied) setView((current) => ({ ...current, page: Math.min(current.page, lastPage) }));
   }, [emptied, lastPage]);
+  // The endpoint was deleted since the list was loaded (404, toasted): the list reloads without it, and
+  // the drawer, open on an endpoint the list no longer has, closes.
+  // Only the list: reloading these deliveries too would ask again for what is gone.
+  const gone = isStaleDataError(query.error);
+  useEffect(() => {
+    if (gone) void queryClient.invalidateQueries({ queryKey: webhooksKeys.list });
+  }, [gone, queryClient]);
   const retry = useMutation({
     mutationFn: retryDelivery,
     meta: { errorTitle: 'Failed to retry the delivery' },
@@ -58,6 +67,8 @@ function DeliveriesList({ endpoint }: { endpoint: Webhook }) {
       toast.success('Delivery queued: it is sent again now');
       void queryClient.invalidateQueries({ queryKey: webhooksKeys.all });
     },
+    // The delivery (pruned) or its endpoint (deleted) is gone: the drawer and the list reload.
+    onError: (error) => void refreshWhenStale(queryClient, error),
   });
   // A table only to drive the console's shared Previous / Next (the rows are drawn as cards below).
   const pager = useReactTable<Delivery>({

@@ -1,7 +1,8 @@
 import type { CreatedWebhook, Webhook } from '@loyalty/contracts';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { toast } from 'sonner';
+import { refreshWhenStale } from './use-webhook-mutations';
 import type { SecretView } from './webhook-secret-dialog';
 import { revealWebhookSecret } from './webhooks-api';
 
@@ -12,10 +13,16 @@ import { revealWebhookSecret } from './webhooks-api';
  */
 export function useWebhookSecret() {
   const [shown, setShown] = useState<{ endpoint: Webhook; origin: SecretView['origin']; secret?: string }>();
+  const queryClient = useQueryClient();
   const mutation = useMutation({
     mutationFn: (endpoint: Webhook) => revealWebhookSecret(endpoint.id),
     meta: { errorTitle: 'Failed to reveal the signing secret' },
     onSuccess: () => toast.success('Signing secret revealed and logged for audit'),
+    // The endpoint was deleted meanwhile (the toast says so): Retry cannot succeed, so the dialog closes and
+    // the list reloads without it.
+    onError: (error) => {
+      if (refreshWhenStale(queryClient, error)) setShown(undefined);
+    },
   });
   const { mutate, reset } = mutation;
   const reveal = useCallback(

@@ -1,0 +1,29 @@
+import { useIsMutating } from '@tanstack/react-query';
+import { useEffect } from 'react';
+
+/**
+ * While `active` (a form with typed changes, a write waiting for its answer), reloading or closing the tab
+ * asks the browser's "Leave site?" first: without it, what was typed, or the knowledge of whether a write
+ * was done, was lost without a word. Moves inside the console are not asked about (no router blocker).
+ */
+export function useLeaveGuard(active: boolean): void {
+  useEffect(() => {
+    if (!active) return;
+    const onBeforeUnload = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      // Older browsers ask only when returnValue is set; its text is not shown by any of them.
+      event.returnValue = '';
+    };
+    window.addEventListener('beforeunload', onBeforeUnload);
+    return () => window.removeEventListener('beforeunload', onBeforeUnload);
+  }, [active]);
+}
+
+/**
+ * The guard of every write of the console at once: while any mutation waits for its answer, leaving asks.
+ * Mounted once behind sign-in (app/authenticated-shell.tsx); forms guard their typed changes themselves.
+ */
+export function PendingWritesLeaveGuard(): null {
+  useLeaveGuard(useIsMutating() > 0);
+  return null;
+}
