@@ -226,3 +226,22 @@ test('leaving Settings with a value typed and not saved asks first', async ({ pa
   await expect.poll(() => page.isClosed()).toBe(true);
   expect(questions).toBe(0);
 });
+
+test('leaving the Create Ruleset form with a value typed and not saved asks first', async ({ page }) => {
+  await page.goto('/rulesets');
+  const form = page.getByRole('form', { name: 'Create Ruleset' });
+  await form.getByLabel('Accrual Percentage').fill('4.5');
+  const asked = await tryToLeave(page);
+  expect(asked?.type()).toBe('beforeunload');
+  await asked?.dismiss();
+  expect(page.isClosed()).toBe(false);
+  // Emptied again, the form has nothing to lose: the page closes without a question.
+  await form.getByLabel('Accrual Percentage').fill('');
+  let questions = 0;
+  page.on('dialog', () => {
+    questions += 1;
+  });
+  await page.close({ runBeforeUnload: true });
+  await expect.poll(() => page.isClosed()).toBe(true);
+  expect(questions).toBe(0);
+});

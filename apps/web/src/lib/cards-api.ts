@@ -23,8 +23,20 @@ export function fetchCards(params: CardListParams, signal?: AbortSignal): Promis
   return apiClient.get<Paged<CardListItem>>('/api/v1/cards', { query: { ...params }, signal });
 }
 
-export function issueCard(accountId: string): Promise<Card> {
-  return apiClient.post<Card>(`/api/v1/cards/issue/${encodeURIComponent(accountId)}`);
+/**
+ * `idempotencyKey`: the same key for the same account issues one card, so asking again after an answer that
+ * never came (a lost connection, a 503 at COMMIT) gets that card back, not a second one.
+ */
+export function issueCard({
+  accountId,
+  idempotencyKey,
+}: {
+  accountId: string;
+  idempotencyKey: string;
+}): Promise<Card> {
+  return apiClient.post<Card>(`/api/v1/cards/issue/${encodeURIComponent(accountId)}`, undefined, {
+    headers: { 'Idempotency-Key': idempotencyKey },
+  });
 }
 
 /** No reason: the server records 'Blocked by admin'. */

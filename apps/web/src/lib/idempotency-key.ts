@@ -7,6 +7,8 @@ export function newIdempotencyKey(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+import { isApiError } from './api-client';
+
 const PREFIX = 'idempotency-key:';
 /** Where the keys are kept when sessionStorage cannot be used (storage disabled, private mode quotas). */
 const memory = new Map<string, string>();
@@ -29,6 +31,15 @@ export function keyFor(request: string): string {
     memory.set(name, key);
     return key;
   }
+}
+
+/**
+ * After a failure: the server's own refusal (an explained 4xx) says nothing was made, so the same request
+ * entered later is a new one and its key is forgotten. No answer (a timeout, a lost connection, a 5xx) keeps
+ * the key: the write may have been done, and the request entered again replays it instead of doing it twice.
+ */
+export function forgetKeyIfRefused(request: string, error: unknown): void {
+  if (isApiError(error) && error.explained && error.status >= 400 && error.status < 500) forgetKey(request);
 }
 
 /** Forgets the request's key: it was answered, so the same request entered again is a new one. */

@@ -12,6 +12,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { listResponses, sendCsv } from '../../lib/csv';
 import { ANY_ROLE, MANAGERS } from '../../plugins/auth';
+import { createIdempotencyHeaders } from '../ledger/admin-idempotency';
 import { createAccount, exportAccounts, getAccount, listAccountsPage } from './accounts.service';
 import { manualAccrual } from './manual-accrual.service';
 
@@ -58,13 +59,20 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['Accounts'],
         summary: 'Create an account; the client ID is unique in any case',
+        headers: createIdempotencyHeaders,
         body: createAccountRequest,
         response: { 201: account },
       },
     },
     async (request, reply) => {
-      const created = await createAccount(app.db, request.user!, request.body.clientId);
-      return reply.code(201).send(created);
+      const created = await createAccount(
+        app.db,
+        request.user!,
+        request.body.clientId,
+        request.headers['idempotency-key'],
+      );
+      if (created.replayed) reply.header('idempotent-replayed', 'true');
+      return reply.code(201).send(created.body);
     },
   );
 

@@ -11,6 +11,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { listResponses, sendCsv } from '../../lib/csv';
 import { ANY_ROLE, MANAGERS } from '../../plugins/auth';
+import { createIdempotencyHeaders } from '../ledger/admin-idempotency';
 import { blockCard, blockCards, exportCards, issueCard, listCardsPage, reissueCard } from './cards.service';
 
 /** Cards: list, issue, block (one or several), reissue. */
@@ -41,13 +42,20 @@ export const cardsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['Cards'],
         summary: 'Issue a new active card (random 16-digit Luhn number) for an account',
+        headers: createIdempotencyHeaders,
         params: accountIdParam,
         response: { 201: card },
       },
     },
     async (request, reply) => {
-      const issued = await issueCard(app.db, request.user!, request.params.accountId);
-      return reply.code(201).send(issued);
+      const issued = await issueCard(
+        app.db,
+        request.user!,
+        request.params.accountId,
+        request.headers['idempotency-key'],
+      );
+      if (issued.replayed) reply.header('idempotent-replayed', 'true');
+      return reply.code(201).send(issued.body);
     },
   );
 

@@ -15,6 +15,7 @@ import type { AuthUser } from '../../plugins/auth';
 import { lockAccount } from '../accounts/accounts.repository';
 import { insertAudit } from '../audit/audit.repository';
 import { appendEvent } from '../events/emit';
+import { type Created, createUnderKey } from '../ledger/admin-idempotency';
 import { getSetting } from '../settings/settings.repository';
 import { generateCardNumber } from './card-number';
 import {
@@ -61,21 +62,41 @@ async function insertNewCard(trx: Tx, accountId: string): Promise<Card> {
   throw new Error('could not draw a free card number in 10 attempts');
 }
 
-export async function issueCard(db: Db, actor: AuthUser, accountId: string): Promise<Card> {
+/**
+ * A new active card for the account. With an Idempotency-Key (`createUnderKey`), the same request again gets
+ * the first card back instead of a second one: an answer lost on the way is safe to ask for again.
+ */
+export async function issueCard(
+  db: Db,
+  actor: AuthUser,
+  accountId: string,
+  idempotencyKey?: string,
+): Promise<Created<Card>> {
+  // The path's id in either case names one account, so it is one request.
+  const keyed = {
+    key: idempotencyKey,
+    userId: actor.id,
+    route: 'issue-card',
+    request: { accountId: accountId.toLowerCase() },
+  };
   return inTransaction(db, async (trx) => {
+    // The account's lock before the key's claim, the transaction's first write: its card.issued event then
+    // keeps its place among the account's events in the feed (events/README.md "The feed").
     if (!(await lockAccount(trx, accountId))) throw new AppError('ACCOUNT_NOT_FOUND');
-    await ensureBelowLimit(trx, accountId);
-    const card = await insertNewCard(trx, accountId);
-    await insertAudit(trx, {
-      username: actor.username,
-      message: `Issued card ${card.number}`,
-      targetType: 'card',
-      targetId: card.id,
-      source: null,
-      dest: card,
+    return createUnderKey(trx, keyed, async () => {
+      await ensureBelowLimit(trx, accountId);
+      const card = await insertNewCard(trx, accountId);
+      await insertAudit(trx, {
+        username: actor.username,
+        message: `Issued card ${card.number}`,
+        targetType: 'card',
+        targetId: card.id,
+        source: null,
+        dest: card,
+      });
+      await appendEvent(trx, 'card.issued', card);
+      return card;
     });
-    await appendEvent(trx, 'card.issued', card);
-    return card;
   });
 }
 

@@ -16,6 +16,7 @@ import type { Config } from '../../config';
 import { listResponses, sendCsv } from '../../lib/csv';
 import type { Secrets } from '../../lib/secrets';
 import { ADMINS } from '../../plugins/auth';
+import { createIdempotencyHeaders } from '../ledger/admin-idempotency';
 import { listWebhooks } from './webhooks.repository';
 import {
   changeWebhook,
@@ -63,13 +64,22 @@ export const webhooksRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Se
           'ended; different accounts in parallel; a failed one is retried later, after them. A 410 answer ' +
           'disables the endpoint; a 429 or 503 `Retry-After` later than the next retry is honoured, up to the ' +
           "schedule's last step. `account.erased`: a member was erased (the account with its `erased-…` client ID).",
+        headers: createIdempotencyHeaders,
         body: createWebhookRequest,
         response: { 201: createdWebhook },
       },
     },
     async (request, reply) => {
-      const created = await createWebhook(app.db, crypto, request.user!, request.body, allowPrivate);
-      return reply.code(201).header('cache-control', 'no-store').send(created);
+      const created = await createWebhook(
+        app.db,
+        crypto,
+        request.user!,
+        request.body,
+        allowPrivate,
+        request.headers['idempotency-key'],
+      );
+      if (created.replayed) reply.header('idempotent-replayed', 'true');
+      return reply.code(201).header('cache-control', 'no-store').send(created.body);
     },
   );
 

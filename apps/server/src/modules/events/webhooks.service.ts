@@ -16,6 +16,7 @@ import { toPage } from '../../lib/paging';
 import type { Secrets } from '../../lib/secrets';
 import type { AuthUser } from '../../plugins/auth';
 import { insertAudit } from '../audit/audit.repository';
+import { type Created, createUnderKey } from '../ledger/admin-idempotency';
 import { createKeyCrypto, type KeyCrypto } from '../pos-keys/key-crypto';
 import {
   type DeliveryFilter,
@@ -92,29 +93,72 @@ async function lockedWebhook(trx: Tx, id: string) {
   return found;
 }
 
+/** The answer of an endpoint's creation as kept for its replay: its signing secret and URL encrypted. */
+interface SealedWebhook extends Omit<CreatedWebhook, 'url' | 'secret'> {
+  urlCipher: string;
+  secretCipher: string;
+}
+
+/**
+ * A new endpoint and its signing secret, shown once. With an Idempotency-Key (`createUnderKey`), the same
+ * request again gets the first endpoint and its secret back instead of a second endpoint for the URL (which
+ * would get every event twice). The answer kept for that is sealed: the secret encrypted as the endpoint's
+ * own `secret_cipher` (never in clear), and the URL too, as it may carry the receiver's credentials and the
+ * kept answer outlives the endpoint; the request hash takes the URL's keyed hash for the same reason.
+ */
 export async function createWebhook(
   db: Db,
   crypto: KeyCrypto,
   actor: AuthUser,
   input: WebhookInput,
   allowPrivate: boolean,
-): Promise<CreatedWebhook> {
+  idempotencyKey?: string,
+): Promise<Created<CreatedWebhook>> {
   checkUrl(input.url, allowPrivate);
   const id = randomUUID();
   const secret = newSigningSecret();
-  const created = await inTransaction(db, async (trx) => {
-    const webhook = await insertWebhook(trx, { ...input, id, secretCipher: crypto.encrypt(secret, id) });
-    await insertAudit(trx, {
-      username: actor.username,
-      message: `Created webhook endpoint ${forAudit(webhook).url}`,
-      targetType: 'webhook',
-      targetId: id,
-      source: null,
-      dest: forAudit(webhook),
-    });
-    return webhook;
-  });
-  return { ...created, secret };
+  const keyed = {
+    key: idempotencyKey,
+    userId: actor.id,
+    route: 'create-webhook',
+    request: { ...input, url: crypto.hash(input.url) },
+  };
+  // The URL's cipher is bound to another row id than the secret's, so the two cannot be swapped.
+  const urlRowId = (webhookId: string) => `${webhookId}/url`;
+  const sealed = {
+    seal: ({ url, secret: shown, ...rest }: CreatedWebhook): SealedWebhook => ({
+      ...rest,
+      urlCipher: crypto.encrypt(url, urlRowId(rest.id)),
+      secretCipher: crypto.encrypt(shown, rest.id),
+    }),
+    open: (stored: unknown): CreatedWebhook => {
+      const { urlCipher, secretCipher, ...rest } = stored as SealedWebhook;
+      return {
+        ...rest,
+        url: crypto.decrypt(urlCipher, urlRowId(rest.id)),
+        secret: crypto.decrypt(secretCipher, rest.id),
+      };
+    },
+  };
+  return inTransaction(db, (trx) =>
+    createUnderKey(
+      trx,
+      keyed,
+      async () => {
+        const webhook = await insertWebhook(trx, { ...input, id, secretCipher: crypto.encrypt(secret, id) });
+        await insertAudit(trx, {
+          username: actor.username,
+          message: `Created webhook endpoint ${forAudit(webhook).url}`,
+          targetType: 'webhook',
+          targetId: id,
+          source: null,
+          dest: forAudit(webhook),
+        });
+        return { ...webhook, secret };
+      },
+      sealed,
+    ),
+  );
 }
 
 export async function changeWebhook(

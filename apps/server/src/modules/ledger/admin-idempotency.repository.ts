@@ -2,8 +2,10 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Tx } from '../../db/transaction';
 
 /*
- * The admin writes' Idempotency-Keys (manual accrual, bulk credit files): a key is claimed in the write's
- * transaction and its answer stored there, so a retry after a lost answer replays it and never credits twice.
+ * The admin writes' Idempotency-Keys (manual accrual, bulk credit files, and the admin creates through
+ * `admin-idempotency.ts`: an account, a card issued, a ruleset, a POS key, a webhook endpoint): a key is
+ * claimed in the write's transaction and its answer stored there, so a retry after a lost answer replays it
+ * and never credits or creates twice.
  * Here, beside the POS operationId claims, because the ledger is the one writer of idempotency records.
  */
 

@@ -92,6 +92,16 @@ export async function clearOperationReasons(trx: Tx, accountId: string): Promise
 }
 
 /**
+ * The answers kept for the replay of the account's creation (`createAccount` under an Idempotency-Key), deleted:
+ * they hold the client ID in clear, and their request hash is a plain SHA-256 of it that a dump could test
+ * guesses on. A retry with such a key after the erasure is a request of its own again.
+ */
+export async function forgetCreateAnswers(trx: Tx, accountId: string): Promise<void> {
+  await sql`delete from idempotency_keys
+    where response ->> 'id' = ${accountId} and response ? 'clientId'`.execute(trx);
+}
+
+/**
  * The event outbox (PROGRAMME-API §5) without them either: the account's `account.created` carries its
  * client ID, its operations' events their free-text reasons, its cards' events (`card.blocked`, `card.reissued`) the
  * reason a card was blocked with, which may be free text about the member (`blockCardsAsErased` replaces

@@ -25,6 +25,7 @@ import {
   blockCardsAsErased,
   clearOperationReasons,
   clientIdTakenByOther,
+  forgetCreateAnswers,
   redactAccountAudit,
   redactAccountEvents,
   redactCardAudit,
@@ -117,6 +118,7 @@ export async function eraseMember(
       const erasedId = await freeErasedId(trx, account.id);
       const cards = await blockCardsAsErased(trx, account.id);
       const reasonsCleared = await clearOperationReasons(trx, account.id);
+      await forgetCreateAnswers(trx, account.id);
       await redactAccountAudit(trx, account.id, account.client_id, erasedId);
       await redactCardAudit(trx, account.id);
       await redactAccountEvents(trx, account.id, erasedId);

@@ -2,6 +2,7 @@ import { erasedClientId } from '@loyalty/contracts';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { bearer, createTestContext, TEST_JWT_SECRET } from '../../../test/helper';
+import { canonicalJson, requestHash } from '../../lib/request-hash';
 import { verifyLedger } from '../ledger/verify-ledger';
 import { createPosKey, createRuleset, till } from '../pos/pos.fixtures';
 import { erasedClientSecret } from './erased-client-secret';
@@ -17,8 +18,14 @@ const as = (token: string) => ({ headers: bearer(token) });
 const admin = as(ctx.tokens.ADMIN);
 
 async function newMember(clientId: string, reason: string) {
+  // Created under an Idempotency-Key, as the console creates it: the answer kept for its replay holds the ID.
   const account = (
-    await app.inject({ method: 'POST', url: '/api/v1/accounts', ...admin, payload: { clientId } })
+    await app.inject({
+      method: 'POST',
+      url: '/api/v1/accounts',
+      headers: { ...bearer(ctx.tokens.ADMIN), 'idempotency-key': `${clientId}-create` },
+      payload: { clientId },
+    })
   ).json();
   const first = (
     await app.inject({ method: 'POST', url: `/api/v1/cards/issue/${account.id}`, ...admin })
@@ -80,6 +87,17 @@ async function traces(text: string): Promise<string[]> {
     if (csv.includes(text)) found.rows.push({ place: `${list} csv` });
   }
   return found.rows.map((r) => r.place);
+}
+
+/**
+ * Idempotency-Keys whose request was the creation of an account with this client ID: its request hash is a
+ * plain SHA-256 of it, which a dump holder could test a guessed ID against.
+ */
+async function createRequestsOf(clientId: string): Promise<number> {
+  const hash = requestHash('create-account', canonicalJson({ clientId }));
+  const found = await sql<{ n: number }>`
+    select count(*)::int as n from idempotency_keys where request_hash = ${hash}`.execute(db);
+  return found.rows[0]!.n;
 }
 
 describe("GET /api/v1/accounts/{id}/export: a member's data", () => {
@@ -227,7 +245,10 @@ describe('POST /api/v1/accounts/{id}/erase', () => {
   });
 
   it('removes the client ID and the reasons everywhere; points, dates and the ledger stay', async () => {
-    expect(await traces(CLIENT_ID)).toEqual(expect.arrayContaining(['accounts', 'audit', 'events']));
+    expect(await traces(CLIENT_ID)).toEqual(
+      expect.arrayContaining(['accounts', 'audit', 'idempotency', 'events']),
+    );
+    expect(await createRequestsOf(CLIENT_ID)).toBe(1);
     expect(await traces(REASON)).toEqual(
       expect.arrayContaining(['operations', 'audit', 'idempotency', 'events']),
     );
@@ -258,6 +279,7 @@ describe('POST /api/v1/accounts/{id}/erase', () => {
     });
 
     expect(await traces(CLIENT_ID)).toEqual([]);
+    expect(await createRequestsOf(CLIENT_ID)).toBe(0);
     expect(await traces('Jane Doe')).toEqual([]);
     const cards = await db
       .selectFrom('cards')

@@ -11,6 +11,7 @@ import type { Config } from '../../config';
 import { listResponses, sendCsv } from '../../lib/csv';
 import type { Secrets } from '../../lib/secrets';
 import { ADMINS, ANY_ROLE, MANAGERS } from '../../plugins/auth';
+import { createIdempotencyHeaders } from '../ledger/admin-idempotency';
 import { createKeyCrypto } from './key-crypto';
 import {
   createPosKey,
@@ -54,13 +55,21 @@ export const posKeysRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Sec
       schema: {
         tags: ['POS keys'],
         summary: 'Create a POS key (at least 32 characters; stored hashed and encrypted)',
+        headers: createIdempotencyHeaders,
         body: createPosKeyRequest,
         response: { 201: posKey },
       },
     },
     async (request, reply) => {
-      const created = await createPosKey(app.db, crypto, request.user!, request.body);
-      return reply.code(201).send(created);
+      const created = await createPosKey(
+        app.db,
+        crypto,
+        request.user!,
+        request.body,
+        request.headers['idempotency-key'],
+      );
+      if (created.replayed) reply.header('idempotent-replayed', 'true');
+      return reply.code(201).send(created.body);
     },
   );
 

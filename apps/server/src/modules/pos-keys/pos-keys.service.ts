@@ -8,6 +8,7 @@ import { streamList } from '../../lib/list-stream';
 import { toPage } from '../../lib/paging';
 import type { AuthUser } from '../../plugins/auth';
 import { insertAudit } from '../audit/audit.repository';
+import { type Created, createUnderKey } from '../ledger/admin-idempotency';
 import type { KeyCrypto } from './key-crypto';
 import {
   findPosKey,
@@ -50,31 +51,51 @@ function unusableKey() {
   ]);
 }
 
-export async function createPosKey(db: Db, crypto: KeyCrypto, actor: AuthUser, input: NewPosKey) {
+/**
+ * A new POS key. With an Idempotency-Key (`createUnderKey`), the same request again gets the first answer
+ * back: a key whose creation's answer was lost is not refused as one that "cannot be used" by its own retry.
+ */
+export async function createPosKey(
+  db: Db,
+  crypto: KeyCrypto,
+  actor: AuthUser,
+  input: NewPosKey,
+  idempotencyKey?: string,
+): Promise<Created<PosKey>> {
   const id = randomUUID();
   const keyHash = crypto.hash(input.apiKey);
   const keyCipher = crypto.encrypt(input.apiKey, id);
+  // The key itself stays out of the request hash (a plain SHA-256 a dump could test guesses on): its keyed
+  // lookup hash tells two requests apart as well. The answer never carries the key, so nothing else to hide.
+  const keyed = {
+    key: idempotencyKey,
+    userId: actor.id,
+    route: 'create-pos-key',
+    request: { ...input, apiKey: keyHash },
+  };
   try {
-    return await inTransaction(db, async (trx) => {
-      if (await keyHashExists(trx, keyHash)) throw unusableKey();
-      const created = await insertPosKey(trx, {
-        id,
-        name: input.name,
-        address: input.address,
-        keyHash,
-        keyCipher,
-        status: input.status,
-      });
-      await insertAudit(trx, {
-        username: actor.username,
-        message: `Created POS key '${created.name}'`,
-        targetType: 'pos_key',
-        targetId: created.id,
-        source: null,
-        dest: created,
-      });
-      return created;
-    });
+    return await inTransaction(db, (trx) =>
+      createUnderKey(trx, keyed, async () => {
+        if (await keyHashExists(trx, keyHash)) throw unusableKey();
+        const created = await insertPosKey(trx, {
+          id,
+          name: input.name,
+          address: input.address,
+          keyHash,
+          keyCipher,
+          status: input.status,
+        });
+        await insertAudit(trx, {
+          username: actor.username,
+          message: `Created POS key '${created.name}'`,
+          targetType: 'pos_key',
+          targetId: created.id,
+          source: null,
+          dest: created,
+        });
+        return created;
+      }),
+    );
   } catch (error) {
     // Two concurrent creates of one key: the unique index decides; the loser gets the same answer.
     if (isUniqueViolation(error)) throw unusableKey();

@@ -9,6 +9,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { listResponses, sendCsv } from '../../lib/csv';
 import { ADMINS, ANY_ROLE, MANAGERS } from '../../plugins/auth';
+import { createIdempotencyHeaders } from '../ledger/admin-idempotency';
 import { backtestRuleset } from './backtest.service';
 import { excludedSkusRoutes } from './excluded-skus.routes';
 import { createRuleset, exportRulesets, listRulesetsPage, retireRuleset } from './rulesets.service';
@@ -39,13 +40,20 @@ export const rulesetsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['Rulesets'],
         summary: 'Create a ruleset; an absent version is the current time in seconds',
+        headers: createIdempotencyHeaders,
         body: createRulesetRequest,
         response: { 201: ruleset },
       },
     },
     async (request, reply) => {
-      const created = await createRuleset(app.db, request.user!, request.body);
-      return reply.code(201).send(created);
+      const created = await createRuleset(
+        app.db,
+        request.user!,
+        request.body,
+        request.headers['idempotency-key'],
+      );
+      if (created.replayed) reply.header('idempotent-replayed', 'true');
+      return reply.code(201).send(created.body);
     },
   );
 

@@ -1,12 +1,13 @@
 import type { Paged, Ruleset, RulesetAdvanced } from '@loyalty/contracts';
 import type { Db } from '../../db/connection';
 import { isUniqueViolation } from '../../db/sql-errors';
-import { inTransaction, withRetry } from '../../db/transaction';
+import { inTransaction, type Tx, withRetry } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import { streamList } from '../../lib/list-stream';
 import { toPage } from '../../lib/paging';
 import type { AuthUser } from '../../plugins/auth';
 import { insertAudit } from '../audit/audit.repository';
+import { type Created, createUnderKey } from '../ledger/admin-idempotency';
 import {
   findRulesetById,
   insertRuleset,
@@ -66,37 +67,46 @@ async function checkRuleStores(db: Db, rules: RulesetAdvanced['rules']): Promise
 
 /**
  * An absent version is the current time in seconds (spec section 5); if another ruleset already took
- * that second, the next free second is used, so an automatic version never fails as "taken".
+ * that second, the next free second is used, so an automatic version never fails as "taken". With an
+ * Idempotency-Key (`createUnderKey`), the same request again gets the first ruleset back: an automatic
+ * version would otherwise make a second, identical draft.
  */
-export async function createRuleset(db: Db, actor: AuthUser, input: NewRuleset): Promise<Ruleset> {
+export async function createRuleset(
+  db: Db,
+  actor: AuthUser,
+  input: NewRuleset,
+  idempotencyKey?: string,
+): Promise<Created<Ruleset>> {
   const auto = input.version === null;
   await checkRuleStores(db, input.config.rules);
   const earningRules = earningRulesOf(input.config);
-  // Two concurrent creates of one version: the unique index decides, and an automatic version is tried again.
-  const create = () =>
-    inTransaction(db, async (trx) => {
-      let version = input.version ?? Math.floor(Date.now() / 1000);
-      while (await rulesetVersionExists(trx, version)) {
-        if (!auto) throw versionTaken(version);
-        version++;
-      }
-      const ruleset = await insertRuleset(trx, {
-        version,
-        percent: input.config.percent,
-        earningRules,
-        activeFrom: input.activeFrom,
-        createdBy: actor.username,
-      });
-      await insertAudit(trx, {
-        username: actor.username,
-        message: `Created ruleset version ${version} (${ruleset.config.percent}%${rulesNote(input.config.rules.length)}, ${ruleset.status})`,
-        targetType: 'ruleset',
-        targetId: ruleset.id,
-        source: null,
-        dest: ruleset,
-      });
-      return ruleset;
+  const keyed = { key: idempotencyKey, userId: actor.id, route: 'create-ruleset', request: input };
+  const insertIn = async (trx: Tx): Promise<Ruleset> => {
+    let version = input.version ?? Math.floor(Date.now() / 1000);
+    while (await rulesetVersionExists(trx, version)) {
+      if (!auto) throw versionTaken(version);
+      version++;
+    }
+    const ruleset = await insertRuleset(trx, {
+      version,
+      percent: input.config.percent,
+      earningRules,
+      activeFrom: input.activeFrom,
+      createdBy: actor.username,
     });
+    await insertAudit(trx, {
+      username: actor.username,
+      message: `Created ruleset version ${version} (${ruleset.config.percent}%${rulesNote(input.config.rules.length)}, ${ruleset.status})`,
+      targetType: 'ruleset',
+      targetId: ruleset.id,
+      source: null,
+      dest: ruleset,
+    });
+    return ruleset;
+  };
+  // Two concurrent creates of one version: the unique index decides, and an automatic version is tried again
+  // (the key's claim rolled back with the attempt, and is made again).
+  const create = () => inTransaction(db, (trx) => createUnderKey(trx, keyed, () => insertIn(trx)));
   return withRetry(create, (error, attemptNo) => auto && isUniqueViolation(error) && attemptNo < 3).catch(
     (error: unknown) => {
       if (isUniqueViolation(error)) throw versionTaken(input.version ?? Math.floor(Date.now() / 1000));

@@ -69,8 +69,15 @@ export function accountOperationsQuery(params: AccountOperationsParams) {
   });
 }
 
-export function createAccount(body: CreateAccountRequest): Promise<Account> {
-  return apiClient.post<Account>(ACCOUNTS, body);
+/**
+ * `idempotencyKey`: the same key with the same client ID creates one account, so sending it again after an
+ * answer that never came gets that account back instead of "already exists" for one's own save.
+ */
+export function createAccount({
+  idempotencyKey,
+  ...body
+}: CreateAccountRequest & { idempotencyKey: string }): Promise<Account> {
+  return apiClient.post<Account>(ACCOUNTS, body, { headers: { 'Idempotency-Key': idempotencyKey } });
 }
 
 /** PROGRAMME-API §4: the member's data as one JSON document (ADMIN). */

@@ -10,7 +10,7 @@ import { Textarea } from '@/components/ui/textarea';
 import { isApiError } from '@/lib/api-client';
 import { numberFromInput, useZodForm } from '@/lib/form';
 import { formatNumber } from '@/lib/format';
-import { forgetKey, keyFor } from '@/lib/idempotency-key';
+import { forgetKey, forgetKeyIfRefused, keyFor } from '@/lib/idempotency-key';
 import { formatPoints } from '@/lib/points';
 import { accountErrorContext, accountsKeys, addPoints, operationsKeys } from './accounts-api';
 import { accountLotsKey } from './lots-api';
@@ -61,9 +61,7 @@ export function AddPointsDialog({ account, onClose }: { account: Account | null;
     onError: (error, request, close) => {
       // The server's own refusal (4xx) says nothing was booked: the same credit entered later is a new one.
       // No answer (a timeout, a lost connection, a 5xx) keeps the key, and the credit entered again replays.
-      if (isApiError(error) && error.explained && error.status >= 400 && error.status < 500) {
-        forgetKey(creditRequest(request));
-      }
+      forgetKeyIfRefused(creditRequest(request), error);
       if (!isApiError(error) || error.code !== 'ACCOUNT_ERASED') return;
       void queryClient.invalidateQueries({ queryKey: accountsKeys.all });
       close();

@@ -3,15 +3,26 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { ConfirmDialog } from '@/components/feedback/confirm-dialog';
 import { cardsKeys, issueCard } from '@/lib/cards-api';
+import { forgetKey, forgetKeyIfRefused, keyFor } from '@/lib/idempotency-key';
 import { accountErrorContext, accountsKeys } from './accounts-api';
+
+/**
+ * What names an issue for its Idempotency-Key (lib/idempotency-key.ts): a card for this account asked for
+ * again after a failure whose issue may have committed (no answer, a 5xx) reuses the key and gets the card
+ * issued the first time, not a second one. A success or the server's own refusal forgets it.
+ */
+const issueRequest = (accountId: string) => `issue-card:${accountId}`;
 
 /** Shared by the row menu's Issue Card and the Cards dialog's Issue New Card. */
 export function useIssueCard(onIssued?: () => void) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: issueCard,
+    mutationFn: (accountId: string) =>
+      issueCard({ accountId, idempotencyKey: keyFor(issueRequest(accountId)) }),
     meta: { errorContext: accountErrorContext.issue },
-    onSuccess: () => {
+    onError: (error, accountId) => forgetKeyIfRefused(issueRequest(accountId), error),
+    onSuccess: (_card, accountId) => {
+      forgetKey(issueRequest(accountId));
       toast.success('Card issued successfully');
       void queryClient.invalidateQueries({ queryKey: cardsKeys.all });
       void queryClient.invalidateQueries({ queryKey: accountsKeys.all });

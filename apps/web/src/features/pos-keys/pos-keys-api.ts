@@ -22,8 +22,15 @@ export function posKeysListQuery(params: PosKeyListParams) {
   });
 }
 
-export function createPosKey(body: CreatePosKeyRequest): Promise<PosKey> {
-  return apiClient.post<PosKey>(POS_KEYS, body);
+/**
+ * `idempotencyKey`: the same key with the same body creates one POS key, so sending it again after an answer
+ * that never came gets the key made the first time instead of "This API key cannot be used".
+ */
+export function createPosKey({
+  idempotencyKey,
+  ...body
+}: CreatePosKeyRequest & { idempotencyKey: string }): Promise<PosKey> {
+  return apiClient.post<PosKey>(POS_KEYS, body, { headers: { 'Idempotency-Key': idempotencyKey } });
 }
 
 export function setPosKeyStatus({ id, status }: { id: string; status: PosKeyStatus }): Promise<PosKey> {

@@ -3,11 +3,13 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { toast } from 'sonner';
 import { FormField } from '@/components/forms/form-field';
+import { useLeaveGuard } from '@/components/forms/use-leave-guard';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { isApiError } from '@/lib/api-client';
 import { type FieldAliases, setServerFieldErrors, useZodForm } from '@/lib/form';
+import { forgetKey, forgetKeyIfRefused, keyFor } from '@/lib/idempotency-key';
 import { programmeTimeLabel, programmeTimeZone } from '@/lib/programme-time';
 import { settingsQuery } from '@/lib/settings-api';
 import { AdvancedRulesSection } from './advanced-rules-section';
@@ -25,17 +27,27 @@ export function CreateRulesetForm() {
   const schema = useMemo(() => rulesetFormSchema(timeZone), [timeZone]);
   const form = useZodForm(schema, { defaultValues: emptyRuleset });
   const { errors } = form.formState;
+  // Reloading or closing the tab asks first while something is typed (the dialogs' useFormDialog does the same).
+  useLeaveGuard(form.formState.isDirty);
 
+  // One Idempotency-Key per ruleset asked for (keyFor): the same values sent again after a failure whose create
+  // may have committed (no answer, a 5xx) reuse it and get the ruleset made the first time, not a second one
+  // (an Auto version would make an identical draft). A success or the server's own refusal forgets it.
   const mutation = useMutation({
-    mutationFn: (body: CreateRulesetRequest) => createRuleset(body),
+    mutationFn: (body: CreateRulesetRequest) =>
+      createRuleset({ ...body, idempotencyKey: keyFor(rulesetRequest(body)) }),
     meta: { errorTitle: 'Create failed' },
-    onSuccess: () => {
+    onSuccess: (_created, body) => {
+      forgetKey(rulesetRequest(body));
       toast.success('Ruleset created successfully');
       form.reset(emptyRuleset);
       void queryClient.invalidateQueries({ queryKey: rulesetsKeys.all });
     },
-    // The server names the config's fields 'config.percent', 'config.rules.0.posIds'…; the inputs drop 'config.'.
-    onError: (error) => setServerFieldErrors(form, error, configAliases(error)),
+    onError: (error, body) => {
+      forgetKeyIfRefused(rulesetRequest(body), error);
+      // The server names the config's fields 'config.percent', 'config.rules.0.posIds'…; the inputs drop 'config.'.
+      setServerFieldErrors(form, error, configAliases(error));
+    },
   });
 
   const onSubmit = form.handleSubmit((body) => {
@@ -116,6 +128,11 @@ export function CreateRulesetForm() {
       </CardContent>
     </Card>
   );
+}
+
+/** What names one ruleset asked for, for its Idempotency-Key: every value sent. */
+function rulesetRequest(body: CreateRulesetRequest): string {
+  return `create-ruleset:${JSON.stringify(body)}`;
 }
 
 function configAliases(error: unknown): FieldAliases<typeof emptyRuleset> {

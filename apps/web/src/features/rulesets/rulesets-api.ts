@@ -32,8 +32,15 @@ export function rulesetsListQuery(params: RulesetListParams) {
   });
 }
 
-export function createRuleset(body: CreateRulesetRequest): Promise<Ruleset> {
-  return apiClient.post<Ruleset>(RULESETS, body);
+/**
+ * `idempotencyKey`: the same key with the same body creates one ruleset, so sending it again after an answer
+ * that never came (a lost connection, a 503 at COMMIT) cannot make a second, identical one.
+ */
+export function createRuleset({
+  idempotencyKey,
+  ...body
+}: CreateRulesetRequest & { idempotencyKey: string }): Promise<Ruleset> {
+  return apiClient.post<Ruleset>(RULESETS, body, { headers: { 'Idempotency-Key': idempotencyKey } });
 }
 
 export function retireRuleset(id: string): Promise<Ruleset> {

@@ -69,8 +69,16 @@ export function deliveriesQuery(id: string, view: DeliveriesView) {
   });
 }
 
-export function createWebhook(body: CreateWebhookRequest): Promise<CreatedWebhook> {
-  return apiClient.post<CreatedWebhook>(WEBHOOKS, body);
+/**
+ * `idempotencyKey`: the same key with the same body adds one endpoint, so sending it again after an answer
+ * that never came gets that endpoint and its signing secret back, not a second endpoint for the URL (which
+ * would receive every event twice).
+ */
+export function createWebhook({
+  idempotencyKey,
+  ...body
+}: CreateWebhookRequest & { idempotencyKey: string }): Promise<CreatedWebhook> {
+  return apiClient.post<CreatedWebhook>(WEBHOOKS, body, { headers: { 'Idempotency-Key': idempotencyKey } });
 }
 
 export function setWebhookStatus({ id, status }: { id: string; status: WebhookStatus }): Promise<Webhook> {
