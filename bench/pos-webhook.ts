@@ -17,7 +17,8 @@ export async function startBenchReceiver() {
   const server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
-      const id = String(req.headers['webhook-id']);
+      // `webhook-id` is `evt_<installation id>_<event id>`: the lag is looked up by the event's id.
+      const id = String(req.headers['webhook-id']).split('_').pop()!;
       if (!arrivals.has(id)) arrivals.set(id, Date.now());
       res.end();
     });
