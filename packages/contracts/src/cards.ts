@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { canonicalClientId } from './accounts';
 import { idInput, isoTimestamp, listFormat, pageQuery, sortParam } from './common';
 
 export const cardStatuses = ['active', 'blocked', 'pending'] as const;
@@ -28,12 +27,10 @@ export type CardListItem = z.infer<typeof cardListItem>;
 export const cardSortFields = ['createdAt', 'number'] as const;
 
 /**
- * `search`: a card-number prefix, or a client ID (exact, any case), or an exact account id when the text is a
- * UUID, in the client ID's canonical form (`canonicalClientId`: a card number or a UUID is left as it is).
- * `accountId`: the cards of that account only.
+ * `search`: a card-number prefix, or a client ID (exact, any case; as typed, else in its canonical form:
+ * `canonicalClientId`), or an exact account id when the text is a UUID. `accountId`: the cards of that account only.
  */
 export const cardListQuery = pageQuery.extend({
-  search: z.string().overwrite(canonicalClientId).max(200).optional(),
   format: listFormat,
   status: cardStatus.optional(),
   accountId: idInput.optional(),

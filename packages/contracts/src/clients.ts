@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { account, canonicalClientId } from './accounts';
+import { account } from './accounts';
 import { cardListItem } from './cards';
 import { MAX_PAGE_SIZE } from './common';
 import { operation } from './operations';
@@ -7,14 +7,11 @@ import { operation } from './operations';
 export const CLIENT_LOOKUP_PAGE_SIZE = 10;
 
 /**
- * The search text: a card number (exact), a client ID (exact, any case, in its canonical form) or an account id.
+ * The search text: a card number (exact), a client ID (exact, any case; as typed, else in its canonical form:
+ * `canonicalClientId`) or an account id.
  */
 export const clientLookupParams = z.object({
-  id: z
-    .string()
-    .overwrite(canonicalClientId)
-    .min(1, 'Please enter a client ID, card number, or account ID')
-    .max(200),
+  id: z.string().trim().min(1, 'Please enter a client ID, card number, or account ID').max(200),
 });
 
 const sectionPage = z.coerce.number().int().min(0).default(0);

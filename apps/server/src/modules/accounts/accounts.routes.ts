@@ -11,6 +11,7 @@ import {
 } from '@loyalty/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { listResponses, sendCsv } from '../../lib/csv';
+import { sendCreated } from '../../lib/send-created';
 import { ANY_ROLE, MANAGERS } from '../../plugins/auth';
 import { createIdempotencyHeaders } from '../ledger/admin-idempotency';
 import { createAccount, exportAccounts, getAccount, listAccountsPage } from './accounts.service';
@@ -71,8 +72,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
         request.body.clientId,
         request.headers['idempotency-key'],
       );
-      if (created.replayed) reply.header('idempotent-replayed', 'true');
-      return reply.code(201).send(created.body);
+      return sendCreated(reply, created);
     },
   );
 

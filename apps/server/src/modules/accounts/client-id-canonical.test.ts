@@ -182,4 +182,42 @@ describe('an erased member in every spelling', () => {
     expect(erase.statusCode, erase.body).toBe(200);
     expect(erase.json().clientId).toMatch(/^erased-/);
   });
+  it('the client lookup and the card search find an account by the spelling it carries, else by the canonical one', async () => {
+    const canonical = (await create('Zo\u00eb-55')).json();
+    // Left by migration 044 in its own spelling: its canonical form is the account above.
+    const raw = 'Zo\u00eb-55\u200b';
+    const { rows } = await sql<{
+      id: string;
+    }>`insert into accounts (client_id) values (${raw}) returning id`.execute(db);
+    const lookup = async (text: string) =>
+      (
+        await app.inject({
+          url: `/api/v1/clients/${encodeURIComponent(text)}/lookup`,
+          headers: bearer(ctx.tokens.VIEWER),
+        })
+      )
+        .json()
+        .accounts.content.map((a: { id: string }) => a.id);
+    expect(await lookup(raw)).toEqual([rows[0]!.id]);
+    expect(await lookup('Zoe\u0308-55')).toEqual([canonical.id]);
+    expect(await lookup('Zo\u00eb-55')).toEqual([canonical.id]);
+    const cardsOf = async (text: string) => {
+      const res = await app.inject({
+        url: `/api/v1/cards?search=${encodeURIComponent(text)}`,
+        headers: bearer(ctx.tokens.VIEWER),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().content.map((c: { accountId: string }) => c.accountId);
+    };
+    for (const id of [rows[0]!.id, canonical.id]) {
+      const issued = await app.inject({
+        method: 'POST',
+        url: `/api/v1/cards/issue/${id}`,
+        headers: bearer(ctx.tokens.MANAGER),
+      });
+      expect(issued.statusCode, issued.body).toBe(201);
+    }
+    expect(await cardsOf(raw)).toEqual([rows[0]!.id]);
+    expect(await cardsOf('Zoe\u0308-55')).toEqual([canonical.id]);
+  });
 });

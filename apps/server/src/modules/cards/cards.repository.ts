@@ -8,6 +8,7 @@ import type { Database } from '../../db/schema';
 import type { Tx } from '../../db/transaction';
 import { listSource } from '../../lib/list-stream';
 import { likePrefix, toIso } from '../../lib/paging';
+import { accountByClientId } from '../clients/clients.repository';
 
 const columns = [
   'id',
@@ -145,11 +146,7 @@ export interface CardFilter {
  */
 async function searchCondition(db: Db, search: string): Promise<Expression<SqlBool>> {
   if (isUuid(search)) return sql<SqlBool>`account_id = ${search.toLowerCase()}::uuid`;
-  const account = await db
-    .selectFrom('accounts')
-    .select('id')
-    .where(sql<string>`lower(client_id)`, '=', sql<string>`lower(${search})`)
-    .executeTakeFirst();
+  const [account] = (await accountByClientId(search).execute(db)).rows;
   // Card numbers are digits only: other text can only be a client ID.
   const byNumber = /^\d+$/.test(search) ? sql<SqlBool>`number like ${likePrefix(search)}` : null;
   const byClient = account ? sql<SqlBool>`account_id = ${account.id}::uuid` : null;

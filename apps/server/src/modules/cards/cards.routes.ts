@@ -10,6 +10,7 @@ import {
 } from '@loyalty/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { listResponses, sendCsv } from '../../lib/csv';
+import { sendCreated } from '../../lib/send-created';
 import { ANY_ROLE, MANAGERS } from '../../plugins/auth';
 import { createIdempotencyHeaders } from '../ledger/admin-idempotency';
 import { blockCard, blockCards, exportCards, issueCard, listCardsPage, reissueCard } from './cards.service';
@@ -54,8 +55,7 @@ export const cardsRoutes: FastifyPluginAsyncZod = async (app) => {
         request.params.accountId,
         request.headers['idempotency-key'],
       );
-      if (issued.replayed) reply.header('idempotent-replayed', 'true');
-      return reply.code(201).send(issued.body);
+      return sendCreated(reply, issued);
     },
   );
 

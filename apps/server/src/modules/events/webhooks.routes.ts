@@ -15,6 +15,7 @@ import { z } from 'zod';
 import type { Config } from '../../config';
 import { listResponses, sendCsv } from '../../lib/csv';
 import type { Secrets } from '../../lib/secrets';
+import { sendCreated } from '../../lib/send-created';
 import { ADMINS } from '../../plugins/auth';
 import { createIdempotencyHeaders } from '../ledger/admin-idempotency';
 import { listWebhooks } from './webhooks.repository';
@@ -78,8 +79,8 @@ export const webhooksRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Se
         allowPrivate,
         request.headers['idempotency-key'],
       );
-      if (created.replayed) reply.header('idempotent-replayed', 'true');
-      return reply.code(201).header('cache-control', 'no-store').send(created.body);
+      // The answer holds the signing secret: never stored by a cache.
+      return sendCreated(reply.header('cache-control', 'no-store'), created);
     },
   );
 

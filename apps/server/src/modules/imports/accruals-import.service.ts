@@ -4,12 +4,16 @@ import type { Tx } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import { requestHash } from '../../lib/request-hash';
 import type { AuthUser } from '../../plugins/auth';
-import { claimKey, findStoredAnswer, storeAnswer } from '../ledger/admin-idempotency.repository';
+import {
+  claimKey,
+  findStoredAnswer,
+  keepRowsFingerprint,
+  storeAnswer,
+} from '../ledger/admin-idempotency.repository';
 import { postStagedCredits } from '../ledger/staged-credits';
 import {
   accrualsOutcome,
   importOfRows,
-  keepRowsFingerprint,
   keyImportedAt,
   refuseRenamedAccounts,
   resolveAccrualAccounts,

@@ -87,11 +87,6 @@ export async function rowsFingerprint(trx: Executor, importId: string): Promise<
   return found.rows[0]?.fingerprint ?? undefined;
 }
 
-/** Keeps the fingerprint of the rows a bulk credit key's import credited (`rowsFingerprint`) with the key. */
-export async function keepRowsFingerprint(trx: Tx, key: string, fingerprint: string): Promise<void> {
-  await sql`update bulk_credit_keys set rows_fingerprint = ${fingerprint} where key = ${key}`.execute(trx);
-}
-
 /** The latest completed import that credited rows of this fingerprint, or undefined. */
 export async function importOfRows(
   trx: Executor,

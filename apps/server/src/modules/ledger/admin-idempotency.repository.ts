@@ -83,3 +83,11 @@ export async function findStoredAnswer(
     where ${k.where} and status_code is not null`.execute(trx);
   return found.rows[0];
 }
+
+/**
+ * Keeps the fingerprint of the rows a bulk credit key's import credited (imports' `rowsFingerprint`) with the
+ * key, in the import's transaction: a dry run of the same rows saved again names that import (`duplicateOf`).
+ */
+export async function keepRowsFingerprint(trx: Tx, key: string, fingerprint: string): Promise<void> {
+  await sql`update bulk_credit_keys set rows_fingerprint = ${fingerprint} where key = ${key}`.execute(trx);
+}

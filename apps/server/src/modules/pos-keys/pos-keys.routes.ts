@@ -10,6 +10,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config';
 import { listResponses, sendCsv } from '../../lib/csv';
 import type { Secrets } from '../../lib/secrets';
+import { sendCreated } from '../../lib/send-created';
 import { ADMINS, ANY_ROLE, MANAGERS } from '../../plugins/auth';
 import { createIdempotencyHeaders } from '../ledger/admin-idempotency';
 import { createKeyCrypto } from './key-crypto';
@@ -68,8 +69,7 @@ export const posKeysRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Sec
         request.body,
         request.headers['idempotency-key'],
       );
-      if (created.replayed) reply.header('idempotent-replayed', 'true');
-      return reply.code(201).send(created.body);
+      return sendCreated(reply, created);
     },
   );
 

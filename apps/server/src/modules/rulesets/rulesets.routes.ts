@@ -8,6 +8,7 @@ import {
 } from '@loyalty/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { listResponses, sendCsv } from '../../lib/csv';
+import { sendCreated } from '../../lib/send-created';
 import { ADMINS, ANY_ROLE, MANAGERS } from '../../plugins/auth';
 import { createIdempotencyHeaders } from '../ledger/admin-idempotency';
 import { backtestRuleset } from './backtest.service';
@@ -52,8 +53,7 @@ export const rulesetsRoutes: FastifyPluginAsyncZod = async (app) => {
         request.body,
         request.headers['idempotency-key'],
       );
-      if (created.replayed) reply.header('idempotent-replayed', 'true');
-      return reply.code(201).send(created.body);
+      return sendCreated(reply, created);
     },
   );
 
