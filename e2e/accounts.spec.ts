@@ -396,7 +396,7 @@ test('Add Points: a refused accrual shows the Manual accrual label', async ({ pa
   await expect(dialog).toBeVisible();
 });
 
-test('an erased member: the row says Erased and offers no Add Points; a stale Add Points is refused and closes', async ({
+test('an erased member: the row says Erased and offers no Add Points or Erase Member; a stale Add Points is refused and closes', async ({
   page,
   api,
 }) => {
@@ -434,6 +434,9 @@ test('an erased member: the row says Erased and offers no Add Points; a stale Ad
   await expect(page.getByRole('menuitem').first()).toBeVisible();
   await expect(page.getByRole('menuitem', { name: 'Add Points' })).toHaveCount(0);
   await expect(page.getByRole('menuitem', { name: 'View Operations' })).toBeVisible();
+  // An administrator's menu: Export Data still, no second erasure.
+  await expect(page.getByRole('menuitem', { name: 'Export Data' })).toBeVisible();
+  await expect(page.getByRole('menuitem', { name: 'Erase Member' })).toHaveCount(0);
   await page.keyboard.press('Escape');
   await expect(row.getByRole('button', { name: `Actions for ${erasedId}`, exact: true })).toBeFocused();
 });

@@ -1,6 +1,7 @@
 import type { Dialog, Page } from '@playwright/test';
 import { expect, test, toast } from './support/fixtures';
 import { cardsOf, createAccount, getAccount, holdRequests } from './support/loyalty-api';
+import { createRuleset } from './support/programme-api';
 
 // What goes wrong on a bad day, and must not cost data: a double click on a confirm, a write whose answer
 // never comes, a reload in the middle of work.
@@ -244,4 +245,37 @@ test('leaving the Create Ruleset form with a value typed and not saved asks firs
   await page.close({ runBeforeUnload: true });
   await expect.poll(() => page.isClosed()).toBe(true);
   expect(questions).toBe(0);
+});
+
+/** A ruleset's details dialog, its backtest asked for and its answer held until `release`. */
+async function runHeldBacktest(page: Page, api: Parameters<typeof createRuleset>[0], timeoutMs?: number) {
+  const ruleset = await createRuleset(api);
+  const held = await holdRequests(page, `**/api/v1/rulesets/${ruleset.id}/backtest`);
+  await page.goto('/rulesets');
+  if (timeoutMs !== undefined) await setRequestTimeout(page, timeoutMs);
+  await page.getByLabel('Search rulesets').fill(String(ruleset.version));
+  await page.getByRole('button', { name: String(ruleset.version), exact: true }).click();
+  const details = page.getByRole('dialog', { name: `Ruleset Version ${ruleset.version}`, exact: true });
+  await details.getByRole('button', { name: 'Run Backtest' }).click();
+  await expect(details.getByRole('button', { name: 'Running...' })).toBeVisible();
+  return { details, release: held.release };
+}
+
+test('a backtest writes nothing: it outlasts the time limit of a write', async ({ page, api }) => {
+  const { details, release } = await runHeldBacktest(page, api, 500);
+  // Well past the limit of other calls, it still runs (it was cut with "It may have been saved").
+  await page.waitForTimeout(1500);
+  await expect(details.getByRole('button', { name: 'Running...' })).toBeVisible();
+  release();
+  await expect(details.getByRole('heading', { name: 'Backtest result' })).toBeVisible();
+  await expect(
+    page.locator('[data-sonner-toast]').filter({ hasText: 'No answer from the server' }),
+  ).toHaveCount(0);
+});
+
+test('leaving while a backtest runs is not asked about: it writes nothing', async ({ page, api }) => {
+  const { release } = await runHeldBacktest(page, api);
+  expect(await tryToLeave(page)).toBeNull();
+  await expect.poll(() => page.isClosed()).toBe(true);
+  release();
 });

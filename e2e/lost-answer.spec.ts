@@ -1,7 +1,16 @@
 import type { Account } from '@loyalty/contracts';
 import type { Page } from '@playwright/test';
-import { expect, expectJson, test, toast, uniqueName } from './support/fixtures';
-import { cardsOf, createAccount } from './support/loyalty-api';
+import {
+  ADMIN,
+  apiLogin,
+  expect,
+  expectJson,
+  seedSession,
+  test,
+  toast,
+  uniqueName,
+} from './support/fixtures';
+import { blockCard, cardsOf, createAccount } from './support/loyalty-api';
 import { openPosKeys } from './support/pos-api-helpers';
 import { startWebhookReceiver } from './support/webhook-receiver';
 
@@ -138,6 +147,97 @@ test('Issue Card, its answer lost, asked again: one card', async ({ page, signIn
   expect(keys[0]).not.toBe('');
   expect(keys[1]).toBe(keys[0]);
   expect(await cardsOf(api, account.id)).toHaveLength(1);
+});
+
+test("Issue Card, its answer lost, then the card blocked and asked again past the key's lifetime: a new card", async ({
+  page,
+  signIn,
+  api,
+}) => {
+  // The page's clock, moved past the kept key's 10 minutes (lib/idempotency-key.ts) without waiting for them.
+  await page.clock.install();
+  await signIn(page);
+  const account = await createAccount(api);
+  const path = `/api/v1/cards/issue/${account.id}`;
+  const keys = await loseFirstAnswer(page, path);
+  await showAccount(page, account.clientId);
+  const issue = async () => {
+    await page.getByRole('button', { name: `Actions for ${account.clientId}`, exact: true }).click();
+    await page.getByRole('menuitem', { name: 'Issue Card', exact: true }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Issue Card' });
+    await confirm.getByRole('button', { name: 'Issue Card' }).click();
+    await expect(confirm).toBeHidden();
+  };
+  await issue();
+  await expect(failedToast(page, 'Issue card')).toBeVisible();
+  // The member lost that card: it is blocked, and a while later the page is reloaded and a card issued again.
+  const [first] = await cardsOf(api, account.id);
+  await blockCard(api, first!.id, 'lost');
+  await page.clock.fastForward('11:00');
+  await page.reload();
+  await showAccount(page, account.clientId);
+  const answered = page.waitForResponse(
+    (r) => r.request().method() === 'POST' && new URL(r.url()).pathname === path,
+  );
+  await issue();
+  const answer = await answered;
+  expect(answer.status()).toBe(201);
+  // Before the fix the old key was sent again, and the old (now blocked) card's answer replayed.
+  expect((await answer.allHeaders())['idempotent-replayed']).toBeUndefined();
+  await expect(toast(page, 'Card issued successfully')).toBeVisible();
+  expect(keys).toHaveLength(2);
+  expect(keys[1]).not.toBe(keys[0]);
+  const cards = await cardsOf(api, account.id);
+  expect(cards).toHaveLength(2);
+  expect(cards.filter((c) => c.status === 'active')).toHaveLength(1);
+});
+
+test("a lost create keeps no request text in the tab's storage, and Logout leaves no kept key", async ({
+  page,
+  request,
+  baseURL,
+  api,
+}) => {
+  // A session of its own: Logout ends it on the server, and the worker's shared one must live on.
+  const own = await apiLogin(request, ADMIN);
+  await seedSession(
+    page,
+    new URL(baseURL as string).origin,
+    own.token,
+    Date.now() + own.expiresInSeconds * 1000,
+  );
+  const receiver = await startWebhookReceiver(200);
+  try {
+    const url = `${receiver.url(uniqueName('lost-answer-token'))}?token=TOPSECRET-123`;
+    await loseFirstAnswer(page, '/api/v1/webhooks');
+    await page.goto('/webhooks');
+    await page.getByRole('button', { name: 'Add Endpoint' }).click();
+    const add = page.getByRole('dialog', { name: 'Add Endpoint' });
+    await add.getByLabel('URL').fill(url);
+    await add.getByRole('checkbox', { name: 'points.expired' }).check();
+    await add.getByRole('button', { name: 'Add Endpoint' }).click();
+    await expect(toast(page, 'Failed to add the endpoint')).toBeVisible();
+    const stored = () =>
+      page.evaluate(() =>
+        Object.entries(sessionStorage).filter(([name]) => name.startsWith('idempotency-key:')),
+      );
+    // The key is kept for the retry, under a name that says nothing of the request.
+    const kept = await stored();
+    expect(kept).toHaveLength(1);
+    expect(JSON.stringify(kept)).not.toContain('TOPSECRET');
+    expect(JSON.stringify(kept)).not.toContain('webhook');
+    await page.keyboard.press('Escape');
+    await expect(add).toBeHidden();
+
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    expect(await stored()).toEqual([]);
+    const endpoints = await expectJson<{ id: string; url: string }[]>(await api.get('/api/v1/webhooks'));
+    for (const made of endpoints.filter((e) => e.url === url))
+      await api.delete(`/api/v1/webhooks/${made.id}`);
+  } finally {
+    await receiver.close();
+  }
 });
 
 test('Create Account, its answer lost, saved again: the account is created once, not "already exists"', async ({

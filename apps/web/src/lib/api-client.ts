@@ -14,6 +14,17 @@ export interface RequestOptions {
   /** The caller reports the error itself: the global handler shows no toast. */
   silent?: boolean;
   signal?: AbortSignal;
+  /**
+   * How long to wait for the answer: undefined for the console's limit (`REQUEST_TIMEOUT_MS`), null for none.
+   * A file upload (a Blob body) has none unless given one.
+   */
+  timeoutMs?: number | null;
+  /**
+   * Whether the call may change something on the server (default: any method but GET). It picks what a
+   * timeout says: "it may have been saved" only when something could have been; a POST that writes nothing
+   * (a backtest) says to try again.
+   */
+  writes?: boolean;
 }
 
 export const NETWORK_ERROR_MESSAGE = 'Network error. Please check your connection.';
@@ -40,6 +51,12 @@ declare global {
 function requestTimeoutMs(): number {
   const override = typeof window === 'undefined' ? undefined : window.__loyaltyRequestTimeoutMs;
   return typeof override === 'number' && override > 0 ? override : REQUEST_TIMEOUT_MS;
+}
+
+/** The call's own limit (`timeoutMs`), else none for a file upload and the console's limit for any other. */
+function timeoutOf(options: RequestOptions, raw: boolean): number | null {
+  if (options.timeoutMs !== undefined) return options.timeoutMs;
+  return raw ? null : requestTimeoutMs();
 }
 
 /**
@@ -116,7 +133,15 @@ export async function readErrorBody(response: Response): Promise<ReadErrorBody> 
 }
 
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const { method = 'GET', query, body, auth = true, silent = false, signal } = options;
+  const {
+    method = 'GET',
+    query,
+    body,
+    auth = true,
+    silent = false,
+    signal,
+    writes = method !== 'GET',
+  } = options;
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
   // A Blob (a picked file) goes as it is, with its own content type; anything else is JSON.
   const raw = body instanceof Blob;
@@ -125,21 +150,23 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   if (token) headers.Authorization = `Bearer ${token}`;
 
   // The caller's signal (a query cancelled) and the time limit both end the call. A file upload (an import of
-  // up to 50 MB) takes what its size and the link need, so it has no limit of ours.
+  // up to 50 MB) takes what its size and the link need, so it has no limit of ours, nor has a call that says so.
   const controller = new AbortController();
   const abort = () => controller.abort(signal?.reason);
   if (signal?.aborted) abort();
   else signal?.addEventListener('abort', abort, { once: true });
   let timedOut = false;
-  const timer = raw
-    ? undefined
-    : setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-      }, requestTimeoutMs());
+  const limit = timeoutOf(options, raw);
+  const timer =
+    limit === null
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          controller.abort();
+        }, limit);
   const failed = (error: unknown): never => {
     if (timedOut) {
-      const message = method === 'GET' ? READ_TIMEOUT_MESSAGE : WRITE_TIMEOUT_MESSAGE;
+      const message = writes ? WRITE_TIMEOUT_MESSAGE : READ_TIMEOUT_MESSAGE;
       throw new ApiError({ status: 0, message, code: TIMEOUT_CODE }, silent);
     }
     if (error instanceof DOMException && error.name === 'AbortError') throw error;

@@ -1,3 +1,5 @@
+import { forgetAllKeys } from './idempotency-key';
+
 /** Local storage keys of the session (spec section 9). */
 export const TOKEN_KEY = 'token';
 export const EXPIRY_KEY = 'tokenExpiry';
@@ -47,8 +49,10 @@ export function isSessionValid(now = Date.now()): boolean {
  * Signs the browser out: the session, and the till's key stored for the POS API screen and in its Swagger UI.
  * A POS key is a till's credential that only an administrator could reveal; left behind, it would let the next
  * person at this browser (a viewer, or anyone opening the public documentation page) call the POS API as that till.
+ * The kept Idempotency-Keys go too (lib/idempotency-key.ts): the next person's request of the same name is theirs.
  */
 export function clearSession(): void {
+  forgetAllKeys();
   try {
     localStorage.removeItem(TOKEN_KEY);
     localStorage.removeItem(EXPIRY_KEY);

@@ -1,4 +1,4 @@
-import { useIsMutating } from '@tanstack/react-query';
+import { type Mutation, useIsMutating } from '@tanstack/react-query';
 import { useEffect } from 'react';
 
 /**
@@ -19,11 +19,19 @@ export function useLeaveGuard(active: boolean): void {
   }, [active]);
 }
 
+/** A mutation that may change something: any but those whose meta says they write nothing (lib/query-meta.ts). */
+function isWrite(mutation: Mutation<unknown, Error, unknown, unknown>): boolean {
+  const readOnly = mutation.options.meta?.readOnly;
+  if (typeof readOnly === 'function') return !readOnly(mutation.state.variables);
+  return readOnly !== true;
+}
+
 /**
- * The guard of every write of the console at once: while any mutation waits for its answer, leaving asks.
+ * The guard of every write of the console at once: while any mutation that writes waits for its answer,
+ * leaving asks. One that writes nothing (a backtest, a client search, a file checked) is not asked about.
  * Mounted once behind sign-in (app/authenticated-shell.tsx); forms guard their typed changes themselves.
  */
 export function PendingWritesLeaveGuard(): null {
-  useLeaveGuard(useIsMutating() > 0);
+  useLeaveGuard(useIsMutating({ predicate: isWrite }) > 0);
   return null;
 }

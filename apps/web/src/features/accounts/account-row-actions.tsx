@@ -16,7 +16,8 @@ export type AccountAction = 'cards' | 'issue' | 'points' | 'operations' | 'lots'
 
 /**
  * Spec section 2 "Accounts" row menu; Issue Card and Add Points need MANAGER or ADMIN, a member's Export
- * Data and Erase Member (PROGRAMME-API §4) ADMIN. An erased member is offered no Add Points.
+ * Data and Erase Member (PROGRAMME-API §4) ADMIN. An erased member is offered no Add Points, and no second
+ * erasure (there is nothing left to erase; it would only write another audit entry).
  */
 export function AccountRowActions({
   account,
@@ -63,10 +64,12 @@ export function AccountRowActions({
             <FileDownIcon />
             Export Data
           </DropdownMenuItem>
-          <DropdownMenuItem variant="destructive" onSelect={() => onAction('erase', account)}>
-            <Trash2Icon />
-            Erase Member
-          </DropdownMenuItem>
+          {!isErasedAccount(account) && (
+            <DropdownMenuItem variant="destructive" onSelect={() => onAction('erase', account)}>
+              <Trash2Icon />
+              Erase Member
+            </DropdownMenuItem>
+          )}
         </>
       )}
     </RowActionsMenu>

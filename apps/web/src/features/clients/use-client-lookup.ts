@@ -29,7 +29,7 @@ function useSectionPager(
 ) {
   return useMutation({
     mutationFn: (request: PageRequest) => lookupClient(request.term, request.pages),
-    meta: { errorTitle: pageErrorTitle[section] },
+    meta: { errorTitle: pageErrorTitle[section], readOnly: true },
     onSuccess: (data, request) => apply(request, data),
   });
 }
@@ -46,7 +46,8 @@ export function useClientLookup() {
   const search = useMutation({
     mutationFn: ({ term }: { term: string; generation: number; announce: boolean }) =>
       lookupClient(term, firstPages),
-    meta: { errorTitle: 'Failed to load client data' },
+    // A search (a GET run as a mutation for its toasts): leaving while it runs is not asked about.
+    meta: { errorTitle: 'Failed to load client data', readOnly: true },
     onSuccess: (data, variables) => {
       if (variables.generation !== generation.current) return;
       setResult({ term: variables.term, data, pages: firstPages });

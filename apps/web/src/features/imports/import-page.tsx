@@ -111,6 +111,8 @@ export function ImportPage() {
 
   const mutation = useMutation({
     mutationFn: (request: ImportRequest) => postImport(request),
+    // Check file is a dry run and writes nothing: leaving while it runs is not asked about; an import is.
+    meta: { readOnly: (request) => (request as ImportRequest).dryRun },
     onSuccess: (report, request) => {
       if (report.dryRun) return setChecked(report);
       setAlreadyImported(request.dryRun);

@@ -38,7 +38,8 @@ export function BacktestPanel({ ruleset }: { ruleset: Ruleset }) {
       const from = new Date(to.getTime() - days * 86_400_000);
       return backtestRuleset(ruleset.id, { from: from.toISOString(), to: to.toISOString() });
     },
-    meta: { errorTitle: 'Backtest failed' },
+    // It writes nothing: leaving while it runs is not asked about.
+    meta: { errorTitle: 'Backtest failed', readOnly: true },
   });
   const button = useRef<HTMLButtonElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);

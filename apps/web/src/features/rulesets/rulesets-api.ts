@@ -75,6 +75,17 @@ async function allPosKeys(signal: AbortSignal): Promise<PosKey[]> {
   }
 }
 
+/**
+ * A backtest writes nothing (PROGRAMME-API.md §3), and 90 days of receipts at scale take longer than the
+ * console's 30 s limit, which only exists so a write without an answer does not hold its dialog forever. Its
+ * limit is 10 minutes: long past any real backtest, yet a connection that died silently still ends with
+ * "Please try again" instead of a Run Backtest button disabled for good. Run again, it is the same question.
+ */
+export const BACKTEST_TIMEOUT_MS = 10 * 60_000;
+
 export function backtestRuleset(id: string, body: BacktestRequest): Promise<BacktestResponse> {
-  return apiClient.post<BacktestResponse>(`${RULESETS}/${encodeURIComponent(id)}/backtest`, body);
+  return apiClient.post<BacktestResponse>(`${RULESETS}/${encodeURIComponent(id)}/backtest`, body, {
+    timeoutMs: BACKTEST_TIMEOUT_MS,
+    writes: false,
+  });
 }
