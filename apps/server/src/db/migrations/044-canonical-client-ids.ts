@@ -16,11 +16,11 @@ function canonical(value: string): string {
 const BATCH = 1000;
 
 /**
- * Client IDs in their canonical form (packages/contracts `canonicalClientId`: format characters removed, Unicode spaces as a
- * space, NFC, trimmed). Before it, only a trim: `José` in NFC and in NFD, or `member-B` with a zero-width or
- * a no-break space, were different accounts to the unique index on lower(client_id), and a member erased
- * under one spelling came back under another. From now on every client ID that comes in is canonical; this
- * brings the stored ones to that form.
+ * Client IDs in their canonical form (packages/contracts `canonicalClientId`: format characters removed,
+ * Unicode spaces as a space, NFC, trimmed). Before it, only a trim: `José` in NFC and in NFD, or `member-B`
+ * with a zero-width or a no-break space, were different accounts to the unique index on lower(client_id), and a
+ * member erased under one spelling came back under another. From now on every client ID that comes in is
+ * canonical; this brings the stored ones to that form.
  *
  * The form is computed in JavaScript, as at the edge, not in SQL: PostgreSQL's regular expressions have no
  * \p{Cf} (its normalize() would do NFC, not the rest). Only client IDs with a character outside printable

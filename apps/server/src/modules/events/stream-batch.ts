@@ -49,9 +49,10 @@ function chainsOf(batch: readonly StreamEvent[]): number[][] {
  * been disabled and enabled again since), and sends to the claim's URL.
  *
  * Order: the events of one account (of one card, for those without an account) go one after another in the
- * feed's order, each attempt starting once the one before it has ended, whatever its outcome: a failed one
- * is retried on the schedule as a delivery row, and the account's next events do not wait for it (waiting
- * would hold an account's deliveries for up to the schedule's 21 hours each time the receiver refuses one). Different accounts go side by side, `stream_slots` attempts at a time.
+ * feed's order, each attempt starting once the one before it has ended, whatever its outcome: a failed one is
+ * retried on the schedule as a delivery row, and the account's next events do not wait for it (waiting would
+ * hold an account's deliveries for up to the schedule's 21 hours each time the receiver refuses one). Different
+ * accounts go side by side, `stream_slots` attempts at a time.
  *
  * No attempt starts once `timeoutMs` has passed since the batch began, so every attempt ends well inside the
  * lease (2 × the time limit + 5 s). The position then stops just before the first event not attempted, so

@@ -132,8 +132,9 @@ class BodyGuard extends Transform {
  * Reads a CSV body as a stream of records under a header of `columns` (RFC 4180 quoting, a UTF-8 BOM
  * allowed, blank lines and lines of empty cells skipped). A row with another number of cells than the
  * header is a record with a `problem` (an error row of the report, so skipInvalid imports the others).
- * What the parser cannot find the next row after (bad quoting: an unclosed quote runs on to the end of
- * the file; a row over MAX_RECORD_BYTES), or a wrong header, is a 400 INVALID_CSV naming the line. `onRecord` sees each record in order; a missing column reads as ''.
+ * What the parser cannot find the next row after (bad quoting: an unclosed quote runs on to the end of the
+ * file; a row over MAX_RECORD_BYTES), or a wrong header, is a 400 INVALID_CSV naming the line. `onRecord` sees
+ * each record in order; a missing column reads as ''.
  * A cell the exports defused as `'` + formula character reads without its `'` (`importCell`).
  * When it answers a promise, reading waits for it (backpressure down to the request's socket).
  */
@@ -176,7 +177,9 @@ export async function readCsv(
       // skipInvalid, would refuse the whole file).
       if (cells.every((cell) => cell === '')) return null;
       header ??= cells.map((n) => n.trim());
-      // The record with the file's line (`consume` reads only `info.lines`).
+      // The record with the file's line (`consume` reads only `info.lines`). csv-parse types `on_record`'s
+      // record as the bare cells although, with `info: true`, it passes and expects {record, info}: hence the
+      // casts here and above, which a csv-parse that typed the info form would make unnecessary.
       return { record: cells, info: { lines: lastRecordLine } } as unknown as typeof record;
     },
   });
