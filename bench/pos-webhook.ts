@@ -17,8 +17,8 @@ export async function startBenchReceiver() {
   const server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
-      // `webhook-id` is `evt_<installation id>_<event id>`: the lag is looked up by the event's id.
-      const id = String(req.headers['webhook-id']).split('_').pop()!;
+      // `webhook-id` is `evt_<the event's message id>`: the lag is looked up by it.
+      const id = String(req.headers['webhook-id']);
       if (!arrivals.has(id)) arrivals.set(id, Date.now());
       res.end();
     });
@@ -60,7 +60,8 @@ export async function deliveryLag(db: Db, endpointId: string, arrivals: Map<stri
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const events = await sql<{ id: string; created_at: Date; status: string }>`
-    select e.id::text, e.created_at, d.status from webhook_deliveries d join events e on e.id = d.event_id
+    select 'evt_' || e.message_id as id, e.created_at, d.status
+    from webhook_deliveries d join events e on e.id = d.event_id
     where d.endpoint_id = ${endpointId}::uuid`.execute(db);
   const lags = events.rows
     .filter((e) => arrivals.has(e.id))

@@ -128,6 +128,7 @@ export interface Events {
   created_at: Generated<Timestamp>;
   data: Json;
   id: Generated<ColumnType<number, number | bigint, number | bigint>>;
+  message_id: Generated<string>;
   type: string;
   xid: Generated<string>;
 }
@@ -160,12 +161,6 @@ export interface ImportRows {
   message: string | null;
   points: Numeric | null;
   reason: string | null;
-}
-
-export interface Installation {
-  created_at: Generated<Timestamp>;
-  id: Generated<string>;
-  only_row: Generated<boolean>;
 }
 
 export interface LoginAttempts {
@@ -401,7 +396,6 @@ export interface DB {
   excluded_skus: ExcludedSkus;
   idempotency_keys: IdempotencyKeys;
   import_rows: ImportRows;
-  installation: Installation;
   login_attempts: LoginAttempts;
   lot_consumptions: LotConsumptions;
   lots: Lots;

@@ -39,6 +39,7 @@ import * as m043 from './043-webhook-delivery-counts';
 import * as m044 from './044-canonical-client-ids';
 import * as m045 from './045-bulk-credit-row-fingerprints';
 import * as m046 from './046-installation-id';
+import * as m047 from './047-event-message-ids';
 
 /**
  * Every migration, in order. Forward-only: a shipped migration is never edited; add the next one.
@@ -85,4 +86,5 @@ export const migrations: Record<string, Migration> = {
   '044-canonical-client-ids': m044,
   '045-bulk-credit-row-fingerprints': m045,
   '046-installation-id': m046,
+  '047-event-message-ids': m047,
 };

@@ -152,8 +152,8 @@ export interface ClaimedDelivery {
   /** JSON text, spliced into the body as it is (`eventBody`). */
   event_data: string;
   event_created_at: Date;
-  /** The installation's id (migration 046), for the `webhook-id` (`webhookMessageId`). */
-  installation: string;
+  /** The event's own random id (migration 047), its deliveries' `webhook-id` (`webhookMessageId`). */
+  message_id: string;
 }
 
 /** An attempt that has ended, to be recorded against the claim it ran under. */
@@ -263,8 +263,7 @@ export async function claimDeliveries(
     from chosen, webhook_endpoints w, events e
     where d.id = chosen.id and w.id = d.endpoint_id and e.id = d.event_id
     returning d.id, d.attempts, d.endpoint_id, w.url, w.secret_cipher, e.id as event_id, e.type as event_type,
-      e.data::text as event_data, e.created_at as event_created_at,
-      (select i.id from installation i) as installation`.execute(db);
+      e.data::text as event_data, e.created_at as event_created_at, e.message_id`.execute(db);
   return result.rows;
 }
 

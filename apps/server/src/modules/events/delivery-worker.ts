@@ -47,7 +47,7 @@ export async function attemptDelivery(
     created_at: claim.event_created_at,
   });
   const secret = crypto.decrypt(claim.secret_cipher, claim.endpoint_id);
-  const id = webhookMessageId(claim.installation, claim.event_id);
+  const id = webhookMessageId(claim.message_id);
   const result = await sendWebhook(claim.url, { id, body, secret }, options);
   const outcome = outcomeOf(result, claim.attempts, options.retrySchedule);
   if (outcome.gone) await disableGoneEndpoint(db, claim.endpoint_id, claim.url);

@@ -87,7 +87,7 @@ export async function deliverStream(
         const body = eventBody({ ...read, data: read.data! });
         const attemptedAt = new Date();
         attempts++;
-        const id = webhookMessageId(stream.installation, read.id);
+        const id = webhookMessageId(read.message_id);
         const result = await sendWebhook(stream.url, { id, body, secret }, options);
         const outcome = outcomeOf(result, 1, options.retrySchedule);
         if (outcome.gone) gone = true;

@@ -21,8 +21,6 @@ export interface ClaimedStream {
   stream_xid: string;
   stream_id: number;
   stream_slots: number;
-  /** The installation's id (migration 046), for the deliveries' `webhook-id` (`webhookMessageId`). */
-  installation: string;
 }
 
 /**
@@ -59,7 +57,7 @@ export async function claimStreams(
     from candidates c
     where w.id = c.id
     returning w.id, w.url, w.secret_cipher, w.event_types, w.stream_xid::text as stream_xid, w.stream_id,
-      w.stream_slots, (select i.id from installation i) as installation`.execute(db);
+      w.stream_slots`.execute(db);
   return result.rows.map((row) => ({ ...row, stream_id: Number(row.stream_id) }));
 }
 
@@ -70,6 +68,8 @@ export interface StreamEvent {
   /** As JSON text, only for the types the endpoint takes (the others are passed over, not sent). */
   data: string | null;
   created_at: Date;
+  /** The event's own random id (migration 047), its deliveries' `webhook-id` (`webhookMessageId`). */
+  message_id: string;
   /**
    * What the event is about, for its order among the endpoint's deliveries (`deliverStream`): its account,
    * or, for what has none, its card; null (no order to keep) for a type the endpoint does not take, or one
@@ -111,7 +111,7 @@ async function readAfter(
         where d.event_id = e.id and d.endpoint_id = ${after.endpoint})`
     : sql`false`;
   const result = await sql<StreamEvent>`
-    select e.id, e.xid::text as xid, e.type, e.created_at,
+    select e.id, e.xid::text as xid, e.type, e.created_at, e.message_id,
       case when ${taken} then e.data::text end as data,
       case when ${taken} then ${subject} end as subject,
       coalesce(${delivered}, false) as delivered

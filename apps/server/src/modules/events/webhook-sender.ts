@@ -17,12 +17,12 @@ export function signature(secret: string, id: string, timestamp: number, body: s
 }
 
 /**
- * `webhook-id` of an event's deliveries: `evt_<installation id>_<event id>`, the same on every attempt, so
- * receivers can dedupe. The event id alone repeats across installations (staging and production feeding one
- * receiver) and after a database is rebuilt; the installation's id is drawn once per database (migration 046).
+ * `webhook-id` of an event's deliveries: `evt_<the event's message id>`, the same on every attempt, so
+ * receivers can dedupe. Not the event id: it repeats across databases (staging and production feeding one
+ * receiver) and after a database is restored from a backup; the message id is random, drawn when the event is
+ * written (migration 047), and restored only with that event.
  */
-export const webhookMessageId = (installation: string, eventId: number | string) =>
-  `evt_${installation}_${eventId}`;
+export const webhookMessageId = (messageId: string) => `evt_${messageId}`;
 
 export interface Message {
   /** `webhook-id` (`webhookMessageId`); the signature covers it. */

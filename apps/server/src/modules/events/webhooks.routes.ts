@@ -59,8 +59,8 @@ export const webhooksRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Se
         tags,
         summary: 'Add a webhook endpoint; its signing secret is in this answer only (then: reveal)',
         description:
-          'Deliveries follow Standard Webhooks; `webhook-id` is `evt_<installation id>_<event id>` (unique across ' +
-          'installations; the body keeps the event `id`). Order: the events of one account (of one card when ' +
+          'Deliveries follow Standard Webhooks; `webhook-id` is `evt_<uuid>`, drawn for each event when it is ' +
+          'written (unique across databases and restores from a backup; the body keeps the event `id`). Order: the events of one account (of one card when ' +
           'they have no account) are sent one after another in commit order, each after the previous attempt ' +
           'ended; different accounts in parallel; a failed one is retried later, after them. A 410 answer ' +
           'disables the endpoint; a 429 or 503 `Retry-After` later than the next retry is honoured, up to the ' +
