@@ -108,6 +108,8 @@ export async function buildApp({ config, database, secrets, logStream }: AppDeps
     },
   });
   await app.register(databasePlugin, { db: database.db, kind: database.kind });
+  // The pool's connection-lost warnings as JSON log lines, not plain text on stderr.
+  database.setWarningLog?.((details, message) => app.log.warn(details, message));
   await app.register(metricsPlugin, {
     token: config.METRICS_TOKEN,
     poolStats: database.poolStats,

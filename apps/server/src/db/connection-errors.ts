@@ -13,7 +13,12 @@
 // Also what a connection attempt is refused with: 3D000 (the database dropped or renamed), class 28 (the role
 // or its password gone), 53300 too_many_connections (servers' pools together past max_connections). Those
 // answered 500 INTERNAL_ERROR while /readyz said 503. (Other class 53 errors, a full disk, are a statement's.)
+// 57P03 cannot_connect_now is a server starting up, shutting down or in recovery. 55000 (a database closed with
+// `allow_connections false`, a common maintenance step) is object_not_in_prerequisite_state, which statements
+// also raise (currval before nextval, …), so only its refusal message counts; any refusal at connect is also
+// caught by `markAcquireFailure` below.
 const SQLSTATES = new Set(['57P01', '57P02', '57P03', '25P03', '25P04', '3D000', '53300']);
+const NOT_ACCEPTING_CONNECTIONS = { code: '55000', message: 'is not currently accepting connections' };
 const SQLSTATE_CLASSES = ['08', '28'];
 const SOCKET_CODES = new Set([
   'ECONNREFUSED',
@@ -32,11 +37,28 @@ const MESSAGES = [
   'Cannot use a pool after calling end',
 ];
 
+/**
+ * Errors met while acquiring a connection (out of pool.connect: the TCP connect, the start-up handshake, the
+ * wait for a free connection). Whatever PostgreSQL's reason (a database closed to connections, a role without
+ * LOGIN, a code this list does not know yet), the request never reached its statement: it is an outage to
+ * the request, answered 503, never a 500. Marked where they are thrown (connection.ts) rather than guessed
+ * from their code, so a statement's error on an established connection keeps its meaning.
+ */
+const acquireFailures = new WeakSet<object>();
+
+export function markAcquireFailure(error: unknown): unknown {
+  if (typeof error === 'object' && error !== null) acquireFailures.add(error);
+  return error;
+}
+
 export function isConnectionError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
+  if (acquireFailures.has(error)) return true;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string') {
     if (SQLSTATE_CLASSES.some((c) => code.startsWith(c)) || SQLSTATES.has(code) || SOCKET_CODES.has(code))
+      return true;
+    if (code === NOT_ACCEPTING_CONNECTIONS.code && error.message.includes(NOT_ACCEPTING_CONNECTIONS.message))
       return true;
   }
   if (MESSAGES.some((m) => error.message.includes(m))) return true;

@@ -3,6 +3,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { ensurePrivateDir } from '../lib/private-dir';
+import { markAcquireFailure } from './connection-errors';
 import { lockDataDir } from './data-dir-lock';
 import { discardingLostConnections } from './pg-pool';
 import { PGliteDialect } from './pglite-dialect';
@@ -40,7 +41,15 @@ export interface DatabaseHandle {
   close(): Promise<void>;
   /** Connection pool counts (PostgreSQL server only; PGlite is one in-process connection). */
   poolStats?(): PoolStats;
+  /**
+   * Where the pool's connection-lost warnings go: the app hands its logger here, so they are JSON log lines
+   * at warn like the rest (before that, and without one, they are process warnings on stderr).
+   */
+  setWarningLog?(warn: ConnectionWarningLog): void;
 }
+
+/** A warning about the pool's connections (`log.warn(details, message)` of the app's pino logger). */
+export type ConnectionWarningLog = (details: { code?: string }, message: string) => void;
 
 /**
  * How long a request waits for a connection (queueing for a free one included) before it answers 503 rather
@@ -89,18 +98,33 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     // listener, which took whole servers down. So every client gets its own listener for its lifetime:
     // the statement it runs next fails (the request answers 503), and on release the pool sees the client
     // is no longer queryable and drops it, opening a fresh connection on the next demand.
+    let warn: ConnectionWarningLog = (_details, message) => process.emitWarning(message);
+    // An idle client's lost connection is reported twice (its own 'error' and the pool's, with the same
+    // error): logged once. Only the code and message: pg attaches the client (its connection settings) to it.
+    const reported = new WeakSet<Error>();
+    const lost = (error: Error, message: string) => {
+      if (reported.has(error)) return;
+      reported.add(error);
+      const code = (error as { code?: unknown }).code;
+      warn(typeof code === 'string' ? { code } : {}, `${message}: ${error.message}`);
+    };
     pool.on('connect', (client) => {
-      client.on('error', (error) => {
-        process.emitWarning(`PostgreSQL connection lost: ${error.message}`);
-      });
+      client.on('error', (error) => lost(error, 'PostgreSQL connection lost'));
     });
-    pool.on('error', (error) => {
-      process.emitWarning(`PostgreSQL idle client error: ${error.message}`);
-    });
+    pool.on('error', (error) => lost(error, 'PostgreSQL idle client error'));
+    // A connection that cannot be had (refused by the server for whatever reason, the handshake cut, no free
+    // one in time) is an outage to the request, whatever the error's code: marked so (connection-errors.ts).
+    // Kysely only calls connect and end.
+    const acquiring = Object.create(pool, {
+      connect: {
+        value: () => pool.connect().catch((error: unknown) => Promise.reject(markAcquireFailure(error))),
+      },
+      end: { value: () => pool.end() },
+    }) as pg.Pool;
     const db = new Kysely<Database>({
       dialect: new PostgresDialect({
         pool: discardingLostConnections(
-          pool,
+          acquiring,
           options.prepareStatements === false ? undefined : statementNamer(),
         ),
       }),
@@ -110,6 +134,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       kind: 'postgres',
       close: () => db.destroy(),
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      setWarningLog: (log) => {
+        warn = log;
+      },
     };
   }
   if (options.dataDir) ensurePrivateDir(options.dataDir);

@@ -6,6 +6,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import type { PoolStats } from '../db/connection';
 import { AppError } from '../lib/app-error';
 import { bearerCredential } from '../lib/bearer';
+import type { AttemptResult } from '../modules/events/stream-batch';
 
 /** The batches of POS writes a server forms: one card's group commit, or a kind's set-based batch. */
 export type BatchKind = 'card' | 'accrual' | 'hold' | 'capture';
@@ -21,7 +22,11 @@ export interface Metrics {
    * `accrual`, `hold`, `capture`: a set-based batch across cards), its size, and whether it committed or was split.
    */
   groupCommitBatch(kind: BatchKind, size: number, outcome: 'committed' | 'split'): void;
+  /** One webhook attempt of this server's worker, by what it did to its delivery. */
+  webhookAttempt(result: AttemptResult): void;
 }
+
+const ATTEMPT_RESULTS: readonly AttemptResult[] = ['succeeded', 'failed_retrying', 'failed_final', 'gone'];
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -136,6 +141,15 @@ export const metricsPlugin = fp(
       registers: [registry],
     });
 
+    const webhookAttempts = new Counter({
+      name: 'loyalty_webhook_attempts_total',
+      help: 'Webhook attempts made by this server, by outcome: succeeded, failed_retrying (a retry is scheduled), failed_final (retries used up: the delivery is failed), gone (410: failed, endpoint disabled)',
+      labelNames: ['outcome'] as const,
+      registers: [registry],
+    });
+    // Every outcome exposed from the start at 0, so a rate over it exists before the first failure.
+    for (const outcome of ATTEMPT_RESULTS) webhookAttempts.inc({ outcome }, 0);
+
     app.decorate('metrics', {
       registry,
       sweeperRun(outcome, voided) {
@@ -148,6 +162,9 @@ export const metricsPlugin = fp(
       },
       groupCommitBatch(kind, size, outcome) {
         batches.observe({ kind, outcome }, size);
+      },
+      webhookAttempt(result) {
+        webhookAttempts.inc({ outcome: result });
       },
     } satisfies Metrics);
 

@@ -23,11 +23,12 @@ export const webhookDeliveriesPlugin = fp<{ config: Config; secrets: Secrets }>(
           allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
           retrySchedule: config.WEBHOOK_RETRY_SCHEDULE,
           retentionDays: config.EVENT_RETENTION_DAYS,
+          onAttempt: (report) => app.metrics.webhookAttempt(report.result),
         },
         app.log,
       );
     });
     app.addHook('onClose', async () => worker?.stop());
   },
-  { name: 'webhook-deliveries', dependencies: ['database'] },
+  { name: 'webhook-deliveries', dependencies: ['database', 'metrics'] },
 );

@@ -10,7 +10,13 @@ import {
   recordAttempts,
 } from './deliveries.repository';
 import { eventBody, pruneEvents } from './events.repository';
-import { claimStreamBatch, deliverStream, type StreamOptions } from './stream-batch';
+import {
+  type AttemptReport,
+  attemptResult,
+  claimStreamBatch,
+  deliverStream,
+  type StreamOptions,
+} from './stream-batch';
 import type { ClaimedStream } from './streams.repository';
 import { sendWebhook, webhookMessageId } from './webhook-sender';
 import { disableGoneEndpoint } from './webhooks.service';
@@ -50,6 +56,12 @@ export async function attemptDelivery(
   const id = webhookMessageId(claim.message_id);
   const result = await sendWebhook(claim.url, { id, body, secret }, options);
   const outcome = outcomeOf(result, claim.attempts, options.retrySchedule);
+  options.onAttempt?.({
+    result: attemptResult(outcome),
+    endpointId: claim.endpoint_id,
+    eventId: claim.event_id,
+    attempts: claim.attempts,
+  });
   if (outcome.gone) await disableGoneEndpoint(db, claim.endpoint_id, claim.url);
   return { id: claim.id, attempts: claim.attempts, outcome };
 }
@@ -79,6 +91,34 @@ export async function deliverDue(db: Db, crypto: KeyCrypto, options: DeliveryOpt
   return claimed.length + sent.reduce((sum, batch) => sum + batch.attempts, 0);
 }
 
+/**
+ * Passes each attempt on, and logs a delivery that failed for good (its retries used up, or a 410 Gone) once,
+ * at warn: a receiver that is down was otherwise invisible until someone opened its deliveries. Endpoint and
+ * event ids only, never the URL (it may carry a token). Failed attempts that will be retried are not logged
+ * one by one (the `loyalty_webhook_attempts_total` counter has them).
+ */
+function reportingAttempts(
+  log: FastifyBaseLogger,
+  next?: (report: AttemptReport) => void,
+): (report: AttemptReport) => void {
+  return (report) => {
+    next?.(report);
+    if (report.result === 'failed_final' || report.result === 'gone') {
+      log.warn(
+        {
+          webhook: report.endpointId,
+          event: String(report.eventId),
+          attempts: report.attempts,
+          result: report.result,
+        },
+        report.result === 'gone'
+          ? 'webhook delivery failed: the receiver answered 410 Gone and the endpoint was disabled'
+          : 'webhook delivery failed: no retries left',
+      );
+    }
+  };
+}
+
 export interface DeliveryWorker {
   stop(): Promise<void>;
 }
@@ -100,6 +140,7 @@ export function startDeliveryWorker(
   log: FastifyBaseLogger,
 ): DeliveryWorker {
   const { maxInFlight, perEndpoint, leaseMs } = limits(options);
+  options = { ...options, onAttempt: reportingAttempts(log, options.onAttempt) };
   const inFlight = new Set<Promise<void>>();
   let slotsInUse = 0;
   let claiming: Promise<void> | null = null;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/connection';
 import type { Executor } from '../../db/executor';
 import type { KeyCrypto } from '../pos-keys/key-crypto';
-import { outcomeOf } from './attempt-outcome';
+import { type AttemptOutcome, outcomeOf } from './attempt-outcome';
 import { eventBody } from './events.repository';
 import {
   type ClaimedStream,
@@ -21,6 +21,29 @@ const BATCH = 64;
 
 export interface StreamOptions extends SendOptions {
   retrySchedule: number[];
+  /** Told each attempt's result as it is decided: the attempts metric, the log of deliveries failed for good. */
+  onAttempt?(report: AttemptReport): void;
+}
+
+/**
+ * What one attempt did to its delivery, in a handful of values (a metric label): delivered; failed and to be
+ * retried; failed with the retry schedule used up (the delivery is now `failed`); or answered 410 Gone (the
+ * delivery `failed` and the endpoint disabled).
+ */
+export type AttemptResult = 'succeeded' | 'failed_retrying' | 'failed_final' | 'gone';
+
+export interface AttemptReport {
+  result: AttemptResult;
+  endpointId: string;
+  eventId: number;
+  /** Attempts of this delivery so far, this one included. */
+  attempts: number;
+}
+
+export function attemptResult(outcome: AttemptOutcome): AttemptResult {
+  if (outcome.succeeded) return 'succeeded';
+  if (outcome.gone) return 'gone';
+  return outcome.retryInSeconds === null ? 'failed_final' : 'failed_retrying';
 }
 
 /**
@@ -92,6 +115,12 @@ export async function deliverStream(
         const outcome = outcomeOf(result, 1, options.retrySchedule);
         if (outcome.gone) gone = true;
         outcomes[index] = { eventId: read.id, attemptedAt, outcome };
+        options.onAttempt?.({
+          result: attemptResult(outcome),
+          endpointId: stream.id,
+          eventId: read.id,
+          attempts: 1,
+        });
       }
     }
   };

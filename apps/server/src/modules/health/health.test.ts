@@ -6,6 +6,7 @@ import { openTestDatabase, TEST_JWT_SECRET } from '../../../test/helper';
 import { buildApp } from '../../app';
 import { loadConfig } from '../../config';
 import type { DatabaseHandle } from '../../db/connection';
+import { READINESS_TIMEOUT_MS } from './health.routes';
 
 let database: DatabaseHandle;
 beforeAll(async () => {
@@ -129,6 +130,48 @@ describe('/readyz', () => {
       expect((await app.inject({ url: '/healthz' })).statusCode).toBe(200);
       expect((await app.inject({ url: '/pos/api/v1/cards/1234' })).statusCode).toBe(401);
     } finally {
+      await app.close();
+    }
+  });
+
+  it('answers 503 "busy" within its bound when no connection (or lock) can be had, instead of hanging', async () => {
+    const app = await unreadyApp();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked!: () => void;
+    const holding = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    try {
+      await app.ready();
+      // A maintenance step's exclusive lock (on PGlite, whose one connection it holds): reads queue behind it.
+      const maintenance = database.db.transaction().execute(async (trx) => {
+        await sql`lock table kysely_migration in access exclusive mode`.execute(trx);
+        locked();
+        await released;
+      });
+      await holding;
+      // Released after the bound and a margin in any case, so a probe that waits answers late, not never.
+      const fallback = setTimeout(release, READINESS_TIMEOUT_MS + 1500);
+      const started = Date.now();
+      const [first, second] = await Promise.all([
+        app.inject({ url: '/readyz' }),
+        app.inject({ url: '/readyz' }),
+      ]);
+      clearTimeout(fallback);
+      expect(Date.now() - started).toBeLessThan(READINESS_TIMEOUT_MS + 1500);
+      for (const ready of [first, second]) {
+        expect(ready.statusCode).toBe(503);
+        expect(ready.json()).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+        expect(ready.json().message).toMatch(/^Database busy: no connection within 2 s/);
+      }
+      release();
+      await maintenance;
+      expect((await app.inject({ url: '/readyz' })).statusCode).toBe(200);
+    } finally {
+      release();
       await app.close();
     }
   });
