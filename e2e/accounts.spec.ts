@@ -1,4 +1,9 @@
-import type { Page } from '@playwright/test';
+import {
+  accountRowAction as rowAction,
+  accountRow as rowFor,
+  showAccount,
+  accountsTable as table,
+} from './support/accounts-screen';
 import { axeScan } from './support/axe';
 import { expect, test, toast, uniqueName } from './support/fixtures';
 import {
@@ -17,24 +22,7 @@ import {
 // Spec section 2 "Accounts", 4 "Card", 5 "Create account" / "Add points", 8 toasts, 9 dialog page sizes.
 test.describe.configure({ mode: 'parallel' });
 
-const table = (page: Page) => page.getByRole('table', { name: 'Accounts' });
-const rowFor = (page: Page, clientId: string) =>
-  table(page)
-    .getByRole('row')
-    .filter({ has: page.getByRole('cell', { name: clientId, exact: true }) });
 const DATE = /^[A-Z][a-z]{2} \d{1,2}, \d{4}$/;
-
-/** Opens /accounts narrowed to one client (parallel tests create many accounts). */
-async function showAccount(page: Page, clientId: string) {
-  await page.goto('/accounts');
-  await page.getByLabel('Search accounts').fill(clientId);
-  await expect(rowFor(page, clientId)).toHaveCount(1);
-}
-
-async function rowAction(page: Page, clientId: string, item: string) {
-  await page.getByRole('button', { name: `Actions for ${clientId}`, exact: true }).click();
-  await page.getByRole('menuitem', { name: item, exact: true }).click();
-}
 
 test.beforeEach(async ({ page, signIn }) => {
   await signIn(page);

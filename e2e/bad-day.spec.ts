@@ -1,4 +1,5 @@
 import type { Dialog, Page } from '@playwright/test';
+import { accountRowAction as rowAction, showAccount } from './support/accounts-screen';
 import { expect, test, toast } from './support/fixtures';
 import { cardsOf, createAccount, getAccount, holdRequests } from './support/loyalty-api';
 import { createRuleset } from './support/programme-api';
@@ -9,22 +10,6 @@ test.describe.configure({ mode: 'parallel' });
 
 const ACCRUAL = '**/api/v1/admin/operations/manual-accrual';
 const isAccrual = (url: string) => url.endsWith('/api/v1/admin/operations/manual-accrual');
-const table = (page: Page) => page.getByRole('table', { name: 'Accounts' });
-const rowFor = (page: Page, clientId: string) =>
-  table(page)
-    .getByRole('row')
-    .filter({ has: page.getByRole('cell', { name: clientId, exact: true }) });
-
-async function showAccount(page: Page, clientId: string) {
-  await page.goto('/accounts');
-  await page.getByLabel('Search accounts').fill(clientId);
-  await expect(rowFor(page, clientId)).toHaveCount(1);
-}
-
-async function rowAction(page: Page, clientId: string, item: string) {
-  await page.getByRole('button', { name: `Actions for ${clientId}`, exact: true }).click();
-  await page.getByRole('menuitem', { name: item, exact: true }).click();
-}
 
 /**
  * The console's time limit for a call (lib/api-client.ts, 30 s), shortened on the open page so a test waits

@@ -1,5 +1,6 @@
 import type { Account } from '@loyalty/contracts';
 import type { Page } from '@playwright/test';
+import { accountRowAction, showAccount } from './support/accounts-screen';
 import {
   ADMIN,
   apiLogin,
@@ -106,6 +107,14 @@ test('Add POS Key, its answer lost, pressed again: the key is created once, not 
   expect(listed.content.map((k) => k.name)).toEqual([name]);
 });
 
+/** Issue Card from the client's row menu, confirmed; the confirm closes whatever the answer. */
+async function issueCardFromRow(page: Page, clientId: string) {
+  await accountRowAction(page, clientId, 'Issue Card');
+  const confirm = page.getByRole('alertdialog', { name: 'Issue Card' });
+  await confirm.getByRole('button', { name: 'Issue Card' }).click();
+  await expect(confirm).toBeHidden();
+}
+
 /** The error toast of a call that failed under `context` (lib/handle-server-error.ts: "Issue card: …"). */
 const failedToast = (page: Page, context: string) =>
   page
@@ -113,30 +122,13 @@ const failedToast = (page: Page, context: string) =>
     .filter({ hasText: `${context}: ` })
     .first();
 
-async function showAccount(page: Page, clientId: string) {
-  await page.goto('/accounts');
-  await page.getByLabel('Search accounts').fill(clientId);
-  await expect(
-    page
-      .getByRole('table', { name: 'Accounts' })
-      .getByRole('row')
-      .filter({ has: page.getByRole('cell', { name: clientId, exact: true }) }),
-  ).toHaveCount(1);
-}
-
 test('Issue Card, its answer lost, asked again: one card', async ({ page, signIn, api }) => {
   await signIn(page);
   const account = await createAccount(api);
   const path = `/api/v1/cards/issue/${account.id}`;
   const keys = await loseFirstAnswer(page, path);
   await showAccount(page, account.clientId);
-  const issue = async () => {
-    await page.getByRole('button', { name: `Actions for ${account.clientId}`, exact: true }).click();
-    await page.getByRole('menuitem', { name: 'Issue Card', exact: true }).click();
-    const confirm = page.getByRole('alertdialog', { name: 'Issue Card' });
-    await confirm.getByRole('button', { name: 'Issue Card' }).click();
-    await expect(confirm).toBeHidden();
-  };
+  const issue = () => issueCardFromRow(page, account.clientId);
   await issue();
   await expect(failedToast(page, 'Issue card')).toBeVisible();
   const replayed = replayedCreate(page, path);
@@ -161,13 +153,7 @@ test("Issue Card, its answer lost, then the card blocked and asked again past th
   const path = `/api/v1/cards/issue/${account.id}`;
   const keys = await loseFirstAnswer(page, path);
   await showAccount(page, account.clientId);
-  const issue = async () => {
-    await page.getByRole('button', { name: `Actions for ${account.clientId}`, exact: true }).click();
-    await page.getByRole('menuitem', { name: 'Issue Card', exact: true }).click();
-    const confirm = page.getByRole('alertdialog', { name: 'Issue Card' });
-    await confirm.getByRole('button', { name: 'Issue Card' }).click();
-    await expect(confirm).toBeHidden();
-  };
+  const issue = () => issueCardFromRow(page, account.clientId);
   await issue();
   await expect(failedToast(page, 'Issue card')).toBeVisible();
   // The member lost that card: it is blocked, and a while later the page is reloaded and a card issued again.
