@@ -145,6 +145,17 @@ test('the same credit entered again after a reload replays the one booked, not a
   expect((await getAccount(api, account.id)).balance).toBe(250);
 });
 
+/** Closes the page as a user leaving it would, and checks that nothing asked first (no beforeunload). */
+async function expectClosesWithoutAsking(page: Page) {
+  let questions = 0;
+  page.on('dialog', () => {
+    questions += 1;
+  });
+  await page.close({ runBeforeUnload: true });
+  await expect.poll(() => page.isClosed()).toBe(true);
+  expect(questions).toBe(0);
+}
+
 /** Asks the page to close as a tab close would; resolves with the "Leave site?" dialog it raised, if any. */
 async function tryToLeave(page: Page): Promise<Dialog | null> {
   const asked = page.waitForEvent('dialog', { timeout: 5000 }).catch(() => null);
@@ -181,13 +192,7 @@ test('leaving with typed changes or a write waiting for its answer asks first', 
   await expect(confirm).toBeHidden();
 
   // Nothing typed, nothing waiting: the page closes without a question.
-  let questions = 0;
-  page.on('dialog', () => {
-    questions += 1;
-  });
-  await page.close({ runBeforeUnload: true });
-  await expect.poll(() => page.isClosed()).toBe(true);
-  expect(questions).toBe(0);
+  await expectClosesWithoutAsking(page);
 });
 
 test('leaving Settings with a value typed and not saved asks first', async ({ page }) => {
@@ -204,13 +209,7 @@ test('leaving Settings with a value typed and not saved asks first', async ({ pa
     .getByRole('form', { name: 'Point Holds Configuration' })
     .getByRole('button', { name: 'Reset' })
     .click();
-  let questions = 0;
-  page.on('dialog', () => {
-    questions += 1;
-  });
-  await page.close({ runBeforeUnload: true });
-  await expect.poll(() => page.isClosed()).toBe(true);
-  expect(questions).toBe(0);
+  await expectClosesWithoutAsking(page);
 });
 
 test('leaving the Create Ruleset form with a value typed and not saved asks first', async ({ page }) => {
@@ -223,13 +222,7 @@ test('leaving the Create Ruleset form with a value typed and not saved asks firs
   expect(page.isClosed()).toBe(false);
   // Emptied again, the form has nothing to lose: the page closes without a question.
   await form.getByLabel('Accrual Percentage').fill('');
-  let questions = 0;
-  page.on('dialog', () => {
-    questions += 1;
-  });
-  await page.close({ runBeforeUnload: true });
-  await expect.poll(() => page.isClosed()).toBe(true);
-  expect(questions).toBe(0);
+  await expectClosesWithoutAsking(page);
 });
 
 /** A ruleset's details dialog, its backtest asked for and its answer held until `release`. */

@@ -26,6 +26,20 @@ function json(route: Route, status: number, body: unknown) {
   return route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body) });
 }
 
+/** Settings as a programme that has set nothing answers them (reads only; a save goes to the server). */
+function serveUnsetSettings(page: Page) {
+  return page.route(`**${SETTINGS}`, (route) =>
+    route.request().method() === 'GET'
+      ? json(route, 200, {
+          holds: { ttl_minutes: null },
+          cards: { limit_per_account: null },
+          points: { expiry_days: null, pending_days: null },
+          programme: { currency: 'EUR', timezone: 'UTC' },
+        })
+      : route.fallback(),
+  );
+}
+
 test.beforeEach(async ({ page, signIn }) => {
   await signIn(page);
 });
@@ -457,16 +471,7 @@ for (const role of ['VIEWER', 'MANAGER'] as const) {
     createUser,
   }) => {
     // Nothing set: the example numbers of spec section 9 are for an administrator typing a value.
-    await page.route(`**${SETTINGS}`, (route) =>
-      route.request().method() === 'GET'
-        ? json(route, 200, {
-            holds: { ttl_minutes: null },
-            cards: { limit_per_account: null },
-            points: { expiry_days: null, pending_days: null },
-            programme: { currency: 'EUR', timezone: 'UTC' },
-          })
-        : route.fallback(),
-    );
+    await serveUnsetSettings(page);
     await signIn(page, await createUser(role));
     await page.goto('/settings');
     await expect(summary(page)).toContainText('Cards LimitNo limit set');
@@ -486,16 +491,7 @@ for (const role of ['VIEWER', 'MANAGER'] as const) {
 }
 
 test('an administrator keeps the example numbers as placeholders when nothing is set', async ({ page }) => {
-  await page.route(`**${SETTINGS}`, (route) =>
-    route.request().method() === 'GET'
-      ? json(route, 200, {
-          holds: { ttl_minutes: null },
-          cards: { limit_per_account: null },
-          points: { expiry_days: null, pending_days: null },
-          programme: { currency: 'EUR', timezone: 'UTC' },
-        })
-      : route.fallback(),
-  );
+  await serveUnsetSettings(page);
   await page.goto('/settings');
   await expect(save(page)).toBeEnabled();
   await expect(ttl(page)).toHaveAttribute('placeholder', '60');
