@@ -236,14 +236,18 @@ test('Export selected downloads the selected rows as a CSV named after the scree
   await blockCard(api, risky.id, '=HYPERLINK("http://evil.example","click")');
   const numeric = await issueCard(api, account.id);
   await blockCard(api, numeric.id, '-0042');
+  // A full-width ＝, which some spreadsheets fold to '=', and a reason that already starts with a quote.
+  const wide = await issueCard(api, account.id);
+  await blockCard(api, wide.id, '\uFF1DSUM(A1)');
+  const quoted = await issueCard(api, account.id);
+  await blockCard(api, quoted.id, "'=1+1");
   const unselected = await issueCard(api, account.id);
-  await page.goto('/cards');
-  await page.getByLabel('Search cards').fill(account.id);
-  await expect(cardsTable(page).locator('tbody tr')).toHaveCount(4);
-  await cardRow(page, plain.number).getByRole('checkbox', { name: 'Select row' }).check();
-  await cardRow(page, risky.number).getByRole('checkbox', { name: 'Select row' }).check();
-  await cardRow(page, numeric.number).getByRole('checkbox', { name: 'Select row' }).check();
-  await expect(page.getByText('3 of 4 rows selected.')).toBeVisible();
+  // The search in the address: one fetch, so no later answer replaces the rows (and the selection) midway.
+  await page.goto(`/cards?search=${account.id}`);
+  await expect(cardsTable(page).locator('tbody tr')).toHaveCount(6);
+  for (const card of [plain, risky, numeric, wide, quoted])
+    await cardRow(page, card.number).getByRole('checkbox', { name: 'Select row' }).check();
+  await expect(page.getByText('5 of 6 rows selected.')).toBeVisible();
 
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export selected' }).click();
@@ -252,7 +256,7 @@ test('Export selected downloads the selected rows as a CSV named after the scree
   const csv = readFileSync(await file.path(), 'utf8').replace(/^\uFEFF/, '');
   const lines = csv.trimEnd().split('\r\n');
   expect(lines[0]).toBe('Card Number,Account ID,Status,Issued At,Blocked At,Block Reason,Replaced By');
-  expect(lines).toHaveLength(4);
+  expect(lines).toHaveLength(6);
   expect(csv).not.toContain(unselected.number);
   expect(lines.find((l) => l.startsWith(plain.number))).toMatch(
     new RegExp(`^${plain.number},${account.id},active,\\d{4}-[^,]+,,,$`),
@@ -263,6 +267,10 @@ test('Export selected downloads the selected rows as a CSV named after the scree
   );
   // Text that looks like a negative number is text too: a spreadsheet would make '-0042' the number -42.
   expect(lines.find((l) => l.startsWith(numeric.number))).toContain(",'-0042,");
+  // The server's rule (needsDefusing in contracts): full-width starts are defused, and a quote before a
+  // formula gets one more, so that the member import, which reads one off, gives the text back as it was.
+  expect(lines.find((l) => l.startsWith(wide.number))).toContain(",'\uFF1DSUM(A1),");
+  expect(lines.find((l) => l.startsWith(quoted.number))).toContain(",''=1+1,");
 });
 
 test.describe('at 390 px', () => {

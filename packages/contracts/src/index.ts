@@ -17,3 +17,4 @@ export * from './receipts';
 export * from './reports';
 export * from './rulesets';
 export * from './settings';
+export * from './spreadsheet';

@@ -1,23 +1,9 @@
 import { pipeline, Readable } from 'node:stream';
-import { decimalText, pagedResponse } from '@loyalty/contracts';
+import { decimalText, needsDefusing, pagedResponse } from '@loyalty/contracts';
 import { stringify } from 'csv-stringify';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 
-/**
- * A text cell a spreadsheet would run as a formula (OWASP "CSV injection"); the full-width forms too, which
- * some spreadsheets fold to the ASCII ones.
- */
-const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
-
-/**
- * Whether a text cell is written with a `'` before it: one a spreadsheet would run as a formula, and one that
- * is `'`s before such a start, so that the imports, which read one `'` off either (modules/imports/
- * csv-reader.ts), give back every text as it was: `=1+1` is written `'=1+1`, and `'=1+1` is written `''=1+1`.
- */
-export function needsDefusing(text: string): boolean {
-  return FORMULA_START.test(text.replace(/^'+/, ''));
-}
 /**
  * Signed amounts ("-3.00") in a `decimalText` column are numbers sent as text for exactness, not formulas: they
  * stay as they are. Only there: a client ID or a SKU such as "-0042" is text, and a spreadsheet would read it

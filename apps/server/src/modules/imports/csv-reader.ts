@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { needsDefusing } from '@loyalty/contracts';
 import { CsvError, parse } from 'csv-parse';
 import { AppError } from '../../lib/app-error';
-import { needsDefusing } from '../../lib/csv';
 import {
   type CsvColumns,
   cellCountProblem,

@@ -1,3 +1,4 @@
+import { needsDefusing } from '@loyalty/contracts';
 import { saveFile } from '@/lib/download';
 
 /** One column of an exported CSV: its header and the cell's plain value (ISO dates, raw numbers). */
@@ -12,16 +13,13 @@ export interface CsvExport<TData> {
   columns: CsvColumn<TData>[];
 }
 
-// A spreadsheet runs a cell starting with one of these as a formula (OWASP "CSV injection").
-const FORMULA_START = /^[=+\-@\t\r]/;
-
 /** A cell as text a spreadsheet shows as is: formulas defused with a leading quote, then RFC 4180 quoting. */
 export function csvCell(value: string | number | boolean | null | undefined): string {
   if (value === null || value === undefined) return '';
   let text = String(value);
   // A number (-50) is a number; text starting like a formula is shown as text, also when it looks like a
-  // number ('-0042', a block reason or an ID, would otherwise become -42), as the server's exports do.
-  if (typeof value === 'string' && FORMULA_START.test(text)) text = `'${text}`;
+  // number ('-0042', a block reason or an ID, would otherwise become -42): the server's exports' rule.
+  if (typeof value === 'string' && needsDefusing(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
