@@ -31,3 +31,19 @@ describe('the access log', () => {
     expect(logged).not.toContain('4000123412341234');
   });
 });
+
+describe('the access log, for identifiers sent where an id belongs', () => {
+  it('keeps no client ID or card number sent in place of a UUID, with a route or without', async () => {
+    // Found by helper 149: these answered 400 (or 404) and their lines kept the client ID and card number.
+    await app.inject({ url: '/api/v1/accounts/ZQ-Probe-5151/export' });
+    await app.inject({ method: 'POST', url: '/api/v1/cards/4444555566667777/block', payload: {} });
+    await app.inject({ url: '/api/v1/audit?targetId=ZQ-Probe-5454' });
+    await app.inject({ url: '/api/v1/acounts/ZQ-Probe-5252' });
+    const logged = lines.join('');
+    expect(logged).toContain('/api/v1/accounts/[redacted]/export');
+    expect(logged).toContain('/api/v1/cards/[redacted]/block');
+    expect(logged).toContain('/api/v1/audit?targetId=[redacted]');
+    expect(logged).toContain('/api/v1/acounts/[redacted]');
+    expect(logged).not.toMatch(/ZQ-Probe|4444555566667777/);
+  });
+});
