@@ -153,7 +153,7 @@ export async function buildApp({ config, database, secrets, logStream }: AppDeps
     await secured.register(auditRoutes);
     await secured.register(settingsRoutes);
     await secured.register(rulesetsRoutes);
-    await secured.register(accountsRoutes);
+    await secured.register(accountsRoutes, { secrets });
     await secured.register(lotsRoutes);
     await secured.register(cardsRoutes);
     await secured.register(operationsRoutes);

@@ -94,6 +94,7 @@ export interface AuditSearchCounts {
 export interface BulkCreditKeys {
   created_at: Generated<Timestamp>;
   key: string;
+  keyed: Generated<boolean>;
   request_hash: string;
   response: Json | null;
   rows_fingerprint: string | null;
@@ -144,6 +145,7 @@ export interface ExcludedSkus {
 export interface IdempotencyKeys {
   created_at: Generated<Timestamp>;
   key: string;
+  keyed: Generated<boolean>;
   request_hash: string;
   response: Json | null;
   status_code: number | null;

@@ -4,10 +4,12 @@ import { createTestContext } from '../../../test/helper';
 import { migrateToLatest } from '../migrate';
 
 // A database as it was before migration 032: bulk credit files' keys kept per user beside manual accrual's
-// (and without 045, which adds a column to 032's table).
+// (and without 045 and 048, which add columns to 032's table).
 const ctx = await createTestContext(
   {},
-  { skipMigrations: ['032-bulk-credit-keys', '045-bulk-credit-row-fingerprints'] },
+  {
+    skipMigrations: ['032-bulk-credit-keys', '045-bulk-credit-row-fingerprints', '048-keyed-request-digests'],
+  },
 );
 const db = ctx.database.db;
 

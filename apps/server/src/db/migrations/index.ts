@@ -40,6 +40,7 @@ import * as m044 from './044-canonical-client-ids';
 import * as m045 from './045-bulk-credit-row-fingerprints';
 import * as m046 from './046-installation-id';
 import * as m047 from './047-event-message-ids';
+import * as m048 from './048-keyed-request-digests';
 
 /**
  * Every migration, in order. Forward-only: a shipped migration is never edited; add the next one.
@@ -87,4 +88,5 @@ export const migrations: Record<string, Migration> = {
   '045-bulk-credit-row-fingerprints': m045,
   '046-installation-id': m046,
   '047-event-message-ids': m047,
+  '048-keyed-request-digests': m048,
 };

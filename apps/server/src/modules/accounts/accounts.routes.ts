@@ -11,16 +11,20 @@ import {
 } from '@loyalty/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { listResponses, sendCsv } from '../../lib/csv';
+import type { Secrets } from '../../lib/secrets';
 import { sendCreated } from '../../lib/send-created';
 import { ANY_ROLE, MANAGERS } from '../../plugins/auth';
 import { createIdempotencyHeaders } from '../ledger/admin-idempotency';
+import { erasedClientSecret } from '../member-data/erased-client-secret';
 import { createAccount, exportAccounts, getAccount, listAccountsPage } from './accounts.service';
 import { manualAccrual } from './manual-accrual.service';
 
 /** Accounts and manual accrual. */
-export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
+export const accountsRoutes: FastifyPluginAsyncZod<{ secrets: Secrets }> = async (app, { secrets }) => {
   const anyRole = app.requireRole(...ANY_ROLE);
   const managers = app.requireRole(...MANAGERS);
+  // Keys a manual accrual's request hash (it is of the account and the reason an erasure clears).
+  const keySecret = erasedClientSecret(secrets);
 
   app.get(
     '/api/v1/accounts',
@@ -94,6 +98,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
       const outcome = await manualAccrual(app.db, request.user!, request.body, {
         idempotencyKey: request.headers['idempotency-key'],
         requestId: request.id,
+        keySecret,
       });
       if (outcome.replayed) reply.header('idempotent-replayed', 'true');
       return reply.code(outcome.status as 201 | 404 | 409).send(outcome.body);

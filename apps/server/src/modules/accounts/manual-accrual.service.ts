@@ -9,6 +9,7 @@ import type { AuthUser } from '../../plugins/auth';
 import { insertAudit } from '../audit/audit.repository';
 import { postAdminAdjustment } from '../ledger/admin-adjustment';
 import { claimKey, storeAnswer } from '../ledger/admin-idempotency.repository';
+import { keyedDigest } from '../member-data/erased-client-secret';
 import { findOperationById } from '../operations/operations.repository';
 import { failureBody } from '../pos/idempotency';
 
@@ -58,22 +59,25 @@ async function accrueIn(trx: Tx, actor: AuthUser, input: ManualAccrualInput): Pr
  * POST /api/v1/admin/operations/manual-accrual. With an Idempotency-Key (issue 15.7, scoped to the
  * signed-in user): the key is claimed in the accrual's transaction and committed with its answer, a
  * refusal included; the same key with the same (parsed) body gets that answer again and nothing else
- * happens; with another body, 409 IDEMPOTENCY_KEY_REUSED.
+ * happens; with another body, 409 IDEMPOTENCY_KEY_REUSED. The request hash is stored keyed with `keySecret`
+ * (member-data's `erasedClientSecret`, migration 048): it is of the account and the reason, and an erasure,
+ * which clears the reason, keeps the key and its answer, so that a retry still replays (without the reason).
  */
 export async function manualAccrual(
   db: Db,
   actor: AuthUser,
   input: ManualAccrualInput,
-  options: { idempotencyKey?: string; requestId: string },
+  options: { idempotencyKey?: string; requestId: string; keySecret: string },
 ): Promise<ManualAccrualOutcome> {
   const key = options.idempotencyKey;
   if (key === undefined) {
     const body = await inTransaction(db, (trx) => accrueIn(trx, actor, input));
     return { status: 201, body, replayed: false };
   }
-  const hash = requestHash('manual-accrual', canonicalJson(input));
+  const plainHash = requestHash('manual-accrual', canonicalJson(input));
+  const hash = keyedDigest(options.keySecret, plainHash);
   return inTransaction(db, async (trx) => {
-    const earlier = await claimKey(trx, { scope: { userId: actor.id }, key, hash }).catch(
+    const earlier = await claimKey(trx, { scope: { userId: actor.id }, key, hash, keyed: true }).catch(
       (error: unknown) => {
         // The key is the user's: deleted since the request was let in, their session has ended.
         if (isForeignKeyViolation(error, 'idempotency_keys_user_id_fkey')) throw new AppError('UNAUTHORIZED');
@@ -81,7 +85,9 @@ export async function manualAccrual(
       },
     );
     if (earlier) {
-      if (earlier.request_hash !== hash) throw new AppError('IDEMPOTENCY_KEY_REUSED');
+      // Plain: stored by a release before migration 048, not yet keyed by a server starting.
+      if (earlier.request_hash !== (earlier.keyed ? hash : plainHash))
+        throw new AppError('IDEMPOTENCY_KEY_REUSED');
       return {
         status: earlier.status_code,
         body: earlier.response as ManualAccrualOutcome['body'],

@@ -63,6 +63,7 @@ export async function importAccounts(
       actor,
       file,
       options,
+      keySecret: options.erasedKeySecret,
       async merge(trx) {
         // A small file is merged with the planner's own plans (BULK_ROWS).
         const bulk = file.rows >= BULK_ROWS;

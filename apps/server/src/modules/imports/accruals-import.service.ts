@@ -8,9 +8,11 @@ import {
   claimKey,
   findStoredAnswer,
   keepRowsFingerprint,
+  type StoredAnswer,
   storeAnswer,
 } from '../ledger/admin-idempotency.repository';
 import { postStagedCredits } from '../ledger/staged-credits';
+import { keyedDigest } from '../member-data/erased-client-secret';
 import {
   accrualsOutcome,
   importOfRows,
@@ -53,14 +55,20 @@ const fileHash = (sha256: string, skipInvalid: boolean) =>
  * Whether a stored hash is of this file, whatever its options. A key's answer is only ever stored for a
  * file that was written (a refused file leaves the key free), so the same file again, with another
  * skipInvalid or as a dry run, is answered as imported: the first answer, never a 409 about a key the
- * user did not send (PROGRAMME-API.md §4 "the same file again returns the first answer").
+ * user did not send (PROGRAMME-API.md §4 "the same file again returns the first answer"). Stored keyed
+ * (`keyedDigest`), or plain by a release before migration 048.
  */
-const sameFile = (stored: string, sha256: string) =>
-  stored === fileHash(sha256, false) || stored === fileHash(sha256, true);
+function sameFile(stored: StoredAnswer, sha256: string, secret: string): boolean {
+  const form = (hash: string) => (stored.keyed ? keyedDigest(secret, hash) : hash);
+  return (
+    stored.request_hash === form(fileHash(sha256, false)) ||
+    stored.request_hash === form(fileHash(sha256, true))
+  );
+}
 
 /** Another file under a key already used: a 409 saying so in the words of whoever posted it. */
-async function otherFile(trx: Tx, key: string): Promise<AppError> {
-  const at = await keyImportedAt(trx, key);
+async function otherFile(trx: Tx, key: string, plainKey: string): Promise<AppError> {
+  const at = await keyImportedAt(trx, key, plainKey);
   const when = at ? ` on ${at.toISOString().slice(0, 16).replace('T', ' ')} UTC` : '';
   return new AppError(
     'IDEMPOTENCY_KEY_REUSED',
@@ -88,19 +96,27 @@ export async function importAccruals(
   db: Db,
   actor: AuthUser,
   body: NodeJS.ReadableStream,
-  options: ImportOptions & { maxBytes: number; idempotencyKey?: string },
+  /**
+   * `keySecret`: member-data's `erasedClientSecret`. The key, the request hash and the rows' fingerprint are
+   * stored keyed with it: the default key is the body's SHA-256, and the body of a one-row file is a guess of
+   * an erased member's client ID away from it (as its rows' fingerprint is). The key a client sends or
+   * defaults to is unchanged (PROGRAMME-API §4).
+   */
+  options: ImportOptions & { maxBytes: number; idempotencyKey?: string; keySecret: string },
 ): Promise<AccrualsImportOutcome> {
   const read = { columns: importColumns.accruals, maxBytes: options.maxBytes };
+  const digest = (plain: string) => keyedDigest(options.keySecret, plain);
   return withSpooledFile(db, body, read, creditRow, async (file) => {
-    const key = options.idempotencyKey ?? file.body.sha256;
-    const hash = fileHash(file.body.sha256, options.skipInvalid);
+    const plainKey = options.idempotencyKey ?? file.body.sha256;
+    const key = digest(plainKey);
+    const hash = digest(fileHash(file.body.sha256, options.skipInvalid));
     let replayed = false;
     const replay = async (trx: Tx) => {
       const earlier = options.dryRun
-        ? await findStoredAnswer(trx, { scope: 'bulk-credits', key })
-        : await claimKey(trx, { scope: 'bulk-credits', key, hash });
+        ? await findStoredAnswer(trx, { scope: 'bulk-credits', key, plainKey })
+        : await claimKey(trx, { scope: 'bulk-credits', key, hash, keyed: true, plainKey });
       if (!earlier) return undefined;
-      if (!sameFile(earlier.request_hash, file.body.sha256)) throw await otherFile(trx, key);
+      if (!sameFile(earlier, file.body.sha256, options.keySecret)) throw await otherFile(trx, key, plainKey);
       replayed = true;
       return earlier.response as ImportReport;
     };
@@ -109,6 +125,7 @@ export async function importAccruals(
       actor,
       file,
       options,
+      keySecret: options.keySecret,
       replay,
       async merge(trx) {
         // A small file is merged with the planner's own plans (BULK_ROWS).
@@ -129,13 +146,14 @@ export async function importAccruals(
       async remember(trx, answer) {
         await storeAnswer(trx, { scope: 'bulk-credits', key, status: 200, body: answer });
         const fingerprint = answer.created > 0 ? await rowsFingerprint(trx, file.importId) : undefined;
-        if (fingerprint) await keepRowsFingerprint(trx, key, fingerprint);
+        if (fingerprint) await keepRowsFingerprint(trx, key, digest(fingerprint));
       },
     });
     if (replayed || !report.dryRun) return { report, replayed };
     // Read after the dry run's transaction, from the spool, which is kept until this answer is given.
     const fingerprint = await rowsFingerprint(db, file.importId);
-    const duplicateOf = fingerprint && (await importOfRows(db, fingerprint));
+    const duplicateOf =
+      fingerprint && (await importOfRows(db, { keyed: digest(fingerprint), plain: fingerprint }));
     return { report: duplicateOf ? { ...report, duplicateOf } : report, replayed };
   });
 }

@@ -243,6 +243,7 @@ describe('bulk credits', () => {
       dryRun: false,
       skipInvalid: false,
       maxBytes: 10_000_000,
+      keySecret: 'test-key-secret',
     });
     await expect(lost).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: /not received whole/ });
     expect(await balances()).toEqual(before);

@@ -54,7 +54,9 @@ describe('the same bulk credit file with other options', () => {
     const first = await post('accruals', csv('clientId,points', 'RE-2,1'), { headers });
     expect(first.json()).toMatchObject({ created: 1 });
     const stored = await sql<{ created_at: Date | string }>`
-      select created_at from bulk_credit_keys where key = 'spring-campaign'`.execute(db);
+      select created_at from bulk_credit_keys where response ->> 'importId' = ${first.json().importId}`.execute(
+      db,
+    );
     const on = new Date(stored.rows[0]!.created_at).toISOString().slice(0, 16).replace('T', ' ');
     for (const query of ['', 'dryRun=true']) {
       const other = await post('accruals', csv('clientId,points', 'RE-2,9'), { headers, query });

@@ -61,10 +61,15 @@ export async function accrualsOutcome(trx: Tx): Promise<StageOutcome> {
   return { created: counts.rows[0]!.created, unchanged: 0, ...(await stageErrors(trx, ACCRUALS_STAGE)) };
 }
 
-/** When the file answered under a bulk credit key was imported (its claim commits with the import). */
-export async function keyImportedAt(trx: Tx, key: string): Promise<Date | undefined> {
+/**
+ * When the file answered under a bulk credit key was imported (its claim commits with the import): `key` as
+ * stored (keyed), `plainKey` as sent, for a key a release before migration 048 stored and no server keyed yet.
+ */
+export async function keyImportedAt(trx: Tx, key: string, plainKey: string): Promise<Date | undefined> {
   const found = await sql<{ created_at: Date | string }>`
-    select created_at from bulk_credit_keys where key = ${key}`.execute(trx);
+    select created_at from bulk_credit_keys
+    where (key = ${key} and keyed) or (key = ${plainKey} and not keyed)
+    order by keyed desc limit 1`.execute(trx);
   const at = found.rows[0]?.created_at;
   return at === undefined ? undefined : new Date(at);
 }
@@ -74,7 +79,8 @@ export async function keyImportedAt(trx: Tx, key: string): Promise<Date | undefi
  * has none: each row's account reference (a client ID in lower case, as it is looked up, or a card number),
  * its points as a canonical decimal and its reason, sorted. The same rows however the file was saved (CRLF
  * or LF, a byte order mark, `7` or `7.00`, blank lines, another order) have the same fingerprint; the body's
- * SHA-256, the default Idempotency-Key, differs for each of those.
+ * SHA-256, the default Idempotency-Key, differs for each of those. Plain: it is stored keyed (`keyedDigest`),
+ * as a one-row file's is a guess of the client ID away from it.
  */
 export async function rowsFingerprint(trx: Executor, importId: string): Promise<string | undefined> {
   const found = await sql<{ fingerprint: string | null }>`
@@ -87,14 +93,18 @@ export async function rowsFingerprint(trx: Executor, importId: string): Promise<
   return found.rows[0]?.fingerprint ?? undefined;
 }
 
-/** The latest completed import that credited rows of this fingerprint, or undefined. */
+/**
+ * The latest completed import that credited rows of this fingerprint, or undefined: `fingerprint` keyed as it
+ * is stored, `plain` as `rowsFingerprint` answers it, for a key stored before migration 048 and not keyed yet.
+ */
 export async function importOfRows(
   trx: Executor,
-  fingerprint: string,
+  fingerprint: { keyed: string; plain: string },
 ): Promise<{ importId: string; createdAt: string } | undefined> {
   const found = await sql<{ import_id: string; created_at: Date | string }>`
     select response ->> 'importId' as import_id, created_at from bulk_credit_keys
-    where rows_fingerprint = ${fingerprint} and status_code is not null and response ? 'importId'
+    where ((rows_fingerprint = ${fingerprint.keyed} and keyed) or (rows_fingerprint = ${fingerprint.plain} and not keyed))
+      and status_code is not null and response ? 'importId'
     order by created_at desc limit 1`.execute(trx);
   const row = found.rows[0];
   return row && { importId: row.import_id, createdAt: new Date(row.created_at).toISOString() };

@@ -12,6 +12,7 @@ import { inTransaction, type Tx } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import type { AuthUser } from '../../plugins/auth';
 import { insertAudit } from '../audit/audit.repository';
+import { keyedDigest } from '../member-data/erased-client-secret';
 import type { CsvRecord } from './csv-reader';
 import { countImportRows, type ImportRow } from './import-rows.repository';
 import type { SpooledFile } from './import-spool';
@@ -100,6 +101,12 @@ export interface ImportRun {
   actor: AuthUser;
   file: SpooledFile;
   options: ImportOptions;
+  /**
+   * member-data's `erasedClientSecret`: the audit entry's `fileDigest` is the body's SHA-256 keyed with it. Plain,
+   * a one-row file's was a guess of an erased member's client ID away from the body, which the audit tied to
+   * the member's kept operations by the importId (migration 048). Keyed, the same file still has the same one.
+   */
+  keySecret: string;
   /** Stages and merges the rows; answers what the merge did. Runs again if the transaction is retried. */
   merge(trx: Tx): Promise<StageOutcome>;
   /** Bulk credits: an earlier answer under the file's key, checked first (and the key claimed). */
@@ -153,7 +160,7 @@ export async function runImport(db: Db, run: ImportRun): Promise<ImportReport> {
           unchanged: report.unchanged,
           failed: report.failed,
           bytes: run.file.body.bytes,
-          sha256: run.file.body.sha256,
+          fileDigest: keyedDigest(run.keySecret, run.file.body.sha256),
         },
       });
       await run.remember?.(trx, written);

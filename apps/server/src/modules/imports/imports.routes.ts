@@ -97,6 +97,7 @@ export const importsRoutes: FastifyPluginAsyncZod<{ config: Config; secrets: Sec
           ...request.query,
           maxBytes,
           idempotencyKey: request.headers['idempotency-key'],
+          keySecret: erasedKeySecret,
         }),
       );
       if (replayed) reply.header('idempotent-replayed', 'true');

@@ -2,6 +2,7 @@ import { canonicalClientId } from '@loyalty/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { Tx } from '../../db/transaction';
+import { keyPlainRequestHashes } from '../ledger/admin-idempotency.repository';
 
 /** Whether another account carries `clientId` (compared as the unique index on lower(client_id) does). */
 export async function clientIdTakenByOther(trx: Tx, clientId: string, accountId: string): Promise<boolean> {
@@ -27,16 +28,33 @@ export async function rememberErasedClientId(trx: Tx, clientId: string, secret: 
 }
 
 /**
- * Keys the rows an earlier version kept unkeyed (migration 041), as a server starts. Safe on several servers at
- * once: they share the secret, and a row keyed meanwhile no longer matches `not keyed` once its lock is released.
+ * Keys the rows an earlier version kept unkeyed (migration 041), as a server starts, and the digests of
+ * requests and files it kept plain (`keyPlainDigests`, migration 048). Safe on several servers at once: they
+ * share the secret, and a row keyed meanwhile no longer matches `not keyed` once its lock is released.
  */
 export async function keyErasedClientIds(db: Db, secret: string): Promise<void> {
+  await keyPlainDigests(db, secret);
   await sql`update erased_client_ids u set key = erased_client_key_keyed(u.key, ${secret}), keyed = true
     where not u.keyed and not exists (
       select 1 from erased_client_ids k where k.key = erased_client_key_keyed(u.key, ${secret}))`.execute(db);
   // The ID was erased again after it came back (an older server wrote it unkeyed beside its keyed row).
   await sql`delete from erased_client_ids u where not u.keyed and exists (
       select 1 from erased_client_ids k where k.key = erased_client_key_keyed(u.key, ${secret}))`.execute(db);
+}
+
+/**
+ * The digests a release before migration 048 stored plain, keyed as `keyedDigest` keys them now (migration 041's
+ * secret prefix, `erased_client_key_keyed`, which keys a digest without what it was taken of): an import's
+ * audit `sha256` (becoming `fileDigest`) here, the idempotency records by the ledger (`keyPlainRequestHashes`).
+ * Until then the lookups also match the plain form, so a file or a retry is recognised throughout. Several
+ * servers starting at once: a row keyed by one is re-checked by the other's statement once its lock is
+ * released, and no longer matches.
+ */
+export async function keyPlainDigests(db: Db, secret: string): Promise<void> {
+  await sql`update audit_log
+    set dest = (dest - 'sha256') || jsonb_build_object('fileDigest', erased_client_key_keyed(dest ->> 'sha256', ${secret}))
+    where target_type = 'import' and dest ? 'sha256'`.execute(db);
+  await keyPlainRequestHashes(db, secret);
 }
 
 export async function renameAccount(trx: Tx, id: string, clientId: string): Promise<void> {

@@ -17,12 +17,15 @@ export const memberDataRoutes: FastifyPluginAsyncZod<{ secrets: Secrets }> = asy
       schema: {
         tags: ['Accounts'],
         summary: "A member's data as one JSON document: account, cards, operations, receipts, lots",
+        description:
+          'Each export is audited (target the account: who exported it, and how many cards, operations, receipts ' +
+          'and lots it held).',
         params: idParam,
         response: { 200: memberDataExport },
       },
     },
     async (request, reply) => {
-      const document = await exportMemberData(app.db, request.params.id);
+      const document = await exportMemberData(app.db, request.user!, request.params.id);
       const day = document.exportedAt.slice(0, 10);
       return reply
         .header('content-disposition', `attachment; filename="member-${request.params.id}-${day}.json"`)

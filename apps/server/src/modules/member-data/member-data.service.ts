@@ -36,9 +36,15 @@ import {
 /**
  * Everything held about one member as one document (PROGRAMME-API §4 "A member's data"), read in one
  * REPEATABLE READ transaction: every part from the same snapshot, so a write landing between two reads
- * cannot leave the account's balance, operations and lots telling different stories.
+ * cannot leave the account's balance, operations and lots telling different stories. The disclosure is
+ * audited in the same transaction (as a POS key's or a webhook secret's reveal is): who, which account, and
+ * how many of each part; none of the member's values.
  */
-export async function exportMemberData(db: Db, accountId: string): Promise<MemberDataExport> {
+export async function exportMemberData(
+  db: Db,
+  actor: AuthUser,
+  accountId: string,
+): Promise<MemberDataExport> {
   return db
     .transaction()
     .setIsolationLevel('repeatable read')
@@ -58,14 +64,22 @@ export async function exportMemberData(db: Db, accountId: string): Promise<Membe
       )) {
         operations.push(operation);
       }
-      return {
-        exportedAt: new Date().toISOString(),
-        account,
-        cards,
-        operations,
-        receipts: await receiptsOfAccount(trx, accountId),
-        lots: await lotsOfAccount(trx, accountId),
-      };
+      const receipts = await receiptsOfAccount(trx, accountId);
+      const lots = await lotsOfAccount(trx, accountId);
+      await insertAudit(trx, {
+        username: actor.username,
+        message: 'Exported the member data of the account',
+        targetType: 'account',
+        targetId: account.id,
+        source: null,
+        dest: {
+          cards: cards.length,
+          operations: operations.length,
+          receipts: receipts.length,
+          lots: lots.length,
+        },
+      });
+      return { exportedAt: new Date().toISOString(), account, cards, operations, receipts, lots };
     });
 }
 

@@ -213,6 +213,37 @@ describe("GET /api/v1/accounts/{id}/export: a member's data", () => {
     const missing = await app.inject({ url: `/api/v1/accounts/${crypto.randomUUID()}/export`, ...admin });
     expect(missing.json()).toMatchObject({ status: 404, code: 'ACCOUNT_NOT_FOUND' });
   });
+
+  it('is audited: who disclosed which account, and how much of it; no member values', async () => {
+    const exports = async () =>
+      (
+        await app.inject({
+          url: `/api/v1/audit?targetType=account&targetId=${memberId}&size=200`,
+          ...admin,
+        })
+      )
+        .json()
+        .content.filter((e: { message: string }) => e.message.startsWith('Exported'));
+    const before = (await exports()).length;
+    const doc = (await app.inject({ url: `/api/v1/accounts/${memberId}/export`, ...admin })).json();
+    await app.inject({ url: `/api/v1/accounts/${crypto.randomUUID()}/export`, ...admin });
+    const after = await exports();
+    expect(after).toHaveLength(before + 1);
+    expect(after[0]).toMatchObject({
+      username: 'admin',
+      message: 'Exported the member data of the account',
+      targetType: 'account',
+      targetId: memberId,
+      source: null,
+      dest: {
+        cards: doc.cards.length,
+        operations: doc.operations.length,
+        receipts: doc.receipts.length,
+        lots: doc.lots.length,
+      },
+    });
+    expect(JSON.stringify(after[0])).not.toContain(CLIENT_ID);
+  });
 });
 
 describe('POST /api/v1/accounts/{id}/erase', () => {
