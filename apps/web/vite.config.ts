@@ -7,7 +7,9 @@ import { posApiDocs } from './build/pos-api-docs';
 import { precompress } from './build/precompress';
 import { routePreload } from './build/route-preload';
 
-const backend = 'http://127.0.0.1:3000';
+// The API the dev server (and `vite preview`) forwards to: API_URL, else the server's own PORT on this machine,
+// so `PORT=4000 npm run dev` beside `PORT=4000 npm run dev -w @loyalty/web` works as the default pair does.
+const backend = process.env.API_URL || `http://127.0.0.1:${process.env.PORT || 3000}`;
 // Everything the server answers itself; the rest is the console (client-side routes).
 const proxied = ['/api', '/auth', '/pos', '/docs', '/openapi.json', '/swagger.html', '/swagger-init.js'];
 

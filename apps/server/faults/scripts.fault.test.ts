@@ -1,14 +1,21 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/connection';
-import { migrateToLatest } from '../src/db/migrate';
+import { migrateToLatest, migrationState } from '../src/db/migrate';
+import { migrations } from '../src/db/migrations';
 import { assertSharedSecrets } from '../src/db/secret-fingerprints';
-import { serverUrl, urlOfDatabase } from '../test/test-database';
+import {
+  serverUrl,
+  TEST_DATABASE_PREFIX,
+  testDatabaseName,
+  urlOfDatabase,
+  withAdminClient,
+} from '../test/test-database';
 
 // The scripts tell a database, a DATA_DIR or a variable they cannot use in the server's one line
 // (start-problems.ts), not a stack; verify-ledger's "could not run" is not its "differences found" (1).
@@ -107,6 +114,80 @@ describe('the scripts fail in one line, as the server does', () => {
   });
 });
 
+// A mistyped DATA_DIR once got a new empty database (39 MB) from verify-ledger, whose "not migrated" hint then
+// led to "Accounts checked: 0 / Ledger OK". The scripts that read a database refuse a folder that holds none
+// and leave nothing behind; migrate and seed create one there, as the server does on its first start.
+const noDatabase = (dataDir: string, why: string) =>
+  `DATA_DIR: ${JSON.stringify(dataDir)} ${why}: check DATA_DIR (npm run migrate creates a new database there)\n`;
+const notMigrated = new RegExp(
+  `^The database is not migrated \\(pending: ${Object.keys(migrations).sort()[0]}, .*\\); run npm run migrate first\\.\n$`,
+);
+
+describe('the scripts that read a database do not make one', () => {
+  it('a DATA_DIR that does not exist: refused, and no folder is left', async () => {
+    const missing = join(scratch, 'mistyped', 'data');
+    const [verify, rebuild] = await Promise.all([
+      run('verifyLedger', { DATA_DIR: missing }),
+      run('rebuildDerived', { DATA_DIR: missing }),
+    ]);
+    const refused = noDatabase(missing, 'does not exist');
+    expect(verify).toMatchObject({ code: 2, stderr: refused });
+    expect(rebuild).toMatchObject({ code: 1, stderr: refused });
+    expect(existsSync(join(scratch, 'mistyped'))).toBe(false);
+  });
+
+  it('a folder without a database (no PG_VERSION): refused, and left as it was', async () => {
+    const empty = join(scratch, 'empty');
+    mkdirSync(empty);
+    const [verify, rebuild] = await Promise.all([
+      run('verifyLedger', { DATA_DIR: empty }),
+      run('rebuildDerived', { DATA_DIR: empty }),
+    ]);
+    const refused = noDatabase(empty, 'holds no database (no PG_VERSION)');
+    expect(verify).toMatchObject({ code: 2, stderr: refused });
+    expect(rebuild).toMatchObject({ code: 1, stderr: refused });
+    expect(readdirSync(empty)).toEqual([]);
+  });
+});
+
+// rebuild-derived is a recompute: run from a new checkout against production it used to apply that checkout's
+// migrations under the servers still running the old code (README, "Upgrades").
+describe('rebuild-derived refuses a database that is not migrated, and migrates nothing', () => {
+  it('on PGlite', async () => {
+    const dataDir = join(scratch, 'not-migrated');
+    await (await openDatabase({ dataDir })).close();
+    const result = await run('rebuildDerived', { DATA_DIR: dataDir });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(notMigrated);
+    const database = await openDatabase({ dataDir });
+    try {
+      expect((await migrationState(database.db)).pending).toEqual(Object.keys(migrations).sort());
+    } finally {
+      await database.close();
+    }
+  });
+
+  it.runIf(serverUrl())('on PostgreSQL', async () => {
+    const base = serverUrl()!;
+    const name = testDatabaseName(TEST_DATABASE_PREFIX, process.pid);
+    await withAdminClient(base, (client) => client.query(`create database ${name}`));
+    try {
+      const url = urlOfDatabase(base, name);
+      const result = await run('rebuildDerived', { DATABASE_URL: url });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(notMigrated);
+      const database = await openDatabase({ databaseUrl: url, poolSize: 1 });
+      try {
+        expect((await migrationState(database.db)).pending).toEqual(Object.keys(migrations).sort());
+      } finally {
+        await database.close();
+      }
+    } finally {
+      await withAdminClient(base, (client) => client.query(`drop database if exists ${name} with (force)`));
+    }
+  });
+});
+
 describe('a DATA_DIR its server uses, with its secrets', () => {
   const dataDir = join(scratch, 'data');
   mkdirSync(dataDir);
@@ -133,5 +214,23 @@ describe('a DATA_DIR its server uses, with its secrets', () => {
     );
     expect(seed.code).toBe(1);
     expect(seed.stderr).toMatch(/^POS_KEY_SECRET is not the one this database's servers use .*\n$/);
+  });
+
+  it('seed exits 1 on a database that already has accounts (it could not seed)', async () => {
+    const server = await openDatabase({ dataDir });
+    try {
+      await server.db.insertInto('accounts').values({ client_id: 'C-already-here' }).execute();
+    } finally {
+      await server.close();
+    }
+    const seed = await run(
+      'seed',
+      { DATA_DIR: dataDir, JWT_SECRET: fleet.jwtSecret, POS_KEY_SECRET: fleet.posKeySecret },
+      ['--accounts', '1', '--days', '1', '--per-day', '1'],
+    );
+    expect(seed).toMatchObject({
+      code: 1,
+      stderr: 'The database already has accounts; nothing seeded.\n',
+    });
   });
 });

@@ -17,7 +17,8 @@ import {
 
 /**
  * `npm run seed [-- --accounts 2000 --days 30 --per-day 220]`: fills the configured database with a demo
- * programme. Exit code 2 for bad arguments (nothing written), 1 when it could not seed.
+ * programme. Exit code 2 for bad arguments (nothing written), 1 when it could not seed (a database that
+ * already has accounts included).
  */
 let seedArguments: ReturnType<typeof parseSeedArguments>;
 try {
@@ -34,7 +35,8 @@ try {
     LOG_LEVEL: process.env.LOG_LEVEL || 'warn',
     HOLD_SWEEP_INTERVAL_MS: '0',
   });
-  const database = await openScriptDatabase(config);
+  // A first use like the server's first start: an empty DATA_DIR gets its database, migrated below.
+  const database = await openScriptDatabase(config, { create: true });
   try {
     await explained(
       () => migrateToLatest(database.db),
@@ -57,11 +59,12 @@ try {
       log: (line) => console.log(`  ${line}`),
     });
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    console.log(
-      result.seeded
-        ? `Seeded in ${seconds} s: ${JSON.stringify(result)}`
-        : 'The database already has accounts; nothing seeded.',
-    );
+    if (result.seeded) console.log(`Seeded in ${seconds} s: ${JSON.stringify(result)}`);
+    else {
+      // It could not seed (README: exit 1); `npm run demo` seeds through seedProgramme, not this script.
+      console.error('The database already has accounts; nothing seeded.');
+      process.exitCode = 1;
+    }
     await app.close();
   } finally {
     await database.close();

@@ -1,14 +1,14 @@
-import { ConfigError, loadDatabaseConfig } from '../src/config';
+import { loadDatabaseConfig } from '../src/config';
 import type { Db } from '../src/db/connection';
-import { migrationState } from '../src/db/migrate';
 import { ledgerIsSound, verifyLedger } from '../src/modules/ledger/verify-ledger';
-import { exitOnStartProblem, openScriptDatabase } from '../src/start-problems';
+import { assertMigrated, exitOnStartProblem, openScriptDatabase } from '../src/start-problems';
 
 /**
  * `npm run verify-ledger`: recompute every account's balance and held balance from the operations of
  * the configured database, and prove the points lots against their consumptions and the balances (DATABASE_URL or DATA_DIR) and print any difference.
  * Exit codes: 0 the ledger is sound, 1 differences found, 2 it could not run (a bad variable, a database it
- * cannot reach or that is not migrated, told in one line as the server tells it; or an unforeseen failure).
+ * cannot reach or that is not migrated, a DATA_DIR that holds no database, told in one line as the server
+ * tells it; or an unforeseen failure).
  * A pipeline can tell "the ledger is wrong" from "the check never ran".
  */
 const COULD_NOT_RUN = 2;
@@ -27,12 +27,7 @@ try {
 }
 
 async function verify(db: Db): Promise<boolean> {
-  const { pending } = await migrationState(db);
-  if (pending.length > 0) {
-    throw new ConfigError(
-      `The database is not migrated (pending: ${pending.join(', ')}); run npm run migrate first.`,
-    );
-  }
+  await assertMigrated(db);
   const report = await verifyLedger(db);
   const sound = ledgerIsSound(report);
   console.log(`Accounts checked: ${report.accountsChecked}`);

@@ -1,8 +1,11 @@
 /** Start-up failures whose cause is known, told as the variable to fix (start.ts, server.ts and the scripts). */
+import { existsSync, type Stats, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { sql } from 'kysely';
 import { type Config, ConfigError, parsePostgresUrl } from './config';
-import { type DatabaseHandle, openDatabase } from './db/connection';
+import { type DatabaseHandle, type Db, openDatabase } from './db/connection';
 import { isConnectionError } from './db/connection-errors';
+import { migrationState } from './db/migrate';
 
 /**
  * How the server and the scripts end on a failure: a ConfigError (a bad variable, or a cause `explained`
@@ -16,10 +19,15 @@ export function exitOnStartProblem(error: unknown, exitCode = 1): never {
 /**
  * The scripts' database (migrate, seed, verify-ledger, rebuild-derived), opened and asked once, so that an
  * unreachable or missing database and an unusable DATA_DIR fail here with the server's own words.
+ * Only `create` (migrate, seed: a first use, as the server's first start) makes a new embedded database; the
+ * others refuse a DATA_DIR that holds none, before anything is written: PGlite would make one in a mistyped
+ * folder, and a check of that empty database (after following verify-ledger's "not migrated") said "Ledger OK".
  */
 export async function openScriptDatabase(
   config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>,
+  options: { create?: boolean } = {},
 ): Promise<DatabaseHandle> {
+  if (!config.DATABASE_URL && !options.create) assertHoldsDatabase(config.DATA_DIR);
   const explain = (error: unknown) => databaseProblem(error, config);
   const database = await explained(
     () => openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }),
@@ -31,6 +39,41 @@ export async function openScriptDatabase(
     () => database.close(),
   );
   return database;
+}
+
+/**
+ * The scripts that read or recompute (verify-ledger, rebuild-derived) never migrate: run from a new checkout
+ * against production they would apply its migrations under servers still running the old code. A database
+ * with pending migrations is told as a ConfigError; with `unknown` too, one a newer version migrated.
+ */
+export async function assertMigrated(db: Db, options: { refuseUnknown?: boolean } = {}): Promise<void> {
+  const { pending, unknown } = await migrationState(db);
+  if (pending.length > 0)
+    throw new ConfigError(
+      `The database is not migrated (pending: ${pending.join(', ')}); run npm run migrate first.`,
+    );
+  if (options.refuseUnknown && unknown.length > 0)
+    throw new ConfigError(
+      `The database has migrations this version does not know (${unknown.join(', ')}): run the newer version's script.`,
+    );
+}
+
+/** A DATA_DIR missing, or a folder without PostgreSQL's PG_VERSION: no database to open. */
+function assertHoldsDatabase(dataDir: string): void {
+  const refuse = (why: string) =>
+    new ConfigError(
+      `DATA_DIR: ${JSON.stringify(dataDir)} ${why}: check DATA_DIR (npm run migrate creates a new database there)`,
+    );
+  let folder: Stats;
+  try {
+    folder = statSync(dataDir);
+  } catch (error) {
+    if (systemError(error)?.code === 'ENOENT') throw refuse('does not exist');
+    return; // Not ours to judge here: opening tells it in the server's words (dataDirProblem).
+  }
+  // A file in the way is told by opening, as the server tells it.
+  if (folder.isDirectory() && !existsSync(join(dataDir, 'PG_VERSION')))
+    throw refuse('holds no database (no PG_VERSION)');
 }
 
 /**

@@ -50,7 +50,8 @@ export async function seedProgramme(app: App, db: Db, adminToken: string, option
   });
   await createRulesets(api, backdate, now);
   const posKeys = await createPosKeys(api, backdate, options, now);
-  log(`rulesets, exclusions and ${posKeys.length} POS keys created`);
+  // A key per store; the closed store's is inactive and rings up nothing, so it is not among the tills.
+  log(`rulesets, exclusions and ${stores.length} POS keys created (${posKeys.length} active)`);
 
   const customers = await createCustomers(api, random, backdate, options, now);
   log(`${customers.length} accounts with cards created`);

@@ -43,13 +43,19 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'The server takes requests: the database is reachable and migrated to this version',
         response: {
           200: z.object({ status: z.literal('ready'), database: z.string() }),
-          503: z.object({ status: z.number(), message: z.string(), code: z.string() }),
+          503: z.object({
+            status: z.number(),
+            message: z.string(),
+            code: z.string(),
+            requestId: z.string(),
+          }),
         },
       },
     },
-    async (_request, reply) => {
+    async (request, reply) => {
+      // The one error envelope (ARCHITECTURE): the request id finds a balancer's failed probe in the log.
       const notReady = (message: string) =>
-        reply.code(503).send({ status: 503, message, code: 'SERVICE_UNAVAILABLE' });
+        reply.code(503).send({ status: 503, message, code: 'SERVICE_UNAVAILABLE', requestId: request.id });
       // Draining before a shutdown (start.ts): the balancer takes this server out while it still serves.
       if (app.lifecycle.draining || app.lifecycle.closing) return notReady('Shutting down');
       try {
@@ -76,9 +82,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         }
         return { status: 'ready' as const, database: app.databaseKind };
       } catch {
-        return reply
-          .code(503)
-          .send({ status: 503, message: 'Database unreachable', code: 'SERVICE_UNAVAILABLE' });
+        return notReady('Database unreachable');
       }
     },
   );

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openTestDatabase, TEST_JWT_SECRET } from '../../../test/helper';
 import { buildApp } from '../../app';
 import { loadConfig } from '../../config';
@@ -123,9 +123,14 @@ describe('/readyz', () => {
       await app.ready();
       expect((await app.inject({ url: '/readyz' })).statusCode).toBe(200);
       app.lifecycle.draining = true;
-      const ready = await app.inject({ url: '/readyz' });
+      const ready = await app.inject({ url: '/readyz', headers: { 'x-request-id': 'probe-draining' } });
       expect(ready.statusCode).toBe(503);
-      expect(ready.json()).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+      // The one error envelope (ARCHITECTURE): a balancer's failed probe can be found in the log by its id.
+      expect(ready.json()).toMatchObject({
+        status: 503,
+        code: 'SERVICE_UNAVAILABLE',
+        requestId: 'probe-draining',
+      });
       expect(ready.json().message).toMatch(/shutting down/i);
       expect((await app.inject({ url: '/healthz' })).statusCode).toBe(200);
       expect((await app.inject({ url: '/pos/api/v1/cards/1234' })).statusCode).toBe(401);
@@ -165,6 +170,7 @@ describe('/readyz', () => {
       for (const ready of [first, second]) {
         expect(ready.statusCode).toBe(503);
         expect(ready.json()).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+        expect(ready.json().requestId).toBe(ready.headers['x-request-id']);
         expect(ready.json().message).toMatch(/^Database busy: no connection within 2 s/);
       }
       release();
@@ -184,9 +190,13 @@ describe('/readyz', () => {
       expect((await app.inject({ url: '/readyz' })).statusCode).toBe(200);
       await sql`insert into kysely_migration (name, timestamp)
         values (${future}, ${new Date().toISOString()})`.execute(database.db);
-      const ready = await app.inject({ url: '/readyz' });
+      const ready = await app.inject({ url: '/readyz', headers: { 'x-request-id': 'probe-newer' } });
       expect(ready.statusCode).toBe(503);
-      expect(ready.json()).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+      expect(ready.json()).toMatchObject({
+        status: 503,
+        code: 'SERVICE_UNAVAILABLE',
+        requestId: 'probe-newer',
+      });
       expect(ready.json().message).toContain(future);
       expect(ready.json().message).toMatch(/newer version/);
     } finally {
@@ -198,6 +208,31 @@ describe('/readyz', () => {
       expect((await after.inject({ url: '/readyz' })).statusCode).toBe(200);
     } finally {
       await after.close();
+    }
+  });
+
+  it('answers 503 "Database unreachable" in the envelope, with the request id, when the read fails', async () => {
+    const app = await unreadyApp();
+    await app.ready();
+    // Every statement fails as on a database that went away (the read is `sql`…`.execute(db)`).
+    const executor = database.db.getExecutor();
+    const failing = vi.spyOn(database.db, 'getExecutor').mockReturnValue(
+      Object.assign(Object.create(executor), {
+        executeQuery: () => Promise.reject(Object.assign(new Error('connection lost'), { code: '57P01' })),
+      }),
+    );
+    try {
+      const ready = await app.inject({ url: '/readyz', headers: { 'x-request-id': 'probe-down' } });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toEqual({
+        status: 503,
+        message: 'Database unreachable',
+        code: 'SERVICE_UNAVAILABLE',
+        requestId: 'probe-down',
+      });
+    } finally {
+      failing.mockRestore();
+      await app.close();
     }
   });
 });
