@@ -45,14 +45,25 @@ export function canonicalClientId(value: string): string {
  * check, so its length and its visible characters are the stored ID's. `overwrite`, not a transform: the API
  * document still says a string.
  */
-export function clientIdInput(messages: { required: string; tooLong: string; control: string }) {
-  return z
-    .string(messages.required)
-    .overwrite(canonicalClientId)
-    .min(1, messages.required)
-    .max(100, messages.tooLong)
-    .refine(hasVisibleCharacter, messages.required)
-    .refine(hasNoControlCharacter, messages.control);
+export function clientIdInput(messages: {
+  required: string;
+  tooLong: string;
+  control: string;
+  dots?: string;
+}) {
+  return (
+    z
+      .string(messages.required)
+      .overwrite(canonicalClientId)
+      .min(1, messages.required)
+      .max(100, messages.tooLong)
+      .refine(hasVisibleCharacter, messages.required)
+      .refine(hasNoControlCharacter, messages.control)
+      // A client ID is looked up in a path (GET /api/v1/clients/{id}/lookup), where a client's URL
+      // normalisation removes a `.` or `..` segment: such an account could never be found (as a SKU, rulesets.ts).
+      .refine((id) => id !== '.' && id !== '..', messages.dots ?? "Client ID cannot be '.' or '..'")
+      .meta({ not: { pattern: String.raw`^\s*\.\.?\s*$` } })
+  );
 }
 
 export const createAccountRequest = z.object({

@@ -28,11 +28,14 @@ const instant = businessTimestamp();
 export const analyticsRangeQuery = z
   .object({
     from: instant,
-    to: instant.meta({ description: 'must be after from; same format and range as from' }),
+    to: instant.meta({
+      description: `must be after from, the range at most ${ANALYTICS_MAX_RANGE_DAYS} days; same format and range as from`,
+    }),
     groupBy: analyticsGroupBy
       .optional()
       .describe(
-        `hour or day; default hour when the range is at most ${ANALYTICS_HOURLY_DEFAULT_MAX_HOURS} h`,
+        `hour or day; default hour when the range is at most ${ANALYTICS_HOURLY_DEFAULT_MAX_HOURS} h. hour ` +
+          `allows a range of at most ${ANALYTICS_MAX_HOURLY_RANGE_DAYS} days`,
       ),
   })
   .superRefine((query, ctx) => {

@@ -75,7 +75,11 @@ export const bulkBlockCardsRequest = z.object({
     .array(idInput)
     .min(1)
     .max(MAX_BULK_CARDS)
-    .refine((ids) => new Set(ids).size === ids.length, 'ids must be distinct'),
+    .refine((ids) => new Set(ids).size === ids.length, 'ids must be distinct')
+    .meta({
+      uniqueItems: true,
+      description: 'distinct card ids (the same id in another letter case is the same id)',
+    }),
   reason: z
     .string()
     .trim()

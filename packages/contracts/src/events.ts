@@ -119,7 +119,13 @@ const webhookUrl = z
   .trim()
   .max(2000)
   .pipe(z.url({ protocol: /^https?$/, message: 'URL must be an http(s) URL', abort: true }))
-  .refine(hasNoCredentials, 'URL must not contain a user name or password');
+  .refine(hasNoCredentials, 'URL must not contain a user name or password')
+  // What the checks above refuse, for a client to see: http or https (any letter case), a host, and no
+  // user name or password before it (an @ in the path is fine).
+  .meta({
+    pattern: String.raw`^\s*[Hh][Tt][Tt][Pp][Ss]?://[^\s/?#@\\]+([/?#\\].*)?\s*$`,
+    description: 'an http or https URL, without a user name or password',
+  });
 const eventTypeList = z
   .array(eventType)
   .min(1, 'Choose at least one event type')
@@ -145,7 +151,8 @@ export const updateWebhookRequest = z
   .partial()
   .refine((change) => Object.values(change).some((value) => value !== undefined), {
     message: 'Give at least one of url, description, eventTypes, status',
-  });
+  })
+  .meta({ minProperties: 1 });
 export type UpdateWebhookRequest = z.input<typeof updateWebhookRequest>;
 
 export const deliveryStatuses = ['pending', 'succeeded', 'failed'] as const;

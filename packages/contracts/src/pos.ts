@@ -37,8 +37,17 @@ export const posQuantity = z
   .max(MAX_QUANTITY, quantityRange)
   .multipleOf(0.001, 'must have at most 3 decimal places');
 
-/** The till's idempotency key, unique across all POS. Kept exactly as sent. */
-export const posOperationId = z.string().min(1, 'operationId is required').max(128);
+/**
+ * The till's idempotency key, unique across all POS, kept exactly as sent. Not `.` or `..`: staff look an
+ * operation up by it in a path (GET /api/v1/receipts/operation/{id}), where a client's URL normalisation
+ * removes such a segment, so the operation could never be found (the same rule as a SKU's, rulesets.ts).
+ */
+export const posOperationId = z
+  .string()
+  .min(1, 'operationId is required')
+  .max(128)
+  .refine((id) => id !== '.' && id !== '..', "operationId cannot be '.' or '..'")
+  .meta({ not: { enum: ['.', '..'] } });
 const cardNumberField = z.string().trim().min(1, 'cardNumber is required').max(64);
 const text = (max: number) => z.string().trim().min(1).max(max);
 

@@ -27,7 +27,11 @@ const reportDay = z.iso
 export const pointsFlowQuery = z
   .object({
     from: reportDay,
-    to: reportDay.meta({ description: 'the last day of the range (included); not before from' }),
+    to: reportDay.meta({
+      description:
+        'the last day of the range (included); not before from. The range, both days included, is at most ' +
+        `${POINTS_FLOW_MAX_DAYS.day} days with groupBy=day and ${POINTS_FLOW_MAX_DAYS.month} days with groupBy=month`,
+    }),
     groupBy: pointsFlowGroupBy.default('day'),
     posId: idInput.optional().describe("only this POS's operations (console and imported credits have none)"),
     format: z.enum(['json', 'csv']).optional().describe('csv: the rows as text/csv'),

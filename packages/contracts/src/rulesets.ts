@@ -55,6 +55,10 @@ const earningRuleFields = {
     .max(100, 'Name must be at most 100 characters')
     .refine((n) => !(reservedRuleNames as readonly string[]).includes(n), {
       message: `Name must not be one of ${reservedRuleNames.join(', ')}`,
+    })
+    .meta({
+      not: { enum: [...reservedRuleNames] },
+      description: `unique in the ruleset, and not one of ${reservedRuleNames.join(', ')} (what a line's rule says when none applied)`,
     }),
   percent: z
     .number('Percent must be a number')
@@ -81,6 +85,7 @@ const earningRuleFields = {
     )
     .max(7, 'At most 7 days')
     .refine((days) => new Set(days).size === days.length, 'Each day at most once')
+    .meta({ uniqueItems: true })
     .optional(),
   // Both ends included; a From after To runs past midnight (22:00–02:00, an evening offer), and From equal to
   // To is that one minute. Each minute is read on its own day: with daysOfWeek, Friday 22:00–02:00 is Friday's
@@ -130,7 +135,8 @@ const rulesetAdvancedFields = {
         seen.add(rule.name);
       });
     })
-    .default([]),
+    .default([])
+    .describe('each rule with a name of its own (names are unique in the ruleset)'),
 };
 export const rulesetAdvanced = z.strictObject(rulesetAdvancedFields, knownFieldsOnly);
 export type RulesetAdvanced = z.infer<typeof rulesetAdvanced>;
@@ -196,7 +202,9 @@ export const BACKTEST_MAX_DAYS = 366;
 export const backtestRequest = z
   .object({
     from: businessTimestamp('from must be an ISO-8601 date-time with a time zone'),
-    to: businessTimestamp('to must be an ISO-8601 date-time with a time zone'),
+    to: businessTimestamp('to must be an ISO-8601 date-time with a time zone').meta({
+      description: `after from, and at most ${BACKTEST_MAX_DAYS} days after it; same format and range as from`,
+    }),
   })
   .refine((r) => Date.parse(r.from) < Date.parse(r.to), { message: 'to must be after from', path: ['to'] })
   .refine((r) => Date.parse(r.to) - Date.parse(r.from) <= BACKTEST_MAX_DAYS * 86_400_000, {

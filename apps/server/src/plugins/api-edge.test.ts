@@ -31,7 +31,7 @@ describe('the API document tells the whole truth (issue 15.6)', () => {
 
   it('a 204 is declared without a JSON body', () => {
     expect(operation('/auth/api/v1/users/{id}', 'delete').responses['204']).toEqual({
-      description: 'No content',
+      description: 'No Content',
     });
     expect(
       operation('/api/v1/rulesets/{id}/excluded-skus/{sku}', 'delete').responses['204']!.content,

@@ -34,13 +34,35 @@ declare module 'fastify' {
   }
 }
 
+/** On a `requireRole` check: the roles it lets through. */
 const ROLE_CHECK = Symbol('role check');
 
-/** Whether a route checks the caller's role (so it can answer 403): the API document declares it. */
+type RoleCheck = ((...args: never[]) => unknown) & { [ROLE_CHECK]: readonly Role[] };
+const isRoleCheck = (h: unknown): h is RoleCheck => typeof h === 'function' && ROLE_CHECK in h;
+
+/**
+ * The roles that may call a route with a role check (in the order it names them), or null for a route
+ * without one (so it cannot answer 403): the API document declares both.
+ */
+export function rolesOf(route: { preHandler?: unknown; preValidation?: unknown }): readonly Role[] | null {
+  const checks = [route.preHandler ?? [], route.preValidation ?? []].flat().filter(isRoleCheck);
+  if (checks.length === 0) return null;
+  // Every check must pass: a role may call only if each lets it through.
+  return checks.map((c) => c[ROLE_CHECK]).reduce((a, b) => a.filter((role) => b.includes(role)));
+}
+
 export function hasRoleCheck(route: { preHandler?: unknown; preValidation?: unknown }): boolean {
-  return [route.preHandler ?? [], route.preValidation ?? []]
-    .flat()
-    .some((h) => typeof h === 'function' && ROLE_CHECK in h);
+  return rolesOf(route) !== null;
+}
+
+/**
+ * RFC 6750 §3: a 401 of the Bearer-protected API names the scheme; a token that was sent and refused also
+ * says `invalid_token`. A browser shows a sign-in prompt only for schemes it handles itself (Basic, Digest…),
+ * never for Bearer, so the console's fetch calls see the 401 as before.
+ */
+function challenge(error: unknown, tokenSent: boolean): string | null {
+  if (!(error instanceof AppError) || error.status !== 401) return null;
+  return tokenSent ? 'Bearer error="invalid_token"' : 'Bearer';
 }
 
 /**
@@ -59,17 +81,23 @@ export const authPlugin = fp(
     app.decorateRequest('user', undefined);
     app.decorateRequest('authSession', undefined);
 
-    app.decorate('authenticate', async (request: FastifyRequest) => {
+    app.decorate('authenticate', async (request: FastifyRequest, reply: FastifyReply) => {
       const token = bearerToken(request);
-      if (!token) throw new AppError('NO_TOKEN');
-      const claims = await options.tokens.verify(token);
-      // The user is loaded on every request, so a deleted user loses access at once; the same statement says
-      // whether this session was signed out (POST /auth/api/v1/logout). A token without a jti, issued before
-      // sign-outs were recorded, cannot have been: it stays valid until it expires.
-      const user = await findSessionUser(app.db, claims.sub, claims.jti);
-      if (!user || user.revoked) throw new AppError('UNAUTHORIZED');
-      request.user = { id: user.id, username: user.username, role: user.role };
-      request.authSession = { jti: claims.jti ?? null, exp: claims.exp };
+      try {
+        if (!token) throw new AppError('NO_TOKEN');
+        const claims = await options.tokens.verify(token);
+        // The user is loaded on every request, so a deleted user loses access at once; the same statement
+        // says whether this session was signed out (POST /auth/api/v1/logout). A token without a jti, issued
+        // before sign-outs were recorded, cannot have been: it stays valid until it expires.
+        const user = await findSessionUser(app.db, claims.sub, claims.jti);
+        if (!user || user.revoked) throw new AppError('UNAUTHORIZED');
+        request.user = { id: user.id, username: user.username, role: user.role };
+        request.authSession = { jti: claims.jti ?? null, exp: claims.exp };
+      } catch (error) {
+        const header = challenge(error, token !== undefined);
+        if (header) reply.header('www-authenticate', header);
+        throw error;
+      }
     });
 
     app.decorate('requireRole', (...roles: Role[]): preHandlerAsyncHookHandler => {
@@ -77,16 +105,16 @@ export const authPlugin = fp(
         if (!request.user) throw new AppError('NO_TOKEN');
         if (!roles.includes(request.user.role)) throw new AppError('FORBIDDEN');
       };
-      return Object.assign(check, { [ROLE_CHECK]: true });
+      return Object.assign(check, { [ROLE_CHECK]: roles });
     });
 
     // Routes declare `preHandler: app.requireRole(…)`; the check is moved before validation so a
     // role that may not call a route learns 403, never the route's validation rules (a 400).
     app.addHook('onRoute', (route) => {
       const handlers = [route.preHandler ?? []].flat();
-      const checks = handlers.filter((h) => ROLE_CHECK in h);
+      const checks = handlers.filter(isRoleCheck);
       if (checks.length === 0) return;
-      route.preHandler = handlers.filter((h) => !(ROLE_CHECK in h));
+      route.preHandler = handlers.filter((h) => !isRoleCheck(h));
       route.preValidation = [...checks, ...[route.preValidation ?? []].flat()] as typeof route.preValidation;
     });
   },

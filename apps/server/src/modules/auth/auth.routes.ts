@@ -2,7 +2,7 @@ import { errorBody, loginRequest, loginResponse } from '@loyalty/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../../config';
-import { login, logout } from './auth.service';
+import { login, logout, SignInRefused } from './auth.service';
 
 export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
   app.post(
@@ -17,7 +17,14 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
         response: { 200: loginResponse, 401: errorBody, 429: errorBody },
       },
     },
-    async (request) => login(app.db, app.tokens, config, { ...request.body, address: request.ip }),
+    async (request, reply) => {
+      try {
+        return await login(app.db, app.tokens, config, { ...request.body, address: request.ip });
+      } catch (error) {
+        if (error instanceof SignInRefused) reply.header('retry-after', String(error.retryAfterSeconds));
+        throw error;
+      }
+    },
   );
 
   app.post(

@@ -15,6 +15,7 @@ import {
   pruneAttempts,
   recentFailures,
   recordAttempt,
+  secondsUntilAllowed,
 } from './login-attempts.repository';
 import { revokeSession } from './sessions.repository';
 import { throttleAddress } from './throttle-address';
@@ -51,6 +52,16 @@ const failedSignIn = (user: { id: string; username: string } | undefined, addres
   targetId: user?.id ?? null,
 });
 
+/** A sign-in refused by the limits: 429 TOO_MANY_REQUESTS, with the seconds to wait (the route's Retry-After). */
+export class SignInRefused extends AppError {
+  constructor(
+    readonly retryAfterSeconds: number,
+    message: string,
+  ) {
+    super('TOO_MANY_REQUESTS', message);
+  }
+}
+
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function login(
@@ -81,9 +92,20 @@ export async function login(
       const user = await findCredentialsByUsername(trx, input.username);
       await insertAudit(trx, failedSignIn(user, input.address, ': refused, too many failed attempts'));
     });
-    const minutes = Math.ceil(limits.LOGIN_WINDOW_SECONDS / 60);
-    throw new AppError(
-      'TOO_MANY_REQUESTS',
+    // How long until this pair may try again (the Retry-After header), and the same wait in the message.
+    const seconds = await secondsUntilAllowed(db, input.username, from, limits.LOGIN_WINDOW_SECONDS, {
+      byPair:
+        failures.byPair > limits.LOGIN_MAX_FAILURES_PER_USERNAME
+          ? limits.LOGIN_MAX_FAILURES_PER_USERNAME
+          : null,
+      byAddress:
+        failures.byAddress > limits.LOGIN_MAX_FAILURES_PER_ADDRESS
+          ? limits.LOGIN_MAX_FAILURES_PER_ADDRESS
+          : null,
+    });
+    const minutes = Math.ceil(seconds / 60);
+    throw new SignInRefused(
+      seconds,
       `Too many failed sign-in attempts. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
     );
   }

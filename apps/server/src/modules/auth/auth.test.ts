@@ -76,6 +76,29 @@ describe('POST /auth/api/v1/login', () => {
     expect(blocked.json().message).toMatch(/Too many failed sign-in attempts/);
   });
 
+  it('a 429 says when to try again: Retry-After in seconds, until the window frees, and the message agrees', async () => {
+    await ctx.database.db.deleteFrom('login_attempts').execute();
+    for (let i = 0; i < 3; i++) await ctx.login('waiting-user', 'wrong-password');
+    const full = await ctx.login('waiting-user', 'wrong-password');
+    expect(full.statusCode).toBe(429);
+    const window = 900; // LOGIN_WINDOW_SECONDS's default
+    expect(Number(full.headers['retry-after'])).toBeGreaterThan(window - 60);
+    expect(Number(full.headers['retry-after'])).toBeLessThanOrEqual(window);
+    expect(full.json().message).toContain('try again in 15 minutes');
+    // The failures made 13½ minutes ago leave the window in 1½ minutes: the wait is that, not the window.
+    await ctx.database.db
+      .updateTable('login_attempts')
+      .set({ attempted_at: new Date(Date.now() - (window - 90) * 1000) })
+      .execute();
+    const soon = await ctx.login('waiting-user', 'wrong-password');
+    expect(soon.statusCode).toBe(429);
+    const seconds = Number(soon.headers['retry-after']);
+    expect(Number.isInteger(seconds)).toBe(true);
+    expect(seconds).toBeGreaterThan(60);
+    expect(seconds).toBeLessThanOrEqual(90);
+    expect(soon.json().message).toContain('try again in 2 minutes');
+  });
+
   it('limits a real user too, even with the right password, until the window passes', async () => {
     await ctx.database.db.deleteFrom('login_attempts').execute();
     for (let i = 0; i < 3; i++) await ctx.login('manager', 'wrong-password');
@@ -135,6 +158,21 @@ describe('session tokens', () => {
     const res = await app.inject({ url: '/auth/api/v1/users' });
     expect(res.statusCode).toBe(401);
     expect(res.json()).toMatchObject({ code: 'NO_TOKEN', message: 'Authentication required' });
+  });
+
+  it('a 401 names the Bearer scheme (RFC 6750), invalid_token when a token was refused; never Basic', async () => {
+    const none = await app.inject({ url: '/api/v1/accounts' });
+    expect(none.statusCode).toBe(401);
+    expect(none.headers['www-authenticate']).toBe('Bearer');
+    for (const token of ['abc.def', `${ctx.tokens.ADMIN}x`]) {
+      const refused = await app.inject({ url: '/api/v1/accounts', headers: bearer(token) });
+      expect(refused.statusCode).toBe(401);
+      expect(refused.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
+    }
+    // Signed in: no challenge.
+    const ok = await app.inject({ url: '/api/v1/accounts', headers: bearer(ctx.tokens.VIEWER) });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.headers['www-authenticate']).toBeUndefined();
   });
 
   it('the strings null and undefined count as no token', async () => {

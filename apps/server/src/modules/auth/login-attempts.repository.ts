@@ -83,6 +83,43 @@ export async function recentFailures(db: Db, username: string, address: string, 
   return { byUsername: Number(row.byUsername), byPair: Number(row.byPair), byAddress: Number(row.byAddress) };
 }
 
+/**
+ * Seconds until a blocked (username, address) may try again: until enough of its failures have left the
+ * window that one more attempt stays within each limit it is over, i.e. until the `limit`-th newest failure
+ * of that kind is older than the window. Read after the refused attempt was dropped, so it is not counted.
+ */
+export async function secondsUntilAllowed(
+  db: Db,
+  username: string,
+  address: string,
+  windowSeconds: number,
+  limits: { byPair: number | null; byAddress: number | null },
+): Promise<number> {
+  const key = attemptKey(username);
+  const freedAt = (limit: number, pair: boolean) =>
+    db
+      .selectFrom('login_attempts')
+      .select(
+        sql<number>`extract(epoch from attempted_at + make_interval(secs => ${windowSeconds}) - now())`.as(
+          's',
+        ),
+      )
+      .where('succeeded', '=', false)
+      .where('address', '=', address)
+      .$if(pair, (q) => q.where('username_key', '=', key))
+      .orderBy('attempted_at', 'desc')
+      .offset(limit - 1)
+      .limit(1)
+      .executeTakeFirst();
+  const waits = await Promise.all([
+    limits.byPair === null ? undefined : freedAt(limits.byPair, true),
+    limits.byAddress === null ? undefined : freedAt(limits.byAddress, false),
+  ]);
+  const longest = Math.max(0, ...waits.map((row) => Number(row?.s ?? 0)));
+  // At least a second: a client told 0 would try again at once, into the same refusal.
+  return Math.min(windowSeconds, Math.max(1, Math.ceil(longest)));
+}
+
 /** A successful sign-in clears the username's failures, so a user who finally types it right is not locked out. */
 export async function clearFailures(trx: Tx, username: string): Promise<number> {
   const result = await trx
