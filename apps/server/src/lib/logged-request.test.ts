@@ -71,7 +71,9 @@ describe('loggedUrl against the route that matched', () => {
   });
 
   it('with no route (a 404), keeps only UUIDs below an API resource', () => {
-    expect(loggedUrl('/api/v1/acounts/ZQ-Probe-1/export', null)).toBe('/api/v1/acounts/[redacted]/[redacted]');
+    expect(loggedUrl('/api/v1/acounts/ZQ-Probe-1/export', null)).toBe(
+      '/api/v1/acounts/[redacted]/[redacted]',
+    );
     expect(loggedUrl('/pos/api/v1/card/4000123412341234', null)).toBe('/pos/api/v1/card/[redacted]');
     expect(loggedUrl('/healthz/extra', null)).toBe('/healthz/extra');
   });

@@ -123,7 +123,9 @@ function withoutStrayMembers(path: string, pattern: string | null | undefined): 
   if (!prefix) return path;
   return segments
     .map((segment, i) =>
-      i <= prefix.length || segment === '' || segment === REDACTED || UUID.test(decoded[i]!) ? segment : REDACTED,
+      i <= prefix.length || segment === '' || segment === REDACTED || UUID.test(decoded[i]!)
+        ? segment
+        : REDACTED,
     )
     .join('/');
 }
