@@ -364,7 +364,8 @@ for (const width of [1280, 390]) {
     // The line boxes the number itself takes ('pts' may go to the next line): at 1280 px it showed
     // '123,456,789.1' / '2 pts', on a phone '123,456,7' / '89.12 pts'.
     const numberLines = await balance.evaluate((dd) => {
-      const text = [...dd.childNodes].find((node) => node.nodeType === Node.TEXT_NODE)!;
+      // The first text inside the figure (the number may sit in an element of its own).
+      const text = document.createTreeWalker(dd, NodeFilter.SHOW_TEXT).nextNode()!;
       const range = document.createRange();
       range.setStart(text, 0);
       range.setEnd(text, '123,456,789.12'.length);

@@ -52,7 +52,12 @@ export function IdCell({ value, label, children, empty, className, wrap }: IdCel
     <Tooltip>
       <TooltipTrigger asChild>
         <span data-slot="id-cell" className={cn('flex min-w-0 max-w-full items-center gap-0.5', className)}>
-          <span data-slot="id-cell-value" className="min-w-0 truncate font-mono text-xs tabular-nums">
+          {/* Its own direction: a right-to-left client ID keeps its beginning when cut (user-text.tsx). */}
+          <span
+            dir="auto"
+            data-slot="id-cell-value"
+            className="min-w-0 truncate font-mono text-xs tabular-nums"
+          >
             {children ?? value}
           </span>
           <CopyButton value={value} label={label} />

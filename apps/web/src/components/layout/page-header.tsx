@@ -34,7 +34,14 @@ export function PageHeader({
   return (
     <div className="flex flex-wrap items-end justify-between gap-4">
       <div className="min-w-0 space-y-1">
-        <h1 ref={heading} tabIndex={-1} data-focus-target className="text-2xl font-bold tracking-tight">
+        {/* Broken anywhere if it must: a client page's title is the client ID, which may be an e-mail address
+            or 100 characters without a space, and it widened the page past a 320 px phone (WCAG 1.4.10). */}
+        <h1
+          ref={heading}
+          tabIndex={-1}
+          data-focus-target
+          className="text-2xl font-bold tracking-tight wrap-anywhere"
+        >
           {title}
         </h1>
         {description && <p className="text-muted-foreground">{description}</p>}

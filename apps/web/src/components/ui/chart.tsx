@@ -91,7 +91,7 @@ export function ChartTooltipContent({
         return (
           <div key={key} className="flex items-center gap-2">
             <span
-              className="size-2.5 shrink-0 rounded-[2px]"
+              className="size-2.5 shrink-0 rounded-[2px] forced-color-adjust-none"
               style={{ backgroundColor: `var(--color-${key})` }}
             />
             <span className="text-muted-foreground">{config[key]?.label ?? key}</span>
@@ -112,7 +112,7 @@ function ChartLegendContent({ config, className }: { config: ChartConfig; classN
       {Object.entries(config).map(([key, item]) => (
         <li key={key} className="flex items-center gap-1.5">
           <span
-            className="size-2.5 shrink-0 rounded-[2px]"
+            className="size-2.5 shrink-0 rounded-[2px] forced-color-adjust-none"
             style={{ backgroundColor: `var(--color-${key})` }}
           />
           {item.label}

@@ -57,8 +57,14 @@ export function SidebarMenuItem({ className, ...props }: ComponentProps<'li'>) {
   );
 }
 
+/*
+ * outline-none, not outline-hidden: Tailwind's outline-hidden draws a transparent 2 px outline, which forced
+ * colours (Windows High Contrast) paint visible, so every entry looked focused; the ring is the global
+ * :focus-visible one. Forced colours also paint over the current page's background: it takes the system's
+ * selection colours instead.
+ */
 const menuButtonClass =
-  'peer/menu-button flex h-8 w-full items-center gap-2 overflow-hidden rounded-md p-2 text-left text-sm outline-hidden transition-[width,height,padding] hover:bg-sidebar-accent hover:text-sidebar-accent-foreground active:bg-sidebar-accent disabled:pointer-events-none disabled:opacity-50 data-[active=true]:bg-sidebar-accent data-[active=true]:font-medium data-[active=true]:text-sidebar-accent-foreground group-data-[collapsible=icon]:size-8! group-data-[collapsible=icon]:p-2! [&>span:last-child]:truncate [&>svg]:size-4 [&>svg]:shrink-0';
+  'peer/menu-button flex h-8 w-full items-center gap-2 overflow-hidden rounded-md p-2 text-left text-sm outline-none transition-[width,height,padding] hover:bg-sidebar-accent hover:text-sidebar-accent-foreground active:bg-sidebar-accent disabled:pointer-events-none disabled:opacity-50 data-[active=true]:bg-sidebar-accent data-[active=true]:font-medium data-[active=true]:text-sidebar-accent-foreground forced-colors:data-[active=true]:bg-[Highlight] forced-colors:data-[active=true]:text-[HighlightText] forced-colors:data-[active=true]:forced-color-adjust-none group-data-[collapsible=icon]:size-8! group-data-[collapsible=icon]:p-2! [&>span:last-child]:truncate [&>svg]:size-4 [&>svg]:shrink-0';
 
 /** A menu entry; when the sidebar is collapsed to icons its tooltip shows the label. */
 export function SidebarMenuButton({

@@ -3,6 +3,7 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { CardNumber } from '@/components/cards/card-number';
 import { actionsColumn } from '@/components/data-table';
 import { ClientLink } from '@/components/links/client-link';
+import { TruncatedText } from '@/components/text/user-text';
 import { Badge } from '@/components/ui/badge';
 import { formatDate } from '@/lib/format';
 import { formatPoints } from '@/lib/points';
@@ -25,8 +26,8 @@ export function accountColumns(
       cell: ({ row }) => (
         // Wraps: on a phone the badge goes under the ID rather than cutting the ID to 'erased-d…'.
         <div className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1">
-          <ClientLink to={row.original.id} className="block min-w-0 truncate font-medium">
-            <span title={row.original.clientId}>{row.original.clientId}</span>
+          <ClientLink to={row.original.id} className="block min-w-0 font-medium">
+            <TruncatedText text={row.original.clientId} />
           </ClientLink>
           {/* Said beside the ID, not only by its 'erased-' form: why the row menu offers no Add Points. */}
           {isErasedAccount(row.original) && (

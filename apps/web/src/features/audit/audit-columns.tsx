@@ -3,6 +3,7 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { EyeIcon } from 'lucide-react';
 import { actionsColumn, type CsvColumn, DateTimeCell, IdCell } from '@/components/data-table';
 import { ClientLink } from '@/components/links/client-link';
+import { WrappedText } from '@/components/text/user-text';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 
@@ -29,7 +30,8 @@ export function auditColumns(onView: (entry: AuditEntry) => void): ColumnDef<Aud
       header: 'User',
       enableSorting: true,
       meta: { width: 110 },
-      cell: ({ row }) => row.original.username ?? <Dash />,
+      // Wraps, whole: two long e-mail usernames cut to one line (or clamped to two) read the same.
+      cell: ({ row }) => (row.original.username ? <WrappedText text={row.original.username} /> : <Dash />),
     },
     {
       accessorKey: 'targetType',

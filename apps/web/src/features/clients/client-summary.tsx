@@ -6,13 +6,24 @@ import { formatPoints } from '@/lib/points';
 import { cn } from '@/lib/utils';
 
 /**
- * A figure's text size by its length: a balance up to the limit ('999,999,999,999.99 pts') steps down a size
- * or two instead of breaking inside the number in a quarter of 1280 px ('123,456,789.1' / '2 pts').
+ * A balance figure: the number never breaks inside itself ('123,456.7' over '8 pts' was misread), only ' pts'
+ * may go to the next line. A long number shrinks to its card instead, as the dashboard's MetricCard does: its
+ * size is the card's text width (the container's inline size, via container query units) over the number's
+ * width in em, digits counted at 0.7 em and separators at 0.45 em (a little above the widest system fonts'
+ * bold), never above text-2xl. The length of the string alone chose the size before, and a quarter of 1024 px
+ * is narrower than the size it chose for '123,456.78'.
  */
-function figureSize(children: ReactNode): string {
-  const length = typeof children === 'string' ? children.length : 0;
-  if (length <= 16) return 'text-2xl';
-  return length <= 20 ? 'text-xl' : 'text-lg';
+function Points({ value }: { value: string }) {
+  const number = value.replace(/ pts$/, '');
+  const digits = number.replace(/\D/g, '').length;
+  const ems = (digits * 0.7 + (number.length - digits) * 0.45).toFixed(2);
+  return (
+    // A block, so its lines are as high as its own size asks (text-2xl's line-height is a ratio), not the dd's.
+    <span className="block" style={{ fontSize: `min(1.5rem, calc(100cqi / ${ems}))` }}>
+      <span className="whitespace-nowrap">{number}</span>
+      {number !== value && ' pts'}
+    </span>
+  );
 }
 
 /** The longest number (digits and separators) a figure in half of a 390 px phone shows on one line. */
@@ -22,10 +33,11 @@ function Figure({ label, children, hint }: { label: string; children: ReactNode;
   return (
     <div className="flex min-w-0 flex-col gap-1 rounded-xl border bg-card p-4 shadow-sm">
       <dt className="text-sm text-muted-foreground">{label}</dt>
-      {/* Wraps, never truncates: a balance of 1,234,567.89 pts is wider than a quarter of 1280 px, and an
-          ellipsis hid its last digits. 'pts' goes to the next line first; a number is kept whole by its size
-          (figureSize) and, on a phone, by a row of its own (ClientSummary). */}
-      <dd className={cn(figureSize(children), 'font-semibold tabular-nums wrap-anywhere')}>{children}</dd>
+      {/* The container of the figure's size (Points). Never truncates: an ellipsis hid a balance's last digits.
+          On a phone a long number also gets a row of its own (ClientSummary), so it stays large. */}
+      <dd className="@container text-2xl font-semibold tabular-nums">
+        {typeof children === 'string' ? <Points value={children} /> : children}
+      </dd>
       {/* Wraps: "balance − held − pending" is wider than half of a 390 px phone. */}
       {hint && <dd className="text-xs text-muted-foreground">{hint}</dd>}
     </div>

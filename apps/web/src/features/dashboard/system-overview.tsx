@@ -41,10 +41,12 @@ function Utilization({ summary }: { summary: PointsSummary }) {
         aria-valuemax={100}
         aria-valuenow={Math.round(percent * 10) / 10}
         aria-valuetext={text}
-        className="h-2 overflow-hidden rounded-full bg-muted"
+        className="h-2 overflow-hidden rounded-full bg-muted forced-colors:border"
       >
+        {/* In forced colours (Windows High Contrast) a background is painted over with Canvas: the fill keeps
+            a system colour, the track gets a border, or the bar is not there at all. */}
         <div
-          className="h-full rounded-full bg-brand transition-[width]"
+          className="h-full rounded-full bg-brand transition-[width] forced-colors:bg-[Highlight] forced-colors:forced-color-adjust-none"
           style={{ width: `${Math.min(100, Math.max(0, percent))}%` }}
         />
       </div>

@@ -1,6 +1,7 @@
 import type { PosKey } from '@loyalty/contracts';
 import type { ColumnDef } from '@tanstack/react-table';
 import { actionsColumn } from '@/components/data-table';
+import { TruncatedText } from '@/components/text/user-text';
 import { formatDate, formatDateTime } from '@/lib/format';
 import { type PosKeyAction, PosKeyRowActions } from './pos-key-row-actions';
 import { PosKeyStatusBadge } from './pos-key-status';
@@ -24,11 +25,7 @@ export function posKeyColumns({ onAction, canManage, canReveal }: PosKeyColumnOp
       enableSorting: true,
       enableHiding: false,
       meta: { minWidth: 150 },
-      cell: ({ row }) => (
-        <span className="block truncate font-medium" title={row.original.name}>
-          {row.original.name}
-        </span>
-      ),
+      cell: ({ row }) => <TruncatedText text={row.original.name} className="font-medium" />,
     },
     {
       accessorKey: 'address',
@@ -36,13 +33,7 @@ export function posKeyColumns({ onAction, canManage, canReveal }: PosKeyColumnOp
       enableSorting: true,
       meta: { minWidth: 180 },
       cell: ({ row }) =>
-        row.original.address ? (
-          <span className="block truncate" title={row.original.address}>
-            {row.original.address}
-          </span>
-        ) : (
-          <Muted>Not set</Muted>
-        ),
+        row.original.address ? <TruncatedText text={row.original.address} /> : <Muted>Not set</Muted>,
     },
     {
       accessorKey: 'status',

@@ -8,6 +8,7 @@ import { formatNumber } from '@/lib/format';
 import { formatZonedDateTime, programmeTimeLabel, programmeTimeZone } from '@/lib/programme-time';
 import { settingsQuery } from '@/lib/settings-api';
 import { useReturnFocus } from '@/lib/use-return-focus';
+import { cn } from '@/lib/utils';
 import { BacktestPanel } from './backtest-panel';
 import { WEEKDAYS } from './rule-fieldset';
 import { RulesetStatusBadge } from './ruleset-status-badge';
@@ -94,19 +95,64 @@ export function RulesetDetailsDialog({ ruleset, onClose }: { ruleset: Ruleset | 
   );
 }
 
+/** How many values of a list a rule's cell shows before "+K more": a rule may name up to 1,000 SKUs. */
+const SHOWN_VALUES = 12;
+
+/**
+ * A rule's categories, SKUs or stores, wrapping within the cell: joined on one line, a rule of 1,000 SKUs made
+ * the table about 980,000 px wide. The first few show; the rest open under a "+K more" disclosure (a native
+ * <details>, operable by keyboard and announced as expandable).
+ */
+function ValueList({ values, noun, mono }: { values: string[] | undefined; noun: string; mono?: boolean }) {
+  if (!values?.length) return any;
+  const shown = values.slice(0, SHOWN_VALUES);
+  const rest = values.slice(SHOWN_VALUES);
+  const className = mono ? 'font-mono text-xs' : undefined;
+  return (
+    <>
+      <span className={className}>{shown.join(', ')}</span>
+      {rest.length > 0 && (
+        <details className="mt-1">
+          <summary className="w-fit cursor-pointer text-xs font-medium text-muted-foreground hover:text-foreground">
+            +{formatNumber(rest.length)} more<span className="sr-only"> {noun}</span>
+          </summary>
+          <span className={className}>{rest.join(', ')}</span>
+        </details>
+      )}
+    </>
+  );
+}
+
+/**
+ * A cell of the Rules table that wraps (anywhere, for a long SKU) instead of widening the table. The widths
+ * are on a block inside: a table cell's own min- and max-width do not bind in an automatic table layout.
+ */
+function WrappingCell({ className, children }: { className?: string; children: ReactNode }) {
+  return (
+    <TableCell className="whitespace-normal align-top">
+      <div className={cn('min-w-32 max-w-72 [overflow-wrap:anywhere]', className)}>{children}</div>
+    </TableCell>
+  );
+}
+
 function RuleRow({ rule, storeName }: { rule: EarningRule; storeName: (id: string) => string }) {
-  const list = (values: string[] | undefined) => (values?.length ? values.join(', ') : any);
   return (
     <TableRow>
-      <TableCell className="font-medium">{rule.name}</TableCell>
-      <TableCell className="text-right tabular-nums">{formatNumber(rule.percent)}%</TableCell>
-      <TableCell>{list(rule.categories)}</TableCell>
-      <TableCell>
-        {rule.skus?.length ? <span className="font-mono text-xs">{rule.skus.join(', ')}</span> : any}
+      <WrappingCell className="font-medium">{rule.name}</WrappingCell>
+      <TableCell className="text-right align-top tabular-nums">{formatNumber(rule.percent)}%</TableCell>
+      <WrappingCell>
+        <ValueList values={rule.categories} noun="categories" />
+      </WrappingCell>
+      <WrappingCell>
+        <ValueList values={rule.skus} noun="SKUs" mono />
+      </WrappingCell>
+      <WrappingCell>
+        <ValueList values={rule.posIds?.map(storeName)} noun="stores" />
+      </WrappingCell>
+      <TableCell className="align-top">
+        {rule.daysOfWeek?.length ? rule.daysOfWeek.map((d) => WEEKDAYS[d - 1]!).join(', ') : any}
       </TableCell>
-      <TableCell>{list(rule.posIds?.map(storeName))}</TableCell>
-      <TableCell>{list(rule.daysOfWeek?.map((d) => WEEKDAYS[d - 1]!))}</TableCell>
-      <TableCell className="tabular-nums">
+      <TableCell className="align-top tabular-nums">
         {rule.hours ? `${rule.hours.from}–${rule.hours.to}` : any}
       </TableCell>
     </TableRow>

@@ -2,6 +2,7 @@ import type { ExcludedSku } from '@loyalty/contracts';
 import type { ColumnDef } from '@tanstack/react-table';
 import { Trash2Icon } from 'lucide-react';
 import { actionsColumn } from '@/components/data-table';
+import { TruncatedText, WrappedText } from '@/components/text/user-text';
 import { Button } from '@/components/ui/button';
 
 function Empty() {
@@ -16,7 +17,9 @@ export function skuColumns(options: { onRemove?: (sku: ExcludedSku) => void }): 
       header: 'SKU',
       enableSorting: true,
       enableHiding: false,
-      cell: ({ row }) => <span className="font-mono font-medium">{row.original.sku}</span>,
+      // Wraps, never cut: SKUs of one family share a long prefix ('APPAREL-WOMENS-OUTERWEAR-PARKA-…'), and cut
+      // to the column they all read the same.
+      cell: ({ row }) => <WrappedText text={row.original.sku} className="font-mono font-medium" />,
     },
     {
       accessorKey: 'description',
@@ -24,17 +27,13 @@ export function skuColumns(options: { onRemove?: (sku: ExcludedSku) => void }): 
       enableSorting: true,
       meta: { className: 'max-w-80 truncate' },
       cell: ({ row }) =>
-        row.original.description ? (
-          <span title={row.original.description}>{row.original.description}</span>
-        ) : (
-          <Empty />
-        ),
+        row.original.description ? <TruncatedText text={row.original.description} /> : <Empty />,
     },
     {
       accessorKey: 'category',
       header: 'Category',
       enableSorting: true,
-      cell: ({ row }) => row.original.category ?? <Empty />,
+      cell: ({ row }) => (row.original.category ? <TruncatedText text={row.original.category} /> : <Empty />),
     },
   ];
   const { onRemove } = options;

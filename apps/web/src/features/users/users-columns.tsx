@@ -1,6 +1,7 @@
 import type { Role, User } from '@loyalty/contracts';
 import type { ColumnDef } from '@tanstack/react-table';
 import { actionsColumn } from '@/components/data-table';
+import { WrappedText } from '@/components/text/user-text';
 import { Badge } from '@/components/ui/badge';
 import { formatDate, formatDateTime } from '@/lib/format';
 import { roleLabel } from './role-labels';
@@ -20,11 +21,7 @@ function NotSet() {
 /** Up to two lines, broken anywhere if a word (an address) needs it; the whole value in the title. */
 function Wrapped({ text }: { text: string | null | undefined }) {
   if (!text) return <NotSet />;
-  return (
-    <span className="line-clamp-2 whitespace-normal [overflow-wrap:anywhere]" title={text}>
-      {text}
-    </span>
-  );
+  return <WrappedText text={text} lines={2} />;
 }
 
 export function userColumns(
@@ -38,7 +35,9 @@ export function userColumns(
       enableSorting: true,
       enableHiding: false,
       meta: { width: 150 },
-      cell: ({ row }) => <span className="font-medium">{row.original.username}</span>,
+      // Wraps, whole: two long addresses used as usernames were cut to the same 'christopher.w…', and a clamp
+      // to two lines still cut them both before the part that differs.
+      cell: ({ row }) => <WrappedText text={row.original.username} className="font-medium" />,
     },
     {
       accessorKey: 'fullName',

@@ -4,6 +4,7 @@ import { getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { InboxIcon } from 'lucide-react';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
+import { CopyButton } from '@/components/data-table/copy-button';
 import { DataTablePagination } from '@/components/data-table/data-table-pagination';
 import { ExportListButton } from '@/components/data-table/export-list-button';
 import { ErrorWithRetry } from '@/components/feedback/error-with-retry';
@@ -179,7 +180,15 @@ export function DeliveriesSheet({ endpoint, onClose }: { endpoint: Webhook | nul
       <SheetContent className="w-full gap-0 sm:max-w-xl" {...returnFocus}>
         <SheetHeader className="border-b pr-10">
           <SheetTitle>Deliveries</SheetTitle>
-          <SheetDescription className="break-all">{endpoint?.url}</SheetDescription>
+          {/* Two lines at most: a URL of 1,800 characters filled a phone's height and pushed the list and its
+              pager out of reach (the sheet does not scroll; its list does). The whole URL is in the title, in
+              the dialog's description for a screen reader, and a copy button away. */}
+          <div className="flex min-w-0 items-start gap-1">
+            <SheetDescription className="line-clamp-2 min-w-0 break-all" title={endpoint?.url}>
+              {endpoint?.url}
+            </SheetDescription>
+            {endpoint && <CopyButton value={endpoint.url} label="endpoint URL" className="-my-1.5" />}
+          </div>
         </SheetHeader>
         {endpoint && <DeliveriesList key={endpoint.id} endpoint={endpoint} />}
       </SheetContent>
