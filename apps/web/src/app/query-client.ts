@@ -22,7 +22,9 @@ export function createQueryClient(): QueryClient {
       onError: (error, _variables, _context, mutation) => report(error, mutation.meta),
     }),
     defaultOptions: {
-      queries: { retry: shouldRetry, refetchOnWindowFocus: false, staleTime: 10_000 },
+      // Back in a tab, what is older than staleTime is asked again: another tab, or someone else, may have
+      // changed it meanwhile. staleTime keeps switching back and forth from asking again each time.
+      queries: { retry: shouldRetry, refetchOnWindowFocus: true, staleTime: 10_000 },
       mutations: { retry: false },
     },
   });

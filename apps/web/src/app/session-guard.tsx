@@ -1,15 +1,19 @@
-import { type ReactNode, useEffect, useRef } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { type Location, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import {
   clearSession,
-  EXPIRY_KEY,
   endSession,
+  followOtherUser,
   getExpiry,
+  isOtherUsersToken,
+  isSessionChange,
   isSessionValid,
   loginState,
   returnPath,
   setSessionExpiryHandler,
-  TOKEN_KEY,
+  showStoredUser,
+  takeFollowedUser,
 } from '@/lib/session';
 import { notify } from '@/lib/toast';
 
@@ -35,10 +39,18 @@ export function SessionRoot() {
     });
     return () => setSessionExpiryHandler(null);
   }, [navigate]);
+  useEffect(() => {
+    // This tab reloaded as the user another tab signed in as (lib/session.ts followOtherUser): say so.
+    const followed = takeFollowedUser();
+    if (followed) notify.success(`Signed in as ${followed} in another tab.`, { id: 'session-followed' });
+  }, []);
   return <Outlet />;
 }
 
-/** Ends the session when the stored expiry passes, or when another tab signs out. */
+/**
+ * Ends the session when the stored expiry passes, or when another tab signs out; follows another tab's
+ * sign-in as someone else (a reload as them: nothing of the first user's stays on screen).
+ */
 function useExpiryTimer() {
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -51,9 +63,10 @@ function useExpiryTimer() {
       else timer = setTimeout(arm, Math.min(delay, MAX_TIMEOUT));
     };
     const onStorage = (event: StorageEvent) => {
-      if (event.key !== TOKEN_KEY && event.key !== EXPIRY_KEY && event.key !== null) return;
-      if (isSessionValid()) arm();
-      else endSession();
+      if (!isSessionChange(event)) return;
+      if (!isSessionValid()) endSession();
+      else if (isOtherUsersToken()) followOtherUser();
+      else arm();
     };
     arm();
     window.addEventListener('storage', onStorage);
@@ -71,16 +84,38 @@ function useExpiryTimer() {
 export function RequireAuth({ children }: { children: ReactNode }) {
   const location = useLocation(); // re-check on every navigation
   useExpiryTimer();
+  const otherUser = isSessionValid() && isOtherUsersToken();
+  useEffect(() => {
+    if (otherUser) followOtherUser();
+  }, [otherUser]);
   if (!isSessionValid()) {
     clearSession();
     return <Navigate to="/login" replace state={loginState(location)} />;
   }
+  // Signed in as someone else in another tab, its storage event not yet here: nothing is drawn for either.
+  if (otherUser) return null;
+  showStoredUser();
   return children;
 }
 
-/** /login for someone already signed in (in another tab, say) goes where it would after signing in. */
+/**
+ * /login for someone already signed in goes where it would after signing in; so does a /login left open while
+ * another tab signs in (it would otherwise invite a second sign-in over the first).
+ */
 export function RedirectIfAuthenticated({ children }: { children: ReactNode }) {
   const location = useLocation();
+  const queryClient = useQueryClient();
+  const [, setSignedInElsewhere] = useState(0);
+  useEffect(() => {
+    const onStorage = (event: StorageEvent) => {
+      if (!isSessionChange(event) || !isSessionValid()) return;
+      // What this tab kept from a session that ended here is not the new one's to see.
+      queryClient.clear();
+      setSignedInElsewhere((n) => n + 1);
+    };
+    window.addEventListener('storage', onStorage);
+    return () => window.removeEventListener('storage', onStorage);
+  }, [queryClient]);
   if (isSessionValid()) return <Navigate to={returnPath(location.state)} replace />;
   return children;
 }

@@ -1,5 +1,6 @@
 import type { ApiErrorBody, FieldError } from '@loyalty/contracts';
-import { endSession, getToken } from './session';
+import { noteServerDate } from './server-clock';
+import { endSession, followOtherUser, getToken, isOtherUsersToken } from './session';
 
 export type QueryValue = string | number | boolean | null | undefined;
 export type QueryParams = Record<string, QueryValue>;
@@ -28,6 +29,7 @@ export interface RequestOptions {
 }
 
 export const NETWORK_ERROR_MESSAGE = 'Network error. Please check your connection.';
+export const SIGNED_IN_ELSEWHERE_MESSAGE = 'Signed in as another user in another tab.';
 
 /**
  * How long a call waits for the server's answer (headers and body) before it gives up. Without a limit, a
@@ -147,6 +149,12 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   const raw = body instanceof Blob;
   if (body !== undefined && !raw) headers['Content-Type'] = 'application/json';
   const token = auth ? getToken() : null;
+  // Another tab signed in as someone else: nothing this tab sends while it shows the first user goes as the
+  // second. The tab reloads as the one now signed in (session.ts followOtherUser); the call is dropped unseen.
+  if (token && isOtherUsersToken(token)) {
+    followOtherUser();
+    throw new ApiError({ status: 0, message: SIGNED_IN_ELSEWHERE_MESSAGE, code: 'SESSION_CHANGED' }, true);
+  }
   if (token) headers.Authorization = `Bearer ${token}`;
 
   // The caller's signal (a query cancelled) and the time limit both end the call. A file upload (an import of
@@ -185,6 +193,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     } catch (error) {
       return failed(error);
     }
+    noteServerDate(response.headers.get('Date'));
 
     if (!response.ok) {
       const error = new ApiError(await readErrorBody(response), silent);

@@ -1,5 +1,5 @@
 import type { Role, SessionClaims } from '@loyalty/contracts';
-import { getToken } from './session';
+import { getToken, readTokenPayload } from './session';
 
 // A type guard rather than the contracts' `roles` array: that module brings zod into the first chunk.
 function isRole(value: unknown): value is Role {
@@ -8,25 +8,14 @@ function isRole(value: unknown): value is Role {
 
 /** Reads the claims of the session token. Not verified: the server decides, the console only adapts. */
 export function decodeClaims(token: string | null): SessionClaims | null {
-  const payload = token?.split('.')[1];
-  if (!payload) return null;
-  try {
-    const base64 = payload
-      .replace(/-/g, '+')
-      .replace(/_/g, '/')
-      .padEnd(Math.ceil(payload.length / 4) * 4, '=');
-    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-    const claims = JSON.parse(new TextDecoder().decode(bytes)) as Partial<SessionClaims>;
-    if (!isRole(claims.role)) return null;
-    return {
-      sub: String(claims.sub ?? ''),
-      username: String(claims.username ?? ''),
-      role: claims.role,
-      exp: Number(claims.exp ?? 0),
-    };
-  } catch {
-    return null;
-  }
+  const claims = readTokenPayload(token) as Partial<SessionClaims> | null;
+  if (!claims || !isRole(claims.role)) return null;
+  return {
+    sub: String(claims.sub ?? ''),
+    username: String(claims.username ?? ''),
+    role: claims.role,
+    exp: Number(claims.exp ?? 0),
+  };
 }
 
 export interface CurrentUser {

@@ -11,6 +11,13 @@ const SWAGGER_AUTH_KEY = 'authorized';
 type ExpiryHandler = () => void;
 let expiryHandler: ExpiryHandler | null = null;
 
+/**
+ * The user this tab's signed-in screens were drawn for (set by app/session-guard.tsx RequireAuth, cleared
+ * with the session). The token is shared by every tab of the browser: after another tab signs in as someone
+ * else, this tab must neither go on showing the first user nor act, unseen, as the second.
+ */
+let shownUser: string | null = null;
+
 function read(key: string): string | null {
   try {
     return localStorage.getItem(key);
@@ -33,9 +40,23 @@ export function getExpiry(): number | null {
   return Number.isFinite(value) ? value : null;
 }
 
+/**
+ * Stores a new session (the login form). A different token still stored (another tab signed in meanwhile, or
+ * this form's answer came after it) is ended on the server first: overwritten here, it would never be revoked
+ * and would go on answering until it expired. What the last session left (a POS key, kept Idempotency-Keys)
+ * goes too. The expiry is written before the token: another tab reading between the two writes sees the old
+ * token with the new expiry (still valid), never the new token with an old, maybe past, expiry (signed out).
+ */
 export function storeSession(token: string, expiresInSeconds: number, now = Date.now()): void {
-  localStorage.setItem(TOKEN_KEY, token);
+  // This tab signs in: its screens are drawn for the new user from here on.
+  shownUser = null;
+  const previous = getToken();
+  if (previous && previous !== token) {
+    revoke(previous);
+    clearLeftovers();
+  }
   localStorage.setItem(EXPIRY_KEY, String(now + expiresInSeconds * 1000));
+  localStorage.setItem(TOKEN_KEY, token);
 }
 
 /** Valid = a token exists and either no expiry is set or it lies in the future. */
@@ -52,10 +73,20 @@ export function isSessionValid(now = Date.now()): boolean {
  * The kept Idempotency-Keys go too (lib/idempotency-key.ts): the next person's request of the same name is theirs.
  */
 export function clearSession(): void {
-  forgetAllKeys();
+  shownUser = null;
+  clearLeftovers();
   try {
     localStorage.removeItem(TOKEN_KEY);
     localStorage.removeItem(EXPIRY_KEY);
+  } catch {
+    // Nothing to clear when storage is unavailable.
+  }
+}
+
+/** What a session leaves besides its token: the kept Idempotency-Keys and the stored POS keys. */
+function clearLeftovers(): void {
+  forgetAllKeys();
+  try {
     localStorage.removeItem(POS_API_KEY_KEY);
     localStorage.removeItem(SWAGGER_AUTH_KEY);
   } catch {
@@ -72,16 +103,93 @@ export function clearSession(): void {
  */
 export function signOut(): void {
   const token = getToken();
-  if (token) {
-    fetch('/auth/api/v1/logout', {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token}` },
-      keepalive: true,
-    }).catch(() => {
-      // Signed out locally all the same; the token ends when it expires.
-    });
-  }
+  if (token) revoke(token);
   clearSession();
+}
+
+function revoke(token: string): void {
+  fetch('/auth/api/v1/logout', {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}` },
+    keepalive: true,
+  }).catch(() => {
+    // Signed out locally all the same; the token ends when it expires.
+  });
+}
+
+/**
+ * The claims of a token (its middle part), unverified: the server decides, the console only adapts
+ * (current-user.ts) and tells one user's token from another's (below).
+ */
+export function readTokenPayload(token: string | null): Record<string, unknown> | null {
+  const payload = token?.split('.')[1];
+  if (!payload) return null;
+  try {
+    const base64 = payload
+      .replace(/-/g, '+')
+      .replace(/_/g, '/')
+      .padEnd(Math.ceil(payload.length / 4) * 4, '=');
+    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    const claims: unknown = JSON.parse(new TextDecoder().decode(bytes));
+    return claims && typeof claims === 'object' ? (claims as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whose a token is: its user's id (`sub`), else its username; null for no token or an unreadable one. */
+function userOf(token: string | null): string | null {
+  const claims = readTokenPayload(token);
+  const user = claims?.sub ?? claims?.username;
+  return typeof user === 'string' || typeof user === 'number' ? String(user) : null;
+}
+
+/** Notes that this tab's screens show the stored token's user, unless they already show someone. */
+export function showStoredUser(): void {
+  shownUser ??= userOf(getToken());
+}
+
+/** True when `token` (by default the stored one) is another user's than the one this tab shows. */
+export function isOtherUsersToken(token: string | null = getToken()): boolean {
+  const user = userOf(token);
+  return shownUser !== null && user !== null && user !== shownUser;
+}
+
+/** sessionStorage: the user a tab reloaded for, so it can say why it changed (`takeFollowedUser`). */
+const FOLLOWED_KEY = 'session-followed';
+let following = false;
+
+/**
+ * Another tab signed in as someone else: this tab reloads, on the same screen, as that user. Nothing of the
+ * first user's (cached answers, kept Idempotency-Keys of their requests) stays behind.
+ */
+export function followOtherUser(): void {
+  if (following) return;
+  following = true;
+  forgetAllKeys();
+  try {
+    const username = readTokenPayload(getToken())?.username;
+    if (typeof username === 'string') sessionStorage.setItem(FOLLOWED_KEY, username);
+  } catch {
+    // The reload says nothing then; the sidebar still shows who is signed in.
+  }
+  window.location.reload();
+}
+
+/** The user this tab reloaded for (once), or null. */
+export function takeFollowedUser(): string | null {
+  try {
+    const username = sessionStorage.getItem(FOLLOWED_KEY);
+    sessionStorage.removeItem(FOLLOWED_KEY);
+    return username;
+  } catch {
+    return null;
+  }
+}
+
+/** A storage event about the session (a key of it, or the whole storage cleared). */
+export function isSessionChange(event: StorageEvent): boolean {
+  return event.key === TOKEN_KEY || event.key === EXPIRY_KEY || event.key === null;
 }
 
 /** The app registers a router-aware redirect; without one, expiry falls back to a hard redirect. */

@@ -42,6 +42,14 @@ export function toggleTheme(): void {
   setTheme(getTheme() === 'dark' ? 'light' : 'dark');
 }
 
+// A theme chosen in another tab applies in this one too: the storage event reaches every tab of the browser
+// but the one that wrote. Listened to from the start (main.tsx loads this module first), on every screen.
+if (typeof window !== 'undefined') {
+  window.addEventListener('storage', (event) => {
+    if (event.key === THEME_KEY || event.key === null) applyTheme(getInitialTheme());
+  });
+}
+
 function subscribe(listener: () => void) {
   listeners.add(listener);
   return () => listeners.delete(listener);

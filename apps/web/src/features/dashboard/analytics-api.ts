@@ -24,15 +24,22 @@ export const analyticsKeys = {
 // The dashboard reports a failed load itself, once for all its calls (use-load-failure-toast.ts).
 const meta = { silent: true };
 
-function fetchSeries<T>(path: string, window: ChartRange, signal: AbortSignal): Promise<Windowed<T>> {
+const sameRange = (a: AnalyticsRange, b: AnalyticsRange) => a.from === b.from && a.to === b.to;
+
+async function fetchSeries<T>(path: string, window: ChartRange, signal: AbortSignal): Promise<Windowed<T>> {
   // The window is taken when the call starts, so a refetch (Refresh) always asks for the current one.
-  const range = trailingRange(window);
-  return apiClient
-    .get<T>(`${ANALYTICS}/${path}`, {
+  let range = trailingRange(window);
+  for (let asked = 1; ; asked++) {
+    const body = await apiClient.get<T>(`${ANALYTICS}/${path}`, {
       query: { from: range.from, to: range.to, groupBy: range.groupBy },
       signal,
-    })
-    .then((body) => ({ ...body, range }));
+    });
+    // The first answers of a visit tell the server's time (lib/server-clock.ts): a window taken from a browser
+    // clock that is off by hours is asked again, once, as the server's clock has it.
+    const current = trailingRange(window);
+    if (asked > 1 || sameRange(range, current)) return { ...body, range };
+    range = current;
+  }
 }
 
 export function pointsSummaryQuery() {

@@ -1,4 +1,5 @@
 import type { AnalyticsGroupBy } from '@loyalty/contracts';
+import { serverNow } from '@/lib/server-clock';
 
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
@@ -41,9 +42,10 @@ function bucketSize(groupBy: AnalyticsGroupBy): number {
 /**
  * The last `buckets` whole UTC buckets, the current one included. Both ends are bucket edges, so the
  * server answers exactly `buckets` points and a total is exactly the sum of the bars on screen (a window
- * starting mid-bucket would count that whole first bucket: see `analyticsWindow` in the contracts).
+ * starting mid-bucket would count that whole first bucket: see `analyticsWindow` in the contracts). `now` is
+ * the server's (lib/server-clock.ts): a browser clock hours off asked for a window the data were not in.
  */
-export function trailingRange(range: ChartRange, now = Date.now()): AnalyticsRange {
+export function trailingRange(range: ChartRange, now = serverNow()): AnalyticsRange {
   const { groupBy, buckets } = CHART_RANGES[range];
   const size = bucketSize(groupBy);
   const end = Math.floor(now / size) * size + size;

@@ -4,6 +4,7 @@ import {
   POINTS_FLOW_MAX_DAYS,
   type PointsFlowGroupBy,
 } from '@loyalty/contracts';
+import { serverNow } from '@/lib/server-clock';
 import type { FlowParams } from './finance-api';
 
 const DAY_MS = 86_400_000;
@@ -21,8 +22,11 @@ export const RANGE_PRESET_IDS = Object.keys(RANGE_PRESETS) as RangePreset[];
 /** A UTC day as the report takes it (YYYY-MM-DD): the report's days are UTC days. */
 export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-/** The days and grouping of a preset, ending today (UTC); 12 months start on the first of a month. */
-export function presetRange(preset: Exclude<RangePreset, 'custom'>, now = Date.now()): FlowParams {
+/**
+ * The days and grouping of a preset, ending today (UTC, by the server's clock: lib/server-clock.ts); 12 months
+ * start on the first of a month.
+ */
+export function presetRange(preset: Exclude<RangePreset, 'custom'>, now = serverNow()): FlowParams {
   const to = utcDay(now);
   if (preset === '12m') {
     const d = new Date(now);

@@ -11,14 +11,45 @@ import type {
 } from '@loyalty/contracts';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { apiClient, buildUrl } from '@/lib/api-client';
+import { serverNow } from '@/lib/server-clock';
 
 const WEBHOOKS = '/api/v1/webhooks';
 const endpointPath = (id: string) => `${WEBHOOKS}/${encodeURIComponent(id)}`;
 
 /** The drawer's page of deliveries, newest first: Previous / Next and the CSV export reach the rest. */
 export const DELIVERIES_SHOWN = 50;
-/** While a delivery is pending the drawer asks again this often, so its outcome appears by itself. */
+/** While a delivery's attempt is due or running the drawer asks again this often, so its outcome appears by itself. */
 const PENDING_REFRESH_MS = 2000;
+/** A next attempt at most this far ahead counts as due. */
+const DUE_SOON_MS = 3000;
+/**
+ * An attempt started less than this long ago may still be running: the server's default time limit for an
+ * answer (WEBHOOK_TIMEOUT_MS, 10 s) with room to spare. While it runs, `nextAttemptAt` is the attempt's lease
+ * (contracts: Delivery), not a retry, so it cannot tell a running attempt from a waiting one.
+ */
+const ATTEMPT_RUNNING_MS = 15_000;
+/** The longest the drawer waits before asking again while something is pending (a retry hours away). */
+const PENDING_IDLE_REFRESH_MS = 30_000;
+
+/**
+ * How soon the drawer asks again: every 2 s while an attempt is due or running; while the pending ones only
+ * wait for retries minutes or hours away, at the earliest one's time, and at least every 30 s (a Retry or an
+ * endpoint enabled elsewhere changes them); never when nothing is pending. Times by the server's clock.
+ */
+export function deliveriesRefreshMs(deliveries: readonly Delivery[], now = serverNow()): number | false {
+  let wait = Number.POSITIVE_INFINITY;
+  for (const delivery of deliveries) {
+    if (delivery.status !== 'pending') continue;
+    const started = delivery.lastAttemptAt ? Date.parse(delivery.lastAttemptAt) : Number.NaN;
+    if (now - started < ATTEMPT_RUNNING_MS) return PENDING_REFRESH_MS;
+    const due = delivery.nextAttemptAt ? Date.parse(delivery.nextAttemptAt) : now;
+    wait = Math.min(wait, due - now);
+  }
+  if (wait === Number.POSITIVE_INFINITY) return false;
+  // Overdue by more than a running attempt takes: it waits for something else (a disabled endpoint, a queue).
+  if (wait <= DUE_SOON_MS && wait > -ATTEMPT_RUNNING_MS) return PENDING_REFRESH_MS;
+  return Math.min(Math.max(wait, PENDING_REFRESH_MS), PENDING_IDLE_REFRESH_MS);
+}
 
 export const webhooksKeys = {
   all: ['webhooks'] as const,
@@ -63,8 +94,7 @@ export function deliveriesQuery(id: string, view: DeliveriesView) {
       }),
     // The page shown stays while the next page or another filter loads.
     placeholderData: keepPreviousData,
-    refetchInterval: (query) =>
-      query.state.data?.content.some((d) => d.status === 'pending') ? PENDING_REFRESH_MS : false,
+    refetchInterval: (query) => deliveriesRefreshMs(query.state.data?.content ?? []),
     meta: { errorTitle: 'Failed to load deliveries' },
   });
 }
