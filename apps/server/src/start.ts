@@ -52,7 +52,8 @@ export async function startServer(config: Config, options: StartOptions = {}) {
     );
   }
 
-  // Erasures an earlier version kept unkeyed are keyed before this server takes requests (migration 041).
+  // Erasures an earlier version kept unkeyed are keyed before this server takes requests (migration 041), and
+  // so are the request and file digests it kept plain (migration 048).
   await keyErasedClientIds(database.db, erasedClientSecret(secrets));
 
   const admin = await ensureFirstAdmin(database.db, config);

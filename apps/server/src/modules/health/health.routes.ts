@@ -55,7 +55,11 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       // The one error envelope (ARCHITECTURE): the request id finds a balancer's failed probe in the log.
       const notReady = (message: string) =>
-        reply.code(503).send({ status: 503, message, code: 'SERVICE_UNAVAILABLE', requestId: request.id });
+        reply
+          .code(503)
+          // As every 503 of the API (its document says so): a poller may ask again after a second.
+          .header('retry-after', '1')
+          .send({ status: 503, message, code: 'SERVICE_UNAVAILABLE', requestId: request.id });
       // Draining before a shutdown (start.ts): the balancer takes this server out while it still serves.
       if (app.lifecycle.draining || app.lifecycle.closing) return notReady('Shutting down');
       try {

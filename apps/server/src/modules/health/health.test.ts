@@ -132,6 +132,8 @@ describe('/readyz', () => {
         requestId: 'probe-draining',
       });
       expect(ready.json().message).toMatch(/shutting down/i);
+      // As its document says of every 503.
+      expect(ready.headers['retry-after']).toBe('1');
       expect((await app.inject({ url: '/healthz' })).statusCode).toBe(200);
       expect((await app.inject({ url: '/pos/api/v1/cards/1234' })).statusCode).toBe(401);
     } finally {
