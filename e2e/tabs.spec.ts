@@ -146,56 +146,107 @@ test("the 24 h figures count what was made a moment ago, with the browser's cloc
   await page.screenshot({ path: `${SHOTS}/slow-clock-390-dark.png`, fullPage: true });
 });
 
-test('the Deliveries drawer asks again only when a retry is near', async ({ page, signIn, api }) => {
-  const receiver = await startWebhookReceiver(200);
-  try {
-    const url = receiver.url(uniqueName('tabs-hook'));
-    const created = await expectJson<{ id: string }>(
-      await api.post('/api/v1/webhooks', { data: { url, eventTypes: ['points.expired'] } }),
-    );
-    await expectJson(await api.post(`/api/v1/webhooks/${created.id}/test`));
-    // The test event's delivery, shown as one that failed and waits for its retry in an hour.
-    await page.route(`**/api/v1/webhooks/${created.id}/deliveries?**`, async (route) => {
-      const response = await route.fetch();
-      const body = await response.json();
-      const now = Date.now();
-      for (const delivery of body.content) {
-        Object.assign(delivery, {
-          status: 'pending',
-          attempts: 1,
-          lastAttemptAt: new Date(now - 60_000).toISOString(),
-          nextAttemptAt: new Date(now + HOUR).toISOString(),
-          responseStatus: 500,
-        });
-      }
-      await route.fulfill({ response, json: body });
-    });
-    const lists: Request[] = [];
-    page.on('request', (r) => {
-      if (r.url().includes(`/api/v1/webhooks/${created.id}/deliveries?`)) lists.push(r);
-    });
-    await page.clock.install();
-    await signIn(page);
-    await page.goto('/webhooks');
-    await page.getByRole('button', { name: `Actions for ${url}` }).click();
-    await page.getByRole('menuitem', { name: 'View deliveries', exact: true }).click();
-    const drawer = page.getByRole('dialog', { name: 'Deliveries' });
-    await expect(drawer.getByRole('listitem', { name: 'webhook.test delivery' })).toBeVisible();
-    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
-    const before = lists.length;
-    // 29 s of the page's clock: a delivery due in an hour asks no more than twice (at most every 30 s).
-    for (let tick = 0; tick < 29; tick++) await page.clock.runFor(1000);
-    expect(lists.length - before).toBeLessThanOrEqual(1);
-    // It still asks: 30 s after the last answer.
-    for (let tick = 0; tick < 2; tick++) await page.clock.runFor(1000);
-    await expect.poll(() => lists.length - before).toBeGreaterThanOrEqual(1);
-    await drawer.screenshot({ path: `${SHOTS}/deliveries-waiting-1280-light.png` });
-  } finally {
-    // A list call still on its way when the page closes has nothing to answer.
-    await page.unrouteAll({ behavior: 'ignoreErrors' });
-    await receiver.close();
-  }
+test('a call answered 401 for the token a sign-in in another tab replaced signs no one out', async ({
+  context,
+  request,
+  createUser,
+  signIn,
+}) => {
+  // A user of its own: its first token is ended below, which must not be a shared one.
+  const manager = await createUser('MANAGER');
+  const [a, b] = await twoTabs(context);
+  const first = await signIn(a, manager);
+  await a.goto('/accounts');
+  await expect(a.getByText(/^Page 1 of \d+/)).toBeVisible();
+  // A's next list call is held in the browser until the token it carries has been replaced and ended.
+  const held: Array<() => Promise<void>> = [];
+  await a.route('**/api/v1/accounts?**', async (route) => {
+    // The first call only; any after it (a retry) goes as it is.
+    if (held.length > 0) return route.continue();
+    held.push(() => route.continue());
+  });
+  await a.getByRole('button', { name: 'Refresh' }).click();
+  await expect.poll(() => held.length).toBe(1);
+  // What a sign-in in tab B does (session.ts storeSession): the same user's new token stored, the old ended.
+  const second = await apiLogin(request, manager);
+  await b.goto('/pos-api');
+  await storeToken(b, second.token, second.expiresInSeconds);
+  const ended = await request.post('/auth/api/v1/logout', {
+    headers: { Authorization: `Bearer ${first.token}` },
+  });
+  expect(ended.ok()).toBe(true);
+  const refused = a.waitForResponse((r) => r.url().includes('/api/v1/accounts?') && r.status() === 401);
+  await held[0]!();
+  await refused;
+  // Before: A's 401 ended the session, which removed B's new token and signed both tabs out.
+  await expect(a.locator('main [aria-busy="true"]')).toHaveCount(0);
+  await expect(a).toHaveURL('/accounts');
+  expect(await b.evaluate(() => localStorage.getItem('token'))).toBe(second.token);
+  await b.reload();
+  await expect(signedInAs(b)).toContainText(manager.username);
 });
+
+// A retry an hour away, and one overdue long past a running attempt (as on a disabled endpoint, which sends
+// nothing until it is enabled): neither is near, so neither is asked about every 2 s.
+for (const [waiting, nextIn] of [
+  ['a retry an hour away', HOUR],
+  ['a retry overdue by five minutes', -5 * 60_000],
+] as const) {
+  test(`the Deliveries drawer asks again only when a retry is near: ${waiting}`, async ({
+    page,
+    signIn,
+    api,
+  }) => {
+    const receiver = await startWebhookReceiver(200);
+    try {
+      const url = receiver.url(uniqueName('tabs-hook'));
+      const created = await expectJson<{ id: string }>(
+        await api.post('/api/v1/webhooks', { data: { url, eventTypes: ['points.expired'] } }),
+      );
+      await expectJson(await api.post(`/api/v1/webhooks/${created.id}/test`));
+      // The test event's delivery, shown as one that failed and waits for its retry.
+      await page.route(`**/api/v1/webhooks/${created.id}/deliveries?**`, async (route) => {
+        const response = await route.fetch();
+        const body = await response.json();
+        const now = Date.now();
+        for (const delivery of body.content) {
+          Object.assign(delivery, {
+            status: 'pending',
+            attempts: 1,
+            lastAttemptAt: new Date(now - 10 * 60_000).toISOString(),
+            nextAttemptAt: new Date(now + nextIn).toISOString(),
+            responseStatus: 500,
+          });
+        }
+        await route.fulfill({ response, json: body });
+      });
+      const lists: Request[] = [];
+      page.on('request', (r) => {
+        if (r.url().includes(`/api/v1/webhooks/${created.id}/deliveries?`)) lists.push(r);
+      });
+      await page.clock.install();
+      await signIn(page);
+      await page.goto('/webhooks');
+      await page.getByRole('button', { name: `Actions for ${url}` }).click();
+      await page.getByRole('menuitem', { name: 'View deliveries', exact: true }).click();
+      const drawer = page.getByRole('dialog', { name: 'Deliveries' });
+      await expect(drawer.getByRole('listitem', { name: 'webhook.test delivery' })).toBeVisible();
+      await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
+      const before = lists.length;
+      // 29 s of the page's clock: a delivery that is not near asks no more than once (at most every 30 s).
+      for (let tick = 0; tick < 29; tick++) await page.clock.runFor(1000);
+      expect(lists.length - before).toBeLessThanOrEqual(1);
+      // It still asks: 30 s after the last answer.
+      for (let tick = 0; tick < 2; tick++) await page.clock.runFor(1000);
+      await expect.poll(() => lists.length - before).toBeGreaterThanOrEqual(1);
+      if (nextIn > 0) await drawer.screenshot({ path: `${SHOTS}/deliveries-waiting-1280-light.png` });
+    } finally {
+      // A list call still on its way when the page closes has nothing to answer.
+      await page.unrouteAll({ behavior: 'ignoreErrors' });
+      await receiver.close();
+    }
+  });
+}
 
 test('a theme chosen in one tab applies in the others', async ({ context, signIn }) => {
   const [a, b] = await twoTabs(context);

@@ -70,7 +70,7 @@ export function style(locator: Locator, property: string): Promise<string> {
   return locator.evaluate((element, name) => getComputedStyle(element).getPropertyValue(name), property);
 }
 
-/** Whether two elements' computed `property` differ (polled: a re-render may replace an element mid-read). */
+/** Whether two elements' computed `property` differ (for expect.poll: a re-render may replace an element mid-read). */
 export async function differ(a: Locator, b: Locator, property: string): Promise<boolean> {
   return (await style(a, property)) !== (await style(b, property));
 }
@@ -97,8 +97,11 @@ export async function shoot(
     await page.setViewportSize({ width, height });
     await page.evaluate((value) => localStorage.setItem('theme', value), theme);
     await ready();
-    // A list fetching (a search typed in `ready`) dims its old rows: scanned then, muted text fails contrast.
+    // A list fetching dims its old rows: scanned then, muted text fails contrast. (`ready` opens a search from
+    // the address, not typed: a typed one is fetched after a debounce, which may come after this wait.)
     await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+    // ...and its rows fade back in when the answer lands (data-table-body.tsx): scanned mid-fade, the same.
+    for (const body of await page.locator('tbody').all()) await expect(body).toHaveCSS('opacity', '1');
     await page.screenshot({ path: `${SHOTS}/${name}-${width}-${theme}.png`, animations: 'disabled' });
     await expectNoAxeViolations(page, `${name} ${width} ${theme}`);
   }

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { type Location, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
+import { loginState, returnPath } from '@/lib/login-return';
 import {
   clearSession,
   endSession,
@@ -9,8 +10,6 @@ import {
   isOtherUsersToken,
   isSessionChange,
   isSessionValid,
-  loginState,
-  returnPath,
   setSessionExpiryHandler,
   showStoredUser,
   takeFollowedUser,

@@ -196,9 +196,12 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     noteServerDate(response.headers.get('Date'));
 
     if (!response.ok) {
-      const error = new ApiError(await readErrorBody(response), silent);
-      // Any 401 on an authenticated call means the session is gone; the login call's 401 is a wrong password.
-      if (response.status === 401 && auth) endSession();
+      // A 401 on an authenticated call means the session is gone (the login call's 401 is a wrong password),
+      // unless the token it was sent with is no longer the stored one: a sign-in in another tab revoked it
+      // (session.ts storeSession), and ending the session now would sign the new one out in every tab.
+      const replaced = response.status === 401 && auth && token !== getToken();
+      const error = new ApiError(await readErrorBody(response), silent || replaced);
+      if (response.status === 401 && auth && !replaced) endSession();
       throw error;
     }
     if (response.status === 204) return undefined as T;

@@ -1,5 +1,6 @@
 import type { Role, SessionClaims } from '@loyalty/contracts';
-import { getToken, readTokenPayload } from './session';
+import { getToken } from './session';
+import { readTokenPayload } from './token-claims';
 
 // A type guard rather than the contracts' `roles` array: that module brings zod into the first chunk.
 function isRole(value: unknown): value is Role {

@@ -15,7 +15,8 @@ export async function fetchDownload(url: string, onProgress?: (bytes: number) =>
   }
   if (!response.ok) {
     const error = new ApiError(await readErrorBody(response));
-    if (response.status === 401) endSession();
+    // Not when the token was replaced meanwhile by a sign-in in another tab (api-client.ts, the same rule).
+    if (response.status === 401 && token === getToken()) endSession();
     throw error;
   }
   const type = response.headers.get('content-type') ?? 'application/octet-stream';

@@ -1,4 +1,5 @@
 import { forgetAllKeys } from './idempotency-key';
+import { readTokenPayload } from './token-claims';
 
 /** Local storage keys of the session (spec section 9). */
 export const TOKEN_KEY = 'token';
@@ -117,26 +118,6 @@ function revoke(token: string): void {
   });
 }
 
-/**
- * The claims of a token (its middle part), unverified: the server decides, the console only adapts
- * (current-user.ts) and tells one user's token from another's (below).
- */
-export function readTokenPayload(token: string | null): Record<string, unknown> | null {
-  const payload = token?.split('.')[1];
-  if (!payload) return null;
-  try {
-    const base64 = payload
-      .replace(/-/g, '+')
-      .replace(/_/g, '/')
-      .padEnd(Math.ceil(payload.length / 4) * 4, '=');
-    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-    const claims: unknown = JSON.parse(new TextDecoder().decode(bytes));
-    return claims && typeof claims === 'object' ? (claims as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
-
 /** Whose a token is: its user's id (`sub`), else its username; null for no token or an unreadable one. */
 function userOf(token: string | null): string | null {
   const claims = readTokenPayload(token);
@@ -158,6 +139,11 @@ export function isOtherUsersToken(token: string | null = getToken()): boolean {
 /** sessionStorage: the user a tab reloaded for, so it can say why it changed (`takeFollowedUser`). */
 const FOLLOWED_KEY = 'session-followed';
 let following = false;
+
+/** True once this tab has started to follow another user: it reloads, and must not be kept from it. */
+export function isFollowingOtherUser(): boolean {
+  return following;
+}
 
 /**
  * Another tab signed in as someone else: this tab reloads, on the same screen, as that user. Nothing of the
@@ -202,36 +188,4 @@ export function endSession(): void {
   clearSession();
   if (expiryHandler) expiryHandler();
   else if (window.location.pathname !== '/login') window.location.replace('/login');
-}
-
-/**
- * What /login is given to bring the user back after signing in (features/login/login-form.tsx): the screen they were on, with
- * its query (filters, a search, a page), in the router's history state. Never a URL from outside: only this
- * tab's own navigation can put it there, and `returnPath` accepts nothing but a path of this console.
- */
-export interface LoginState {
-  from: string;
-}
-
-export function loginState({
-  pathname,
-  search,
-  hash,
-}: {
-  pathname: string;
-  search: string;
-  hash: string;
-}): LoginState {
-  return { from: `${pathname}${search}${hash}` };
-}
-
-/** Where to go after signing in: the path /login was sent from, when it is one of ours, else the dashboard. */
-export function returnPath(state: unknown): string {
-  const from = (state as Partial<LoginState> | null)?.from;
-  // A path of this origin only: '//host' and '/\host' are other sites to a browser; /login would loop.
-  if (typeof from !== 'string' || !from.startsWith('/') || from.startsWith('//') || from.startsWith('/\\')) {
-    return '/';
-  }
-  if (from === '/login' || from.startsWith('/login?') || from.startsWith('/login#')) return '/';
-  return from;
 }

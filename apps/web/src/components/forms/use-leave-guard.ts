@@ -1,5 +1,6 @@
 import { type Mutation, useIsMutating } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import { isFollowingOtherUser } from '@/lib/session';
 
 /**
  * While `active` (a form with typed changes, a write waiting for its answer), reloading or closing the tab
@@ -10,6 +11,9 @@ export function useLeaveGuard(active: boolean): void {
   useEffect(() => {
     if (!active) return;
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
+      // The tab reloads as the user another tab signed in (lib/session.ts followOtherUser): what was typed
+      // cannot be saved as the first user any more, and "Stay" would leave a tab that sends nothing.
+      if (isFollowingOtherUser()) return;
       event.preventDefault();
       // Older browsers ask only when returnValue is set; its text is not shown by any of them.
       event.returnValue = '';

@@ -6,7 +6,8 @@ import { FormField } from '@/components/forms/form-field';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { handleServerError } from '@/lib/handle-server-error';
-import { returnPath, storeSession } from '@/lib/session';
+import { returnPath } from '@/lib/login-return';
+import { storeSession } from '@/lib/session';
 import { notify } from '@/lib/toast';
 import { login } from './login-api';
 import { useLoginForm } from './use-login-form';
@@ -23,7 +24,7 @@ export function LoginForm() {
       // Nothing cached for a previous user may show to this one.
       queryClient.clear();
       notify.success('Welcome back!');
-      // Back to where the session ended or the deep link pointed (lib/session.ts returnPath), else the dashboard.
+      // Back to where the session ended or the deep link pointed (lib/login-return.ts), else the dashboard.
       navigate(returnPath(location.state), { replace: true });
     },
     // Invalid credentials → 'Invalid username or password'; 429 → the server's message.

@@ -42,13 +42,14 @@ export function deliveriesRefreshMs(deliveries: readonly Delivery[], now = serve
     if (delivery.status !== 'pending') continue;
     const started = delivery.lastAttemptAt ? Date.parse(delivery.lastAttemptAt) : Number.NaN;
     if (now - started < ATTEMPT_RUNNING_MS) return PENDING_REFRESH_MS;
-    const due = delivery.nextAttemptAt ? Date.parse(delivery.nextAttemptAt) : now;
-    wait = Math.min(wait, due - now);
+    const left = (delivery.nextAttemptAt ? Date.parse(delivery.nextAttemptAt) : now) - now;
+    // Overdue by more than a running attempt takes: it waits for something else (a disabled endpoint, a
+    // queue), so it counts as idle, not as due.
+    wait = Math.min(wait, left <= -ATTEMPT_RUNNING_MS ? PENDING_IDLE_REFRESH_MS : left);
   }
   if (wait === Number.POSITIVE_INFINITY) return false;
-  // Overdue by more than a running attempt takes: it waits for something else (a disabled endpoint, a queue).
-  if (wait <= DUE_SOON_MS && wait > -ATTEMPT_RUNNING_MS) return PENDING_REFRESH_MS;
-  return Math.min(Math.max(wait, PENDING_REFRESH_MS), PENDING_IDLE_REFRESH_MS);
+  if (wait <= DUE_SOON_MS) return PENDING_REFRESH_MS;
+  return Math.min(wait, PENDING_IDLE_REFRESH_MS);
 }
 
 export const webhooksKeys = {
