@@ -118,19 +118,9 @@ export function DataTable<TData>({
     },
   });
 
-  // Selection belongs to the rows on screen: when the rows change, only those still shown stay selected. A new
-  // page, sort or search shows others and starts without one; the same rows fetched again (a refresh, the tab
-  // looked at again) keep theirs.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: narrowed exactly when the rows change.
-  useEffect(() => {
-    const shown = new Set((rows ?? []).map((row) => getRowId(row)));
-    setRowSelection((selected) => {
-      const kept = Object.keys(selected).filter((id) => selected[id] && shown.has(id));
-      return kept.length === Object.keys(selected).length
-        ? selected
-        : Object.fromEntries(kept.map((id) => [id, true]));
-    });
-  }, [rows]);
+  // Selection belongs to the rows on screen: a new page, sort or search starts without one.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset exactly when the rows change.
+  useEffect(() => setRowSelection({}), [rows]);
 
   usePageCorrection(page, isFetching, controls);
 
