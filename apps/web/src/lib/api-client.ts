@@ -1,6 +1,6 @@
 import type { ApiErrorBody, FieldError } from '@loyalty/contracts';
 import { noteServerDate } from './server-clock';
-import { endSession, followOtherUser, getToken, isOtherUsersToken } from './session';
+import { endSessionOf, followOtherUser, getToken, isOtherUsersToken } from './session';
 
 export type QueryValue = string | number | boolean | null | undefined;
 export type QueryParams = Record<string, QueryValue>;
@@ -196,13 +196,11 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     noteServerDate(response.headers.get('Date'));
 
     if (!response.ok) {
+      const body = await readErrorBody(response);
       // A 401 on an authenticated call means the session is gone (the login call's 401 is a wrong password),
-      // unless the token it was sent with is no longer the stored one: a sign-in in another tab revoked it
-      // (session.ts storeSession), and ending the session now would sign the new one out in every tab.
-      const replaced = response.status === 401 && auth && token !== getToken();
-      const error = new ApiError(await readErrorBody(response), silent || replaced);
-      if (response.status === 401 && auth && !replaced) endSession();
-      throw error;
+      // unless a sign-in in another tab replaced the token it was sent with: then it is said nowhere.
+      const ended = response.status === 401 && auth ? endSessionOf(token) : null;
+      throw new ApiError(body, silent || ended === false);
     }
     if (response.status === 204) return undefined as T;
     let text: string;

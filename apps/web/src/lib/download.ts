@@ -1,5 +1,5 @@
 import { ApiError, NETWORK_ERROR_MESSAGE, readErrorBody } from './api-client';
-import { endSession, getToken } from './session';
+import { endSessionOf, getToken } from './session';
 
 /**
  * GETs a file the server streams (a list's CSV, a member's JSON) with the session token, reporting the
@@ -15,8 +15,7 @@ export async function fetchDownload(url: string, onProgress?: (bytes: number) =>
   }
   if (!response.ok) {
     const error = new ApiError(await readErrorBody(response));
-    // Not when the token was replaced meanwhile by a sign-in in another tab (api-client.ts, the same rule).
-    if (response.status === 401 && token === getToken()) endSession();
+    if (response.status === 401) endSessionOf(token);
     throw error;
   }
   const type = response.headers.get('content-type') ?? 'application/octet-stream';

@@ -189,3 +189,14 @@ export function endSession(): void {
   if (expiryHandler) expiryHandler();
   else if (window.location.pathname !== '/login') window.location.replace('/login');
 }
+
+/**
+ * A 401 for `token`: the session is gone, unless `token` is no longer the stored one. A sign-in in another tab
+ * replaced and revoked it (`storeSession`), and ending the session then would sign the new one out in every
+ * tab. Returns whether the session was ended.
+ */
+export function endSessionOf(token: string | null): boolean {
+  if (token !== getToken()) return false;
+  endSession();
+  return true;
+}
